@@ -1,0 +1,435 @@
+"""Positions, steps and plays: the value types of the library.
+
+>>> from tavli import Position, Dice
+>>> pos = Position.start("portes")
+>>> plays = pos.legal_plays(Dice(6, 2))
+>>> len(plays)
+14
+>>> after = pos.play(pos.parse_play("24/18 13/11", Dice(6, 2)))
+>>> str(after)
+'portes 2b....5w.3w...5b4w1w.1w..3b.5b....1w b 0:0 0:0'
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple, overload
+
+import numpy as np
+
+from tavli import _kernel as K
+from tavli.dice import Dice
+from tavli.errors import IllegalPlayError, TavliError
+from tavli.variants import BLACK, WHITE, Color, Variant, make_variant
+
+CHECKERS = 15
+BAR = 25
+OFF = 0
+
+
+class Step(NamedTuple):
+    """One die's move of one checker, in the mover's numbering (25 = bar, 0 = off)."""
+
+    src: int
+    dst: int
+    hit: bool = False
+    """Portes: hit a blot. Plakoto: pinned a lone checker."""
+
+    def __str__(self) -> str:
+        from tavli.notation import format_steps
+
+        return format_steps((self,))
+
+
+@dataclass(frozen=True)
+class Play:
+    """A whole turn: the steps in the order played (empty when the turn passes).
+
+    ``str(play)`` is standard notation such as ``13/7*/5 6/5``.
+    """
+
+    steps: tuple[Step, ...]
+
+    def __str__(self) -> str:
+        from tavli.notation import format_steps
+
+        return format_steps(self.steps)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    @property
+    def is_pass(self) -> bool:
+        return not self.steps
+
+
+PASS = Play(())
+
+
+class GameResult(NamedTuple):
+    """How a game ended: ``winner`` is None for a tie."""
+
+    winner: Color | None
+    points: int
+    reason: str
+
+    def __str__(self) -> str:
+        if self.winner is None:
+            return f"tie ({self.reason})"
+        return f"{self.winner} wins {self.points} point{'s' if self.points != 1 else ''} ({self.reason})"
+
+
+class PointView(NamedTuple):
+    """What stands on one point: counts of each side and who is pinned there."""
+
+    white: int
+    black: int
+    pinned: Color | None
+
+
+_local = threading.local()
+
+
+def _workspace() -> K.Workspace:
+    ws: K.Workspace | None = getattr(_local, "ws", None)
+    if ws is None:
+        ws = _local.ws = K.Workspace()
+    return ws
+
+
+def _kernel_args(ws: K.Workspace) -> tuple[np.ndarray, ...]:
+    return (ws.vis_state, ws.vis_hash, ws.vis_ctx, ws.vis_slot, ws.vis_stamp, ws.cand_state,
+            ws.cand_hash, ws.cand_steps, ws.cand_depth, ws.cand_mask, ws.cand_slot,
+            ws.cand_stamp, ws.stamp)
+
+
+def generate(state: np.ndarray, d1: int, d2: int, params: int) -> tuple[int, np.ndarray, np.ndarray]:
+    """Run the kernel's generator, growing the workspace if a position needs it."""
+    while True:
+        ws = _workspace()
+        n, results, steps = K.generate(state, d1, d2, params, *_kernel_args(ws))
+        if n != -2:
+            return n, results, steps
+        _local.ws = ws.grown()
+
+
+class Position:
+    """A position of one of the games with the side to move. Immutable.
+
+    Points are numbered by each side from his own home (1..24; 25 is the bar,
+    0 is off). Use ``Position.start``, ``Position.from_string``,
+    ``Position.from_gnubg_id`` or ``Position.from_checkers`` to make one.
+    """
+
+    __slots__ = ("variant", "turn", "_state", "_key")
+
+    variant: Variant
+    turn: Color
+    _state: np.ndarray
+    _key: bytes
+
+    def __init__(self, variant: Variant, turn: Color, state: np.ndarray) -> None:
+        """Wrap a kernel state seen by ``turn``; prefer the named constructors."""
+        self.variant = variant
+        self.turn = Color(turn)
+        self._state = state
+        self._state.flags.writeable = False
+        self._key = state.tobytes()
+
+    # -- construction ---------------------------------------------------
+    @classmethod
+    def start(cls, variant: Variant | str, turn: Color = WHITE) -> Position:
+        """The starting position of a game."""
+        v = make_variant(variant)
+        layout = dict(v.start_points)
+        return cls.from_checkers(v, turn, layout, layout)
+
+    @classmethod
+    def from_checkers(cls, variant: Variant | str, turn: Color, white: Mapping[int, int],
+                      black: Mapping[int, int], pinned: Mapping[int, Color] | None = None) -> Position:
+        """Build and check a position.
+
+        ``white`` and ``black`` map points in that side's own numbering
+        (1..24, 25 = bar) to checker counts; the rest of the 15 are borne
+        off. ``pinned`` maps a point in White's numbering to the colour of
+        the lone checker pinned there (Plakoto).
+
+        >>> Position.from_checkers("portes", WHITE, {1: 15}, {1: 15}).pip_count(WHITE)
+        15
+        """
+        v = make_variant(variant)
+        sides = {WHITE: dict(white), BLACK: dict(black)}
+        s = np.zeros(K.STATE_SIZE, np.int8)
+        for color, layout in sides.items():
+            total = 0
+            for point, count in layout.items():
+                if not (isinstance(point, int) and 1 <= point <= 25):
+                    raise TavliError(f"{color} has checkers on point {point!r}: points are 1 to 24, 25 is the bar")
+                if point == BAR and not v.has_bar and count:
+                    raise TavliError(f"{v.name} has no bar")
+                if not isinstance(count, int) or count < 0:
+                    raise TavliError(f"{color} has {count!r} checkers on point {point}")
+                total += count
+            if total > CHECKERS:
+                raise TavliError(f"{color} has {total} checkers on the board: at most {CHECKERS}")
+            layout[OFF] = CHECKERS - total
+        # White's frame: White's own points, Black's checkers by White's numbering
+        for point, count in sides[WHITE].items():
+            s[point] = count
+        for point, count in sides[BLACK].items():
+            wp = point if point in (OFF, BAR) else v.other_numbering(point)
+            s[K.OPP + wp] = count
+        for wp in range(1, 25):
+            if s[wp] and s[K.OPP + wp] and v.kernel_id != K.PLAKOTO:
+                raise TavliError(f"both sides have checkers on White's point {wp}")
+        for wp, color in (pinned or {}).items():
+            if not (isinstance(wp, int) and 1 <= wp <= 24):
+                raise TavliError(f"a pin must be on a point 1 to 24, not {wp!r}")
+            if v.kernel_id != K.PLAKOTO:
+                raise TavliError(f"{v.name} has no pinned checkers")
+            mine, theirs = (s[wp], s[K.OPP + wp]) if color == WHITE else (s[K.OPP + wp], s[wp])
+            if mine != 1 or theirs < 1:
+                raise TavliError(f"the pinned {color} checker on White's point {wp} must be alone "
+                                 "under one or more opposing checkers")
+            s[K.PIN + wp] = K.PIN_MINE if color == WHITE else K.PIN_THEIRS
+        for wp in range(1, 25):
+            if s[wp] and s[K.OPP + wp] and not s[K.PIN + wp]:
+                raise TavliError(f"both sides have checkers on White's point {wp}: say who is pinned there")
+        if turn == BLACK:
+            s = K.flip(s, v.params)
+        return cls(v, Color(turn), s)
+
+    @classmethod
+    def from_string(cls, text: str) -> Position:
+        """Read the position string written by ``str(position)`` (see docs/formats.md)."""
+        from tavli.position_text import parse_position
+
+        return parse_position(text)
+
+    @classmethod
+    def from_gnubg_id(cls, position_id: str, turn: Color = WHITE) -> Position:
+        """Read a GNU Backgammon Position ID (Portes); ``turn`` names the player on roll."""
+        from tavli.gnubg_id import position_from_gnubg_id
+
+        return position_from_gnubg_id(position_id, turn)
+
+    def gnubg_id(self) -> str:
+        """The GNU Backgammon Position ID of a Portes position."""
+        from tavli.gnubg_id import gnubg_id
+
+        return gnubg_id(self)
+
+    def __str__(self) -> str:
+        from tavli.position_text import format_position
+
+        return format_position(self)
+
+    def __repr__(self) -> str:
+        return f"Position.from_string({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Position) and self._key == other._key
+                and self.turn == other.turn and self.variant == other.variant)
+
+    def __hash__(self) -> int:
+        return hash((self._key, self.turn, self.variant))
+
+    # -- reading ----------------------------------------------------------
+    @property
+    def state(self) -> np.ndarray:
+        """The read-only kernel array, seen by the side to move (for engines)."""
+        return self._state
+
+    def _frame(self, color: Color) -> np.ndarray:
+        return self._state if color == self.turn else K.flip(self._state, self.variant.params)
+
+    def checkers(self, color: Color, point: int) -> int:
+        """Checkers of ``color`` on his own point (0 = off, 25 = bar)."""
+        return int(self._frame(color)[point])
+
+    def borne_off(self, color: Color) -> int:
+        return self.checkers(color, OFF)
+
+    def on_bar(self, color: Color) -> int:
+        return self.checkers(color, BAR)
+
+    def point(self, white_point: int) -> PointView:
+        """The checkers on a point given in White's numbering."""
+        s = self._frame(WHITE)
+        pin = int(s[K.PIN + white_point])
+        pinned = None if not pin else (WHITE if pin == K.PIN_MINE else BLACK)
+        return PointView(int(s[white_point]), int(s[K.OPP + white_point]), pinned)
+
+    def is_pinned(self, color: Color, point: int) -> bool:
+        """Is the checker of ``color`` on his own ``point`` pinned?"""
+        return bool(self._frame(color)[K.PIN + point] == K.PIN_MINE)
+
+    def pip_count(self, color: Color) -> int:
+        """Pips ``color`` needs to bear off everything (the bar counts 25)."""
+        s = self._frame(color)
+        return int(sum(p * int(s[p]) for p in range(1, 26)))
+
+    def layout(self, color: Color) -> dict[int, int]:
+        """{own point: checkers} for ``color``, bar included, off left out."""
+        s = self._frame(color)
+        return {p: int(s[p]) for p in range(1, 26) if s[p]}
+
+    # -- playing ----------------------------------------------------------
+    def legal_plays(self, dice: Dice | tuple[int, int] | str) -> LegalPlays:
+        """Every legal play of the roll, equal results merged.
+
+        An empty result means the turn passes.
+        """
+        d = Dice.of(dice)
+        n, results, steps = generate(self._state, d.first, d.second, self.variant.params)
+        return LegalPlays(self, d, n, results, steps)
+
+    def parse_play(self, text: str, dice: Dice | tuple[int, int] | str) -> Play:
+        """Read move notation and check it against the legal plays."""
+        from tavli.notation import parse_play
+
+        return parse_play(self, text, Dice.of(dice))
+
+    def play(self, play: Play | str, dice: Dice | tuple[int, int] | str | None = None) -> Position:
+        """The position after ``play``, with the other side to move.
+
+        The play is checked: it must be legal for ``dice`` if given (needed
+        for notation), else for the dice its steps use.
+        """
+        if isinstance(play, str):
+            if dice is None:
+                raise TavliError("dice are needed to read a play written in notation")
+            play = self.parse_play(play, dice)
+        if dice is None:
+            values = [abs(st.src - st.dst) for st in play.steps]
+            if len(values) == 0:
+                raise TavliError("dice are needed to check a pass")
+            dice = self._dice_of(play)
+        legal = self.legal_plays(dice)
+        return legal.after(legal.index(play))
+
+    def _dice_of(self, play: Play) -> Dice:
+        values = sorted({abs(st.src - st.dst) for st in play.steps if st.dst != OFF})
+        if len(play.steps) >= 3 and len(values) <= 1 and values:
+            return Dice(values[0], values[0])
+        if len(play.steps) == 2 and len(values) == 2:
+            return Dice(values[1], values[0])
+        raise TavliError(f"cannot tell the dice of {play}: give them")
+
+    def apply_steps(self, steps: Sequence[Step]) -> np.ndarray:
+        """Apply single steps without the dice rules (kernel state seen by the mover)."""
+        s = self._state.copy()
+        h = np.uint64(0)
+        for st in steps:
+            h, _ = K.apply_step(s, int(st.src), int(st.dst), self.variant.kernel_id, h)
+        return s
+
+    def pass_turn(self) -> Position:
+        """The same board with the other side to move."""
+        return Position(self.variant, self.turn.other, K.flip(self._state, self.variant.params))
+
+    def result(self) -> GameResult | None:
+        """Whether the game is over in this position: None while it goes on."""
+        code = int(K.outcome(self._state, self.variant.params))
+        if code == K.ONGOING:
+            return None
+        if code == K.TIE:
+            if self.variant.kernel_id == K.PLAKOTO and self._both_mothers_pinned():
+                return GameResult(None, 0, "both mothers pinned")
+            return GameResult(None, 0, "neither side can move")
+        winner = self.turn if code > 0 else self.turn.other
+        points = abs(code)
+        return GameResult(winner, points, self._reason(winner, points))
+
+    def _both_mothers_pinned(self) -> bool:
+        s = self._state
+        return bool(s[24] == 1 and s[K.PIN + 24] == K.PIN_MINE
+                    and s[K.OPP + 1] == 1 and s[K.PIN + 1] == K.PIN_THEIRS)
+
+    def _reason(self, winner: Color, points: int) -> str:
+        if self.borne_off(winner) == CHECKERS:
+            return "double game: the loser bore off nothing" if points == 2 else "bore off all checkers"
+        return "mother pinned"
+
+
+class LegalPlays(Sequence[Play]):
+    """The legal plays of one roll in one position, with their results."""
+
+    __slots__ = ("position", "dice", "_n", "_results", "_steps", "_index")
+
+    def __init__(self, position: Position, dice: Dice, n: int, results: np.ndarray,
+                 steps: np.ndarray) -> None:
+        self.position = position
+        self.dice = dice
+        self._n = n
+        self._results = results
+        self._steps = steps
+        self._index: dict[bytes, int] | None = None
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> Play: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Play]: ...
+
+    def __getitem__(self, i: int | slice) -> Play | Sequence[Play]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self._n))]
+        if not -self._n <= i < self._n:
+            raise IndexError(i)
+        rows = self._steps[i % self._n]
+        return Play(tuple(Step(int(r[0]), int(r[1]), bool(r[2])) for r in rows
+                          if not (r[0] == 0 and r[1] == 0)))
+
+    def __iter__(self) -> Iterator[Play]:
+        return (self[k] for k in range(self._n))
+
+    @property
+    def results(self) -> np.ndarray:
+        """Kernel states after each play, still seen by the mover (read-only view)."""
+        view = self._results[: self._n]
+        view.flags.writeable = False
+        return view
+
+    def after(self, i: int) -> Position:
+        """The position after play ``i``, the other side to move."""
+        if self._n == 0 and i == 0:
+            return self.position.pass_turn()
+        p = self.position
+        return Position(p.variant, p.turn.other, K.flip(self._results[i], p.variant.params))
+
+    def positions(self) -> list[Position]:
+        """Every resulting position, in the order of the plays."""
+        return [self.after(i) for i in range(self._n)] if self._n else [self.position.pass_turn()]
+
+    def find_result(self, state: np.ndarray) -> int:
+        """Index of the play whose result (mover's view) is ``state``, or -1."""
+        if self._index is None:
+            self._index = {self._results[k].tobytes(): k for k in range(self._n)}
+        return self._index.get(state.tobytes(), -1)
+
+    def index(self, play: object, start: int = 0, stop: int | None = None) -> int:
+        """Index of the legal play with the same result as ``play``; IllegalPlayError if none."""
+        if not isinstance(play, Play):
+            raise TypeError("expected a Play")
+        if self._n == 0:
+            if play.is_pass:
+                return 0
+            raise IllegalPlayError(f"no play is possible with {self.dice}: the turn passes")
+        if play.is_pass:
+            raise IllegalPlayError(f"you cannot pass: {self._n} legal plays with {self.dice}")
+        k = self.find_result(self.position.apply_steps(play.steps))
+        if k < 0:
+            raise IllegalPlayError(f"{play} is not a legal play with {self.dice}")
+        return k
+
+    def __contains__(self, play: object) -> bool:
+        try:
+            self.index(play)
+        except (IllegalPlayError, TypeError):
+            return False
+        return True
