@@ -7,7 +7,7 @@
 14
 >>> after = pos.play(pos.parse_play("24/18 13/11", Dice(6, 2)))
 >>> str(after)
-'portes 2b....5w.3w...5b4w1w.1w..3b.5b....1w b 0:0 0:0'
+'portes 2b....5w.3w..1w5b4w...3b1w5b....1w b 0:0 0:0'
 """
 
 from __future__ import annotations
@@ -303,14 +303,13 @@ class Position:
                 raise TavliError("dice are needed to read a play written in notation")
             play = self.parse_play(play, dice)
         if dice is None:
-            values = [abs(st.src - st.dst) for st in play.steps]
-            if len(values) == 0:
-                raise TavliError("dice are needed to check a pass")
             dice = self._dice_of(play)
         legal = self.legal_plays(dice)
         return legal.after(legal.index(play))
 
     def _dice_of(self, play: Play) -> Dice:
+        if play.is_pass:
+            raise TavliError("dice are needed to check a pass")
         values = sorted({abs(st.src - st.dst) for st in play.steps if st.dst != OFF})
         if len(play.steps) >= 3 and len(values) <= 1 and values:
             return Dice(values[0], values[0])

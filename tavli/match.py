@@ -1,0 +1,155 @@
+"""A match of Tavli: games in sequence until a side reaches N points.
+
+The dice live in the match: a side can roll only when it is his turn and
+the previous play is final, so an early roll is impossible.
+
+>>> from tavli import DiceRoller
+>>> m = Match(MatchSettings(length=3, games=("portes",)), DiceRoller(seed=1))
+>>> m.game.variant.name, m.score
+('portes', {<Color.WHITE: 0>: 0, <Color.BLACK: 1>: 0})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from tavli.dice import Dice, DiceRoller
+from tavli.errors import GameOverError, IllegalPlayError, TavliError
+from tavli.game import Game, Turn
+from tavli.position import LegalPlays, Play
+from tavli.variants import BLACK, WHITE, VARIANTS, Color, Fevga, MotherPin, Plakoto, Portes, Variant
+
+TAVLI_SEQUENCE = ("portes", "plakoto", "fevga")
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    """Length, order of games and house rules of a match."""
+
+    length: int = 5
+    games: tuple[str, ...] = TAVLI_SEQUENCE
+    """The order of games, repeated; one name for a single-game match."""
+    mother_pin: MotherPin = "double"
+    prime_limits: bool = True
+    prime_in_opponent_start: bool = True
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.length, int) or self.length < 1:
+            raise TavliError(f"a match is played to 1 point or more, not {self.length!r}")
+        if not self.games:
+            raise TavliError("a match needs at least one game in its order")
+        for name in self.games:
+            if name not in VARIANTS:
+                raise TavliError(f"unknown game {name!r}: choose portes, plakoto or fevga")
+        Plakoto(mother_pin=self.mother_pin)  # validates the option
+
+    @classmethod
+    def parse_games(cls, text: str) -> tuple[str, ...]:
+        """``tavli`` (the usual order), one game, or a comma list like ``fevga,portes``."""
+        text = text.strip().lower()
+        if text in ("tavli", ""):
+            return TAVLI_SEQUENCE
+        names = tuple(n.strip() for n in text.split(","))
+        for name in names:
+            if name not in VARIANTS:
+                raise TavliError(f"unknown game {name!r}: choose portes, plakoto or fevga")
+        return names
+
+    def variant(self, index: int) -> Variant:
+        """The variant of game number ``index`` (0-based), with the house rules."""
+        name = self.games[index % len(self.games)]
+        if name == "plakoto":
+            return Plakoto(mother_pin=self.mother_pin)
+        if name == "fevga":
+            return Fevga(prime_limits=self.prime_limits,
+                         prime_in_opponent_start=self.prime_in_opponent_start)
+        return Portes()
+
+
+@dataclass
+class GameRecord:
+    """A finished or running game of the match, with how it was started."""
+
+    game: Game
+    opening_rolls: list[tuple[int, int]] = field(default_factory=list)
+    """The one-die roll-off (White's die, Black's die), if there was one."""
+
+
+class Match:
+    """A whole match; ``roll`` then ``play`` for the side to move."""
+
+    def __init__(self, settings: MatchSettings | None = None, roller: DiceRoller | None = None) -> None:
+        self.settings = settings or MatchSettings()
+        self.roller = roller or DiceRoller()
+        self.score: dict[Color, int] = {WHITE: 0, BLACK: 0}
+        self.records: list[GameRecord] = []
+        self.dice: Dice | None = None
+        """The dice rolled for the side to move and not yet played."""
+        self._start_game()
+
+    # -- state ------------------------------------------------------------
+    @property
+    def game(self) -> Game:
+        """The game being played (the last one once the match is over)."""
+        return self.records[-1].game
+
+    @property
+    def games(self) -> Sequence[Game]:
+        return [r.game for r in self.records]
+
+    @property
+    def winner(self) -> Color | None:
+        for color in (WHITE, BLACK):
+            if self.score[color] >= self.settings.length:
+                return color
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def turn(self) -> Color:
+        return self.game.turn
+
+    # -- actions ----------------------------------------------------------
+    def roll(self, dice: Dice | tuple[int, int] | str | None = None) -> Dice:
+        """Roll for the side to move (or set the roll, for replays and tests)."""
+        if self.is_over:
+            raise GameOverError("the match is over")
+        if self.dice is not None:
+            raise IllegalPlayError(f"the dice are already rolled ({self.dice}): play first")
+        self.dice = Dice.of(dice) if dice is not None else self.roller.roll()
+        return self.dice
+
+    def legal_plays(self) -> LegalPlays:
+        if self.dice is None:
+            raise IllegalPlayError("roll the dice first")
+        return self.game.legal_plays(self.dice)
+
+    def play(self, play: Play | str | None = None) -> Turn:
+        """Play the rolled dice; a game that ends starts the next one."""
+        if self.is_over:
+            raise GameOverError("the match is over")
+        if self.dice is None:
+            raise IllegalPlayError("roll the dice first")
+        turn = self.game.play(self.dice, play)
+        self.dice = None
+        result = self.game.result
+        if result is not None:
+            if result.winner is not None:
+                self.score[result.winner] += result.points
+            if not self.is_over:
+                self._start_game(result.winner)
+        return turn
+
+    def _start_game(self, starter: Color | None = None) -> None:
+        rolls: list[tuple[int, int]] = []
+        while starter is None:
+            white, black = self.roller.die(), self.roller.die()
+            rolls.append((white, black))
+            if white != black:
+                starter = WHITE if white > black else BLACK
+        variant = self.settings.variant(len(self.records))
+        self.records.append(GameRecord(Game(variant, starter), rolls))

@@ -1,0 +1,295 @@
+"""Move notation in the backgammon convention, from the mover's side.
+
+Written: ``24/18 13/11``, ``13/7(2)``, ``8/4*/2`` (``*`` marks a hit in
+Portes, a pin in Plakoto), ``bar/22``, ``6/off``. Read: the same, with ``-``
+for ``/``, ``b``/``o`` for bar/off, ``25``/``0``, commas, the steps in any
+order, and the whole path or only its ends (``24/13``).
+
+>>> from tavli import Position, Dice
+>>> pos = Position.start("portes")
+>>> str(pos.parse_play("13-11 24-18", "62"))
+'24/18 13/11'
+>>> str(pos.parse_play("6/1", Dice(5, 1)))
+Traceback (most recent call last):
+...
+tavli.errors.IllegalPlayError: 6/1 is blocked
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tavli import _kernel as K
+from tavli.dice import Dice
+from tavli.errors import AmbiguousPlayError, IllegalPlayError, NotationError
+
+if TYPE_CHECKING:
+    from tavli.position import Play, Position, Step
+
+PASS_WORDS = frozenset({"", "-", "pass", "none", "no move", "nomove", "cannot move"})
+
+
+def point_name(p: int) -> str:
+    return "bar" if p == 25 else "off" if p == 0 else str(p)
+
+
+def format_steps(steps: Iterable[Step]) -> str:
+    """Standard notation of steps: one checker's steps chained, equal moves counted."""
+    chains: list[list[tuple[int, bool]]] = []  # [(point, hit on landing)], first = source
+    for st in steps:
+        for chain in reversed(chains):
+            if chain[-1][0] == st.src and st.src != 0:
+                chain.append((st.dst, st.hit))
+                break
+        else:
+            chains.append([(st.src, False), (st.dst, st.hit)])
+    texts = []
+    for chain in sorted(chains, key=lambda c: (-c[0][0], -c[-1][0])):
+        parts = [point_name(chain[0][0])]
+        for point, hit in chain[1:-1]:
+            if hit:
+                parts.append(f"{point}*")
+        last, hit = chain[-1]
+        parts.append(point_name(last) + ("*" if hit else ""))
+        texts.append("/".join(parts))
+    counts = Counter(texts)
+    out: list[str] = []
+    for text in texts:
+        if text in counts:
+            n = counts.pop(text)
+            out.append(f"{text}({n})" if n > 1 else text)
+    return " ".join(out)
+
+
+@dataclass(frozen=True)
+class Movement:
+    """One checker's path as written: points from source to destination."""
+
+    points: tuple[int, ...]
+    hits: tuple[bool, ...]
+    """For each point after the source: must the checker hit or pin there?"""
+
+    def __str__(self) -> str:
+        return "/".join(point_name(p) + ("*" if h else "")
+                        for p, h in zip(self.points, (False,) + self.hits))
+
+
+_POINT = r"(?:bar|off|b|o|\d{1,2})\*?"
+_TOKEN = re.compile(rf"({_POINT}(?:[/-]{_POINT})+)(?:\((\d)\))?")
+
+
+def _point_value(text: str, token: str) -> int:
+    t = text.rstrip("*")
+    if t in ("bar", "b"):
+        return 25
+    if t in ("off", "o"):
+        return 0
+    value = int(t)
+    if not 0 <= value <= 25:
+        raise NotationError(f"{token}: there is no point {value}")
+    return value
+
+
+def parse_movements(text: str) -> list[Movement]:
+    """Read notation into movements; raise NotationError if it cannot be read."""
+    clean = text.strip().lower()
+    if clean in PASS_WORDS:
+        return []
+    movements: list[Movement] = []
+    for token in re.split(r"[\s,]+", clean):
+        if not token:
+            continue
+        m = _TOKEN.fullmatch(token)
+        if not m:
+            raise NotationError(f"cannot read {token!r}: write moves like 24/18, 13/7(2), bar/22 or 6/off")
+        parts = re.split(r"[/-]", m.group(1))
+        points = tuple(_point_value(p, token) for p in parts)
+        hits = tuple(p.endswith("*") for p in parts[1:])
+        for a, b in zip(points, points[1:]):
+            if a == 0:
+                raise NotationError(f"{token}: a checker borne off cannot move again")
+            if b == 25:
+                raise NotationError(f"{token}: a checker cannot move to the bar")
+            if b != 0 and b >= a:
+                raise NotationError(f"{token}: checkers move from higher to lower points")
+        repeat = int(m.group(2) or 1)
+        if not 1 <= repeat <= 4:
+            raise NotationError(f"{token}: a move can be repeated 1 to 4 times")
+        movements.extend([Movement(points, hits)] * repeat)
+    return movements
+
+
+def _single_steps(state: np.ndarray, die: int, params: int) -> list[tuple[int, int]]:
+    buf = np.empty((16, 2), np.int64)
+    n = K.die_steps(state, die, params, buf)
+    return [(int(buf[i, 0]), int(buf[i, 1])) for i in range(n)]
+
+
+def realize(pos: Position, dice: Dice, movements: Sequence[Movement]) -> dict[bytes, tuple[Step, ...]]:
+    """Every way to play the movements die by die: {result state: steps}.
+
+    Each die is checked by the rules of the game; the whole-turn rules
+    (most dice, higher die, Fevga's prime limits) are not.
+    """
+    from tavli.position import Step
+
+    params = pos.variant.params
+    variant = pos.variant.kernel_id
+    found: dict[bytes, tuple[Step, ...]] = {}
+    seen: set[tuple[bytes, tuple[int, ...], tuple[tuple[int, int], ...]]] = set()
+    # pending: (movement index, index of the next point to reach, current point)
+    start = tuple((i, 1, mv.points[0]) for i, mv in enumerate(movements))
+
+    def search(state: np.ndarray, left: tuple[int, ...], pending: tuple[tuple[int, int, int], ...],
+               steps: tuple[Step, ...]) -> None:
+        if not pending:
+            found.setdefault(state.tobytes(), steps)
+            return
+        key = (state.tobytes(), left, tuple(sorted((i, j) for i, j, _ in pending)))
+        if key in seen:
+            return
+        seen.add(key)
+        for slot, (i, j, cur) in enumerate(pending):
+            target = movements[i].points[j]
+            for die in sorted(set(left), reverse=True):
+                for src, dst in _single_steps(state, die, params):
+                    if src != cur:
+                        continue
+                    if target != 0 and (dst == 0 or dst < target):
+                        continue
+                    child = state.copy()
+                    _, hit = K.apply_step(child, src, dst, variant, np.uint64(0))
+                    nj = j
+                    if dst == target:
+                        if movements[i].hits[j - 1] and not hit:
+                            continue
+                        nj = j + 1
+                    rest = list(left)
+                    rest.remove(die)
+                    moved = list(pending)
+                    if nj == len(movements[i].points):
+                        del moved[slot]
+                    else:
+                        moved[slot] = (i, nj, dst)
+                    search(child, tuple(rest), tuple(moved), steps + (Step(src, dst, bool(hit)),))
+
+    search(pos.state.copy(), dice.moves, start, ())
+    return found
+
+
+def parse_play(pos: Position, text: str, dice: Dice) -> Play:
+    """The legal play that ``text`` describes; IllegalPlayError says why not."""
+    from tavli.position import PASS
+
+    movements = parse_movements(text)
+    legal = pos.legal_plays(dice)
+    if not movements:
+        if len(legal) == 0:
+            return PASS
+        raise IllegalPlayError(f"you cannot pass: there {_count_plays(len(legal))} with {dice}")
+    realized = realize(pos, dice, movements)
+    matches = sorted({k for state in realized
+                      if (k := legal.find_result(np.frombuffer(state, np.int8))) >= 0})
+    if len(matches) == 1:
+        return legal[matches[0]]
+    if len(matches) > 1:
+        options = " or ".join(str(legal[k]) for k in matches[:3])
+        raise AmbiguousPlayError(f"{text.strip()} is ambiguous: it could be {options}")
+    raise IllegalPlayError(explain(pos, dice, movements, realized, len(legal)))
+
+
+def _count_plays(n: int) -> str:
+    return "is 1 legal play" if n == 1 else f"are {n} legal plays"
+
+
+def explain(pos: Position, dice: Dice, movements: Sequence[Movement],
+            realized: dict[bytes, tuple[Step, ...]], n_legal: int) -> str:
+    """Why the movements are not a legal play, in a player's words."""
+    written = " ".join(str(m) for m in movements)
+    if n_legal == 0:
+        return f"no play is possible with {dice}: the turn passes"
+    if realized:
+        return _explain_turn(pos, dice, realized)
+    if len(movements) > len(dice.moves):
+        return f"{written} moves {len(movements)} checkers: the dice {dice} give {len(dice.moves)} moves"
+    for mv in movements:
+        reason = _explain_movement(pos, dice, mv)
+        if reason:
+            return reason
+    return f"{written} cannot be played with {dice}"
+
+
+def _explain_turn(pos: Position, dice: Dice, realized: dict[bytes, tuple[Step, ...]]) -> str:
+    legal = pos.legal_plays(dice)
+    most = max(len(p) for p in legal)
+    used = max(len(steps) for steps in realized.values())
+    if used < most:
+        if most == 2 and not dice.is_double:
+            return "you must use both dice"
+        return f"you must play {most} of your {len(dice.moves)} moves: as many as the position allows"
+    if most == 1 and not dice.is_double:
+        return f"you must play the higher die ({dice.high})"
+    if pos.variant.name == "fevga":
+        state = np.frombuffer(next(iter(realized)), np.int8)
+        return _explain_prime(state, pos.variant.params)
+    return f"that play is not legal with {dice}"
+
+
+def _explain_prime(s: np.ndarray, params: int) -> str:
+    if all(s[p] for p in range(19, 25)):
+        return "you may not hold all six points of your starting table (19 to 24)"
+    if (params >> 5) & 1 and all(s[p] for p in range(7, 13)):
+        return "you may not hold all six points of your opponent's starting table (7 to 12)"
+    return "you may not trap all your opponent's checkers behind six points: break the block"
+
+
+def _explain_movement(pos: Position, dice: Dice, mv: Movement) -> str | None:
+    s = pos.state
+    variant = pos.variant
+    src = mv.points[0]
+    if src == 25 and (not variant.has_bar or s[25] == 0):
+        return "you have no checker on the bar"
+    if variant.has_bar and s[25] > 0 and src != 25:
+        return "you must enter your checkers from the bar first"
+    if src != 25 and s[src] == 0:
+        return f"you have no checker on point {src}"
+    if variant.kernel_id == K.PLAKOTO and s[K.PIN + src] == K.PIN_MINE:
+        return f"your checker on {src} is pinned"
+    if variant.kernel_id == K.FEVGA and src == 24:
+        passed = s[0] > 0 or any(s[p] for p in range(1, 12))
+        if not passed and any(s[p] for p in range(12, 24)):
+            return "your first checker must pass 12 first"
+    sums = _reachable_sums(dice)
+    for a, b in zip(mv.points, mv.points[1:]):
+        hop = f"{point_name(a)}/{point_name(b)}"
+        if b == 0:
+            if any(s[p] for p in range(7, 26)):
+                return "you cannot bear off until all your checkers are in your home table"
+            if not any(d >= a for d in sums):
+                return f"{hop} needs {_pips(a)}: the dice {dice} do not give that"
+            if not any(d == a for d in sums) and any(s[p] for p in range(a + 1, 7)):
+                return (f"you cannot bear off from {a} with a higher die while you have "
+                        "checkers on higher points")
+            continue
+        distance = a - b
+        if distance not in sums:
+            return f"{hop} is {_pips(distance)}: the dice {dice} do not make that"
+        if not bool(K._is_open(s, b, variant.kernel_id)):
+            return f"{hop} is blocked"
+    return None
+
+
+def _reachable_sums(dice: Dice) -> set[int]:
+    if dice.is_double:
+        return {dice.first * k for k in range(1, 5)}
+    return {dice.first, dice.second, dice.first + dice.second}
+
+
+def _pips(n: int) -> str:
+    return "1 pip" if n == 1 else f"{n} pips"

@@ -1,0 +1,125 @@
+"""The position string: a compact, readable text for any position.
+
+Five fields separated by spaces::
+
+    portes 2b....5w.3w...5b5w...3b.5b....2w w 0:0 0:0
+    ^game  ^board (White's points 1..24)    ^turn ^bar W:B ^off W:B
+
+The board lists White's points 1 to 24, one token each: ``.`` for an empty
+point, ``5w`` for five white checkers, ``2b`` for two black ones, and for a
+Plakoto pin ``2wb``: two white checkers on top of one pinned black checker.
+The game may carry house rules: ``fevga,prime_limits=off``.
+
+>>> from tavli import Position
+>>> str(Position.start("fevga"))
+'fevga ...........15b...........15w w 0:0 0:0'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from tavli.errors import PositionFormatError, TavliError
+from tavli.variants import BLACK, WHITE, Color, variant_from_string
+
+if TYPE_CHECKING:
+    from tavli.position import Position
+
+_TOKEN = re.compile(r"\.|(\d+)([wb])([wb])?")
+
+
+def format_position(pos: Position) -> str:
+    """Write ``pos`` as a position string."""
+    tokens = []
+    for wp in range(1, 25):
+        view = pos.point(wp)
+        if view.pinned is not None:
+            top = view.pinned.other
+            count = view.white if top == WHITE else view.black
+            tokens.append(f"{count}{top.letter}{view.pinned.letter}")
+        elif view.white:
+            tokens.append(f"{view.white}w")
+        elif view.black:
+            tokens.append(f"{view.black}b")
+        else:
+            tokens.append(".")
+    bar = f"{pos.on_bar(WHITE)}:{pos.on_bar(BLACK)}"
+    off = f"{pos.borne_off(WHITE)}:{pos.borne_off(BLACK)}"
+    return f"{pos.variant} {''.join(tokens)} {pos.turn.letter} {bar} {off}"
+
+
+def _pair(text: str, what: str) -> tuple[int, int]:
+    m = re.fullmatch(r"(\d+):(\d+)", text)
+    if not m:
+        raise PositionFormatError(f"{what} must be written W:B, like 0:0, not {text!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def parse_position(text: str) -> Position:
+    """Read a position string; raise PositionFormatError with the reason."""
+    from tavli.position import Position
+
+    fields = text.split()
+    if len(fields) != 5:
+        raise PositionFormatError(
+            f"a position string has 5 fields (game, board, turn, bar W:B, off W:B), not {len(fields)}")
+    game, board, turn_text, bar_text, off_text = fields
+    try:
+        variant = variant_from_string(game)
+    except TavliError as e:
+        raise PositionFormatError(str(e)) from None
+    white: dict[int, int] = {}
+    black: dict[int, int] = {}
+    pinned: dict[int, Color] = {}
+    pos, point = 0, 1
+    while pos < len(board):
+        m = _TOKEN.match(board, pos)
+        if not m:
+            raise PositionFormatError(f"cannot read the board at {board[pos:pos + 6]!r} (point {point})")
+        if point > 24:
+            raise PositionFormatError("the board has more than 24 points")
+        if m.group(0) != ".":
+            count, top, under = int(m.group(1)), m.group(2), m.group(3)
+            if count == 0:
+                raise PositionFormatError(f"point {point}: write . for an empty point, not 0{top}")
+            top_side = white if top == "w" else black
+            top_color = WHITE if top == "w" else BLACK
+            top_side[_own(variant, top_color, point)] = count
+            if under:
+                if under == top:
+                    raise PositionFormatError(f"point {point}: {m.group(0)} pins a checker of its own side")
+                under_color = top_color.other
+                (white if under == "w" else black)[_own(variant, under_color, point)] = 1
+                pinned[point] = under_color
+        pos = m.end()
+        point += 1
+    if point != 25:
+        raise PositionFormatError(f"the board has {point - 1} points, not 24")
+    if turn_text not in ("w", "b"):
+        raise PositionFormatError(f"the side to move is w or b, not {turn_text!r}")
+    bar = _pair(bar_text, "the bar")
+    off = _pair(off_text, "borne-off checkers")
+    for color, side, n in ((WHITE, white, bar[0]), (BLACK, black, bar[1])):
+        if n:
+            side[25] = n
+    try:
+        result = Position.from_checkers(variant, WHITE if turn_text == "w" else BLACK, white, black,
+                                        pinned)
+    except PositionFormatError:
+        raise
+    except TavliError as e:
+        raise PositionFormatError(str(e)) from None
+    for color, n in ((WHITE, off[0]), (BLACK, off[1])):
+        if result.borne_off(color) != n:
+            raise PositionFormatError(
+                f"{color} has {15 - result.borne_off(color)} checkers on the board and bar, "
+                f"so {result.borne_off(color)} off, not {n}")
+    return result
+
+
+def _own(variant: object, color: Color, white_point: int) -> int:
+    from tavli.variants import Variant
+
+    assert isinstance(variant, Variant)
+    return white_point if color == WHITE else variant.other_numbering(white_point)
