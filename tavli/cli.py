@@ -1,0 +1,228 @@
+"""The ``tavli`` command: legal plays, terminal matches and bot self-play."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sys
+from collections.abc import Iterable
+from typing import TextIO
+
+import click
+
+from tavli.dice import Dice, DiceRoller
+from tavli.errors import TavliError
+from tavli.game import Game
+from tavli.match import MatchSettings
+from tavli.position import Position
+from tavli.variants import BLACK, WHITE, Color, Variant, variant_from_string
+
+GNUBG_ID = re.compile(r"[A-Za-z0-9+/]{14}")
+
+
+class InputError(click.ClickException):
+    """Bad input from the user: one line on stderr, exit status 2."""
+
+    exit_code = 2
+
+
+def read_position(variant_text: str, position_text: str) -> tuple[Position, bool]:
+    """A position from a position string (the game field may be left out) or a
+    GNU Backgammon Position ID (Portes, White on roll); also says which it was."""
+    variant = variant_from_string(variant_text)
+    text = position_text.strip()
+    if GNUBG_ID.fullmatch(text):
+        if variant.name != "portes":
+            raise TavliError(f"a GNU Backgammon Position ID is a Portes position, not {variant.name}")
+        return Position.from_gnubg_id(text), True
+    fields = text.split()
+    if len(fields) == 4:
+        text = f"{variant} {text}"
+    pos = Position.from_string(text)
+    if pos.variant != variant:
+        raise TavliError(f"the position is {pos.variant} but the game asked for is {variant}")
+    return pos, False
+
+
+def legal_lines(variant_text: str, position_text: str, dice_text: str) -> list[str]:
+    """The answer of ``tavli legal``: one line per play, tab-separated."""
+    pos, as_id = read_position(variant_text, position_text)
+    legal = pos.legal_plays(Dice.parse(dice_text))
+    plays = [str(p) for p in legal] or ["pass"]
+    lines = []
+    for play, after in zip(plays, legal.positions()):
+        line = f"{play}\t{after}"
+        if as_id:
+            line += f"\t{after.gnubg_id()}"
+        lines.append(line)
+    return lines
+
+
+def _answer_queries(lines: Iterable[str], out: TextIO) -> None:
+    for raw in lines:
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            fields = line.split()
+            if len(fields) < 3:
+                raise TavliError("a query is: VARIANT POSITION DICE")
+            block = legal_lines(fields[0], " ".join(fields[1:-1]), fields[-1])
+        except ValueError as e:
+            block = [f"error: {e}"]
+        out.write("\n".join(block) + "\n\n")
+        out.flush()
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="tavli")
+def cli() -> None:
+    """Tavli: Portes, Plakoto and Fevga."""
+
+
+@cli.command()
+@click.option("--variant", "-v", default="portes", show_default=True,
+              help="portes, plakoto or fevga, with house rules like fevga,prime_limits=off")
+@click.option("--position", "-p", help="position string or GNU Backgammon Position ID; "
+              "without it, queries 'VARIANT POSITION DICE' are read from stdin, one per line")
+@click.option("--dice", "-d", help="the roll, like 62")
+def legal(variant: str, position: str | None, dice: str | None) -> None:
+    """Print every legal play: notation, a tab, the resulting position."""
+    if position is None:
+        if dice is not None:
+            raise InputError("--dice needs --position (or give queries on stdin)")
+        _answer_queries(sys.stdin, sys.stdout)
+        return
+    if dice is None:
+        raise InputError("--dice is required with --position")
+    try:
+        lines = legal_lines(variant, position, dice)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    click.echo("\n".join(lines))
+
+
+SEATS = ("human", "random", "heuristic")
+
+
+def _settings(length: int, games: str, mother_pin: str, prime_limits: str,
+              prime_in_opponent_start: str) -> MatchSettings:
+    try:
+        return MatchSettings(length=length, games=MatchSettings.parse_games(games),
+                             mother_pin=mother_pin,  # type: ignore[arg-type]
+                             prime_limits=prime_limits == "on",
+                             prime_in_opponent_start=prime_in_opponent_start == "on")
+    except ValueError as e:
+        raise InputError(str(e)) from None
+
+
+@cli.command()
+@click.option("--white", type=click.Choice(SEATS), default="human", show_default=True)
+@click.option("--black", type=click.Choice(SEATS), default="heuristic", show_default=True)
+@click.option("--length", "-n", type=click.IntRange(min=1), default=5, show_default=True,
+              help="points to win the match")
+@click.option("--games", default="tavli", show_default=True,
+              help="tavli (Portes, Plakoto, Fevga, ...), one game, or an order like fevga,portes")
+@click.option("--mother-pin", type=click.Choice(["double", "single", "off"]), default="double",
+              show_default=True, help="Plakoto: points for pinning the mother")
+@click.option("--prime-limits", type=click.Choice(["on", "off"]), default="on", show_default=True,
+              help="Fevga: the prime limits (off = Moultezim)")
+@click.option("--prime-in-opponent-start", type=click.Choice(["on", "off"]), default="on",
+              show_default=True, help="Fevga: forbid holding all of points 7-12")
+@click.option("--seed", type=int, help="reproducible dice (default: cryptographic dice)")
+def play(white: str, black: str, length: int, games: str, mother_pin: str, prime_limits: str,
+         prime_in_opponent_start: str, seed: int | None) -> None:
+    """Play a match in the terminal against a bot or a friend."""
+    from tavli.terminal import play_match
+
+    settings = _settings(length, games, mother_pin, prime_limits, prime_in_opponent_start)
+    play_match(settings, {WHITE: white, BLACK: black}, DiceRoller(seed))
+
+
+@cli.command()
+@click.option("--variant", "-v", default="portes", show_default=True,
+              help="portes, plakoto or fevga, with house rules like plakoto,mother_pin=single")
+@click.option("--games", "-g", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--seed", "-s", type=int, default=0, show_default=True)
+@click.option("--white", type=click.Choice(SEATS[1:]), default="heuristic", show_default=True)
+@click.option("--black", type=click.Choice(SEATS[1:]), default="random", show_default=True)
+@click.option("--record", type=click.File("w"), help="write every turn as JSON lines to this file")
+def selfplay(variant: str, games: int, seed: int, white: str, black: str,
+             record: TextIO | None) -> None:
+    """Bot-versus-bot games with a summary. Same seed, same games."""
+    from rich.progress import track
+
+    from tavli.bots import BOTS
+
+    try:
+        v = variant_from_string(variant)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    rng = random.Random(seed)
+    seats = {WHITE: BOTS[white](), BLACK: BOTS[black]()}  # type: ignore[call-arg]
+    for color, bot in seats.items():
+        if white == black == "random" or getattr(bot, "name", "") == "random":
+            seats[color] = BOTS["random"](rng.randrange(2**32))  # type: ignore[call-arg]
+    wins = {WHITE: 0, BLACK: 0}
+    doubles = {WHITE: 0, BLACK: 0}
+    ties = 0
+    turns = 0
+    for index in track(range(games), description=f"{v.name}", disable=not sys.stderr.isatty(),
+                       console=None, transient=True):
+        game = play_bot_game(v, seats, rng, WHITE if index % 2 == 0 else BLACK, record, index)
+        turns += len(game.history)
+        result = game.result
+        assert result is not None
+        if result.winner is None:
+            ties += 1
+        else:
+            wins[result.winner] += 1
+            doubles[result.winner] += result.points == 2
+    click.echo(f"{games} games of {v} ({white} as White, {black} as Black), seed {seed}")
+    for color, name in ((WHITE, white), (BLACK, black)):
+        click.echo(f"{color!s:6} {name:10} wins {wins[color]:6} ({100 * wins[color] / games:5.1f}%)"
+                   f"  2-point wins {doubles[color]}")
+    click.echo(f"ties {ties}; average length {turns / games:.1f} turns")
+
+
+def play_bot_game(variant: Variant, seats: dict[Color, object], rng: random.Random, first: Color,
+                  record: TextIO | None = None, index: int = 0) -> Game:
+    """Play one game between bots with dice from ``rng``."""
+    game = Game(variant, first)
+    while not game.is_over:
+        dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
+        legal = game.legal_plays(dice)
+        before = game.position
+        choice = legal[seats[game.turn].choose(legal)] if len(legal) else None  # type: ignore[attr-defined]
+        turn = game.play(dice, choice)
+        if record is not None:
+            record.write(json.dumps({"game": index, "turn": len(game.history), "color": turn.color.letter,
+                                     "position": str(before), "dice": f"{dice.first}{dice.second}",
+                                     "play": str(turn.play) or "pass"}) + "\n")
+    if record is not None:
+        result = game.result
+        assert result is not None
+        record.write(json.dumps({"game": index, "result": {
+            "winner": result.winner.letter if result.winner is not None else None,
+            "points": result.points, "reason": result.reason}}) + "\n")
+    return game
+
+
+def main() -> None:
+    """Entry point: usage errors become one line on stderr and exit status 2."""
+    try:
+        cli.main(standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as e:
+        click.echo(f"error: {e.format_message()}", err=True)
+        sys.exit(2 if isinstance(e, click.UsageError | InputError) else e.exit_code)
+    except ValueError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()
