@@ -17,7 +17,17 @@ from tavli.errors import (
     TavliError,
 )
 from tavli.position import PASS, GameResult, LegalPlays, Play, PointView, Position, Step
-from tavli.variants import BLACK, WHITE, Color, Fevga, Plakoto, Portes, Variant, make_variant, variant_from_string
+from tavli.variants import (
+    BLACK,
+    WHITE,
+    Color,
+    Fevga,
+    Plakoto,
+    Portes,
+    Variant,
+    make_variant,
+    variant_from_string,
+)
 
 __all__ = [
     "ALL_ROLLS", "BLACK", "PASS", "WHITE", "AmbiguousPlayError", "Color", "Dice", "DiceError",

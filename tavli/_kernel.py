@@ -83,14 +83,14 @@ def _set(s: np.ndarray, i: int, v: int, h: np.uint64) -> np.uint64:
 def _is_open(s: np.ndarray, t: int, variant: int) -> bool:
     b = s[OPP + t]
     if variant == PORTES:
-        return b <= 1
+        return bool(b <= 1)
     if variant == FEVGA:
-        return b == 0
+        return bool(b == 0)
     if b == 0:
         return True
     if b >= 2:
         return False
-    return s[PIN + t] != PIN_MINE
+    return bool(s[PIN + t] != PIN_MINE)
 
 
 @njit(cache=True)

@@ -73,7 +73,7 @@ class HeuristicBot:
         else:
             their_points = 25 - _POINTS
         their_pips = theirs @ their_points + 25 * results[:, K.OPP + K.BAR]
-        score = (their_pips - my_pips).astype(np.float64)
+        score: np.ndarray = (their_pips - my_pips).astype(np.float64)
         made = mine >= 2
         if variant == K.PORTES:
             score += _portes_terms(mine, theirs, made, results)
@@ -104,7 +104,7 @@ def _portes_terms(mine: np.ndarray, theirs: np.ndarray, made: np.ndarray,
     blots = mine == 1
     exposed = blots & _threatened(mine, theirs, results[:, K.OPP + K.BAR])
     cost = 25 - _POINTS  # pips lost when hit
-    score = -(exposed * (4 + cost * 0.5)).sum(axis=1)
+    score: np.ndarray = -(exposed * (4 + cost * 0.5)).sum(axis=1)
     score += 10.0 * results[:, K.OPP + K.BAR]
     score += (made * np.where(_POINTS <= 6, 4.0, np.where(_POINTS <= 9, 2.5, 1.0))).sum(axis=1)
     score += 3.0 * _longest_run(made)
@@ -117,7 +117,7 @@ def _plakoto_terms(mine: np.ndarray, theirs: np.ndarray, made: np.ndarray,
     theirs_pinned = pins == K.PIN_THEIRS
     mine_pinned = pins == K.PIN_MINE
     # a pinned checker of theirs far from their home costs them most
-    score = (theirs_pinned * (8.0 + 0.6 * _POINTS)).sum(axis=1)
+    score: np.ndarray = (theirs_pinned * (8.0 + 0.6 * _POINTS)).sum(axis=1)
     score -= (mine_pinned * (8.0 + 0.6 * (25 - _POINTS))).sum(axis=1)
     free_blots = (mine == 1) & ~mine_pinned & ~theirs_pinned
     exposed = free_blots & _threatened(mine, np.where(theirs_pinned, 0, theirs), None)
@@ -135,7 +135,7 @@ def _fevga_terms(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
     present = theirs > 0
     for dist in range(1, 7):
         front |= np.roll(present, -dist, axis=1)
-    score = 2.5 * (held & front).sum(axis=1) + 1.0 * held.sum(axis=1)
+    score: np.ndarray = 2.5 * (held & front).sum(axis=1) + 1.0 * held.sum(axis=1)
     score += 3.0 * _longest_run(held)
     score -= 0.8 * np.clip(mine - 3, 0, None).sum(axis=1)
     return score
@@ -143,11 +143,20 @@ def _fevga_terms(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
 
 def _longest_run(made: np.ndarray) -> np.ndarray:
     run = np.zeros(len(made), np.int64)
-    best = np.zeros(len(made), np.int64)
+    best: np.ndarray = np.zeros(len(made), np.int64)
     for p in range(made.shape[1]):
         run = np.where(made[:, p], run + 1, 0)
         best = np.maximum(best, run)
     return best
 
 
-BOTS: dict[str, type[RandomBot] | type[HeuristicBot]] = {"random": RandomBot, "heuristic": HeuristicBot}
+BOTS = ("random", "heuristic")
+
+
+def make_bot(name: str, rng: random.Random | None = None) -> Player:
+    """A built-in bot by name; a random bot draws its seed from ``rng``."""
+    if name == "random":
+        return RandomBot(rng.randrange(2**32) if rng is not None else None)
+    if name == "heuristic":
+        return HeuristicBot()
+    raise ValueError(f"unknown bot {name!r}: choose {' or '.join(BOTS)}")

@@ -6,8 +6,8 @@ import json
 import random
 import re
 import sys
-from collections.abc import Iterable
-from typing import TextIO
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, TextIO
 
 import click
 
@@ -17,6 +17,9 @@ from tavli.game import Game
 from tavli.match import MatchSettings
 from tavli.position import Position
 from tavli.variants import BLACK, WHITE, Color, Variant, variant_from_string
+
+if TYPE_CHECKING:
+    from tavli.bots import Player
 
 GNUBG_ID = re.compile(r"[A-Za-z0-9+/]{14}")
 
@@ -51,7 +54,7 @@ def legal_lines(variant_text: str, position_text: str, dice_text: str) -> list[s
     legal = pos.legal_plays(Dice.parse(dice_text))
     plays = [str(p) for p in legal] or ["pass"]
     lines = []
-    for play, after in zip(plays, legal.positions()):
+    for play, after in zip(plays, legal.positions(), strict=True):
         line = f"{play}\t{after}"
         if as_id:
             line += f"\t{after.gnubg_id()}"
@@ -110,7 +113,7 @@ def _settings(length: int, games: str, mother_pin: str, prime_limits: str,
               prime_in_opponent_start: str) -> MatchSettings:
     try:
         return MatchSettings(length=length, games=MatchSettings.parse_games(games),
-                             mother_pin=mother_pin,  # type: ignore[arg-type]
+                             mother_pin=mother_pin,  # type: ignore[arg-type]  # click.Choice checked it
                              prime_limits=prime_limits == "on",
                              prime_in_opponent_start=prime_in_opponent_start == "on")
     except ValueError as e:
@@ -153,17 +156,14 @@ def selfplay(variant: str, games: int, seed: int, white: str, black: str,
     """Bot-versus-bot games with a summary. Same seed, same games."""
     from rich.progress import track
 
-    from tavli.bots import BOTS
+    from tavli.bots import make_bot
 
     try:
         v = variant_from_string(variant)
     except ValueError as e:
         raise InputError(str(e)) from None
     rng = random.Random(seed)
-    seats = {WHITE: BOTS[white](), BLACK: BOTS[black]()}  # type: ignore[call-arg]
-    for color, bot in seats.items():
-        if white == black == "random" or getattr(bot, "name", "") == "random":
-            seats[color] = BOTS["random"](rng.randrange(2**32))  # type: ignore[call-arg]
+    seats: dict[Color, Player] = {WHITE: make_bot(white, rng), BLACK: make_bot(black, rng)}
     wins = {WHITE: 0, BLACK: 0}
     doubles = {WHITE: 0, BLACK: 0}
     ties = 0
@@ -186,7 +186,7 @@ def selfplay(variant: str, games: int, seed: int, white: str, black: str,
     click.echo(f"ties {ties}; average length {turns / games:.1f} turns")
 
 
-def play_bot_game(variant: Variant, seats: dict[Color, object], rng: random.Random, first: Color,
+def play_bot_game(variant: Variant, seats: Mapping[Color, Player], rng: random.Random, first: Color,
                   record: TextIO | None = None, index: int = 0) -> Game:
     """Play one game between bots with dice from ``rng``."""
     game = Game(variant, first)
@@ -194,7 +194,7 @@ def play_bot_game(variant: Variant, seats: dict[Color, object], rng: random.Rand
         dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
         legal = game.legal_plays(dice)
         before = game.position
-        choice = legal[seats[game.turn].choose(legal)] if len(legal) else None  # type: ignore[attr-defined]
+        choice = legal[seats[game.turn].choose(legal)] if len(legal) else None
         turn = game.play(dice, choice)
         if record is not None:
             record.write(json.dumps({"game": index, "turn": len(game.history), "color": turn.color.letter,

@@ -18,7 +18,7 @@ from tavli.dice import Dice, DiceRoller
 from tavli.errors import GameOverError, IllegalPlayError, TavliError
 from tavli.game import Game, Turn
 from tavli.position import LegalPlays, Play
-from tavli.variants import BLACK, WHITE, VARIANTS, Color, Fevga, MotherPin, Plakoto, Portes, Variant
+from tavli.variants import BLACK, VARIANTS, WHITE, Color, Fevga, MotherPin, Plakoto, Portes, Variant
 
 TAVLI_SEQUENCE = ("portes", "plakoto", "fevga")
 

@@ -17,6 +17,7 @@ tavli.errors.IllegalPlayError: 6/1 is blocked
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -77,7 +78,7 @@ class Movement:
 
     def __str__(self) -> str:
         return "/".join(point_name(p) + ("*" if h else "")
-                        for p, h in zip(self.points, (False,) + self.hits))
+                        for p, h in zip(self.points, (False, *self.hits), strict=True))
 
 
 _POINT = r"(?:bar|off|b|o|\d{1,2})\*?"
@@ -111,7 +112,7 @@ def parse_movements(text: str) -> list[Movement]:
         parts = re.split(r"[/-]", m.group(1))
         points = tuple(_point_value(p, token) for p in parts)
         hits = tuple(p.endswith("*") for p in parts[1:])
-        for a, b in zip(points, points[1:]):
+        for a, b in itertools.pairwise(points):
             if a == 0:
                 raise NotationError(f"{token}: a checker borne off cannot move again")
             if b == 25:
@@ -177,7 +178,7 @@ def realize(pos: Position, dice: Dice, movements: Sequence[Movement]) -> dict[by
                         del moved[slot]
                     else:
                         moved[slot] = (i, nj, dst)
-                    search(child, tuple(rest), tuple(moved), steps + (Step(src, dst, bool(hit)),))
+                    search(child, tuple(rest), tuple(moved), (*steps, Step(src, dst, bool(hit))))
 
     search(pos.state.copy(), dice.moves, start, ())
     return found
@@ -266,7 +267,7 @@ def _explain_movement(pos: Position, dice: Dice, mv: Movement) -> str | None:
         if not passed and any(s[p] for p in range(12, 24)):
             return "your first checker must pass 12 first"
     sums = _reachable_sums(dice)
-    for a, b in zip(mv.points, mv.points[1:]):
+    for a, b in itertools.pairwise(mv.points):
         hop = f"{point_name(a)}/{point_name(b)}"
         if b == 0:
             if any(s[p] for p in range(7, 26)):

@@ -123,7 +123,7 @@ class Position:
     ``Position.from_gnubg_id`` or ``Position.from_checkers`` to make one.
     """
 
-    __slots__ = ("variant", "turn", "_state", "_key")
+    __slots__ = ("_key", "_state", "turn", "variant")
 
     variant: Variant
     turn: Color
@@ -166,7 +166,8 @@ class Position:
             total = 0
             for point, count in layout.items():
                 if not (isinstance(point, int) and 1 <= point <= 25):
-                    raise TavliError(f"{color} has checkers on point {point!r}: points are 1 to 24, 25 is the bar")
+                    raise TavliError(f"{color} has checkers on point {point!r}: "
+                                     "points are 1 to 24, 25 is the bar")
                 if point == BAR and not v.has_bar and count:
                     raise TavliError(f"{v.name} has no bar")
                 if not isinstance(count, int) or count < 0:
@@ -356,7 +357,7 @@ class Position:
 class LegalPlays(Sequence[Play]):
     """The legal plays of one roll in one position, with their results."""
 
-    __slots__ = ("position", "dice", "_n", "_results", "_steps", "_index")
+    __slots__ = ("_index", "_n", "_results", "_steps", "dice", "position")
 
     def __init__(self, position: Position, dice: Dice, n: int, results: np.ndarray,
                  steps: np.ndarray) -> None:

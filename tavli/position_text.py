@@ -100,7 +100,7 @@ def parse_position(text: str) -> Position:
         raise PositionFormatError(f"the side to move is w or b, not {turn_text!r}")
     bar = _pair(bar_text, "the bar")
     off = _pair(off_text, "borne-off checkers")
-    for color, side, n in ((WHITE, white, bar[0]), (BLACK, black, bar[1])):
+    for side, n in ((white, bar[0]), (black, bar[1])):
         if n:
             side[25] = n
     try:

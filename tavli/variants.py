@@ -160,7 +160,7 @@ def variant_from_string(text: str) -> Variant:
         if not sep:
             raise TavliError(f"option {opt!r} must be written key=value")
         kwargs[key.strip()] = _parse_option(cls, key.strip(), value.strip())
-    return cls(**kwargs)  # type: ignore[arg-type]
+    return cls(**kwargs)
 
 
 def make_variant(value: Variant | str) -> Variant:
