@@ -1,0 +1,19 @@
+"""Shared test setup: compile the rules kernel once before any worker starts."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if hasattr(config, "workerinput"):
+        return  # an xdist worker: the controller has filled the cache already
+    from tavli import Dice, Position
+
+    # The first calls compile the numba kernel and cache it on disk, so the
+    # parallel workers load it instead of compiling it twice at once.
+    for name in ("portes", "plakoto", "fevga"):
+        pos = Position.start(name)
+        legal = pos.legal_plays(Dice(6, 5))
+        legal.after(0).result()
+        pos.parse_play(str(legal[0]), Dice(6, 5))
