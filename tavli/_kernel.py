@@ -1,7 +1,7 @@
 """Compiled rules kernel shared by the three games.
 
 Everything here works on one compact state: an ``int8`` array of
-``STATE_SIZE`` entries seen from the side to move (the *mover*):
+``STATE_SIZE`` entries (78 used, padded to 80) seen from the side to move (the *mover*):
 
 * ``s[p]`` for ``p`` in 0..25: the mover's checkers on his point ``p``
   (0 = borne off, 25 = the bar, used by Portes only);
@@ -32,7 +32,7 @@ MOTHER_OFF = 0
 MOTHER_SINGLE = 1
 MOTHER_DOUBLE = 2
 
-STATE_SIZE = 78
+STATE_SIZE = 80  # 78 used; padded to ten 64-bit words
 OPP = 26
 PIN = 52
 BAR = 25
@@ -67,7 +67,7 @@ def _variant(params: int) -> int:
 @njit(cache=True)
 def state_hash(s: np.ndarray) -> np.uint64:
     h = np.uint64(0)
-    for i in range(STATE_SIZE):
+    for i in range(PIN + 25):
         h ^= _ZOBRIST[i, s[i]]
     return h
 
@@ -93,6 +93,20 @@ def _is_open(s: np.ndarray, t: int, variant: int) -> bool:
     return bool(s[PIN + t] != PIN_MINE)
 
 
+@njit(cache=True, inline="always")
+def _any_between(s: np.ndarray, lo: int, hi: int) -> bool:
+    for p in range(lo, hi + 1):
+        if s[p] > 0:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _lead_pending(s: np.ndarray) -> bool:
+    """Fevga: has no checker passed the opponent's start yet (point 11 or lower, or off)?"""
+    return s[OFF] == 0 and not _any_between(s, 1, 11)
+
+
 @njit(cache=True)
 def die_steps(s: np.ndarray, d: int, params: int, out: np.ndarray) -> int:
     """Write every legal single step ``(from, to)`` for die ``d`` into ``out``; return the count."""
@@ -111,21 +125,9 @@ def die_steps(s: np.ndarray, d: int, params: int, out: np.ndarray) -> int:
             hi = p
             break
     home = hi <= 6
-    block_start = False
-    if variant == FEVGA:
-        # first checker away: until a checker has passed the opponent's
-        # start (point 11 or lower, or off), only one may leave point 24.
-        passed = s[OFF] > 0
-        if not passed:
-            for p in range(1, 12):
-                if s[p] > 0:
-                    passed = True
-                    break
-        if not passed:
-            for p in range(12, 24):
-                if s[p] > 0:
-                    block_start = True
-                    break
+    # Fevga, first checker away: until a checker has passed the opponent's
+    # start, only one may leave point 24.
+    block_start = variant == FEVGA and _lead_pending(s) and _any_between(s, 12, 23)
     for src in range(hi, 0, -1):
         if s[src] == 0:
             continue
@@ -146,7 +148,7 @@ def die_steps(s: np.ndarray, d: int, params: int, out: np.ndarray) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_step(s: np.ndarray, src: int, t: int, variant: int, h: np.uint64) -> tuple[np.uint64, int]:
     """Move one checker in place; return the new hash and 1 if it hit or pinned."""
     h = _set(s, src, s[src] - 1, h)
@@ -211,107 +213,142 @@ def _limits_apply(params: int) -> bool:
 
 
 class Workspace:
-    """Scratch arrays for ``generate``; one per thread, grown on demand."""
+    """Scratch arrays for ``generate``, packed into four arrays (fewer
+    arguments make calls from Python cheaper); one per thread, grown on demand.
+
+    ``states`` rows ``[0, nodes)`` remember visited inner nodes, the next
+    ``plays`` rows hold candidate results; ``ints`` holds the tables (see
+    ``_layout``).
+    """
 
     def __init__(self, nodes: int = 4096, plays: int = 2048) -> None:
-        self.vis_state = np.zeros((nodes, STATE_SIZE), np.int8)
-        self.vis_hash = np.zeros(nodes, np.uint64)
-        self.vis_ctx = np.zeros(nodes, np.int32)
-        self.vis_slot = np.zeros(2 * nodes, np.int32)
-        self.vis_stamp = np.zeros(2 * nodes, np.int64)
-        self.cand_state = np.zeros((plays, STATE_SIZE), np.int8)
-        self.cand_hash = np.zeros(plays, np.uint64)
-        self.cand_steps = np.zeros((plays, 4, 3), np.int8)
-        self.cand_depth = np.zeros(plays, np.int32)
-        self.cand_mask = np.zeros(plays, np.int32)
-        self.cand_slot = np.zeros(2 * plays, np.int32)
-        self.cand_stamp = np.zeros(2 * plays, np.int64)
-        self.stamp = np.zeros(1, np.int64)
+        self.nodes, self.plays = nodes, plays
+        self.states = np.zeros((nodes + plays, STATE_SIZE), np.int8)
+        self.steps = np.zeros((plays, 4, 3), np.int8)
+        self.hashes = np.zeros(nodes + plays, np.uint64)
+        self.ints = np.zeros(_HEAD + 5 * nodes + 6 * plays, np.int64)
+        self.ints[_NODES] = nodes
+        self.ints[_PLAYS] = plays
+
+    def args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return self.states, self.steps, self.hashes, self.ints
 
     def grown(self) -> Workspace:
-        return Workspace(2 * len(self.vis_hash), 2 * len(self.cand_hash))
+        return Workspace(2 * self.nodes, 2 * self.plays)
+
+
+# ints layout: a header, then per visited node its context, per slot of the
+# visited table its node and stamp, per candidate its depth and dice mask,
+# per slot of the candidate table its candidate and stamp.
+_STAMP, _NODES, _PLAYS, _STATUS = 0, 1, 2, 3
+_HEAD = 8
+OVERFLOW = 1
+
+
+@njit(cache=True, inline="always")
+def _layout(ints: np.ndarray) -> tuple[int, int, int, int, int, int, int, int, int]:
+    v = ints[_NODES]
+    c = ints[_PLAYS]
+    vis_ctx = _HEAD
+    vis_slot = vis_ctx + v
+    vis_stamp = vis_slot + 2 * v
+    cand_depth = vis_stamp + 2 * v
+    cand_mask = cand_depth + c
+    cand_slot = cand_mask + c
+    cand_stamp = cand_slot + 2 * c
+    return v, c, vis_ctx, vis_slot, vis_stamp, cand_depth, cand_mask, cand_slot, cand_stamp
+
+
+@njit(cache=True, inline="always")
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    wa = a.view(np.uint64)
+    wb = b.view(np.uint64)
+    for k in range(STATE_SIZE // 8):
+        if wa[k] != wb[k]:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _copy(dst: np.ndarray, src: np.ndarray) -> None:
+    """Copy one state to another, a 64-bit word at a time."""
+    wd = dst.view(np.uint64)
+    ws = src.view(np.uint64)
+    for k in range(STATE_SIZE // 8):
+        wd[k] = ws[k]
+
+
+@njit(cache=True, inline="always")
+def _copy_path(steps: np.ndarray, j: int, path: np.ndarray) -> None:
+    for a in range(4):
+        for b in range(3):
+            steps[j, a, b] = path[a, b]
 
 
 @njit(cache=True)
-def _visit(child: np.ndarray, h: np.uint64, ctx: int, vis_state: np.ndarray, vis_hash: np.ndarray,
-           vis_ctx: np.ndarray, vis_slot: np.ndarray, vis_stamp: np.ndarray, stamp: int,
-           nvis: int) -> int:
+def _visit(child: np.ndarray, h: np.uint64, ctx: int, states: np.ndarray, hashes: np.ndarray,
+           ints: np.ndarray, stamp: int, nvis: int) -> int:
     """Remember (state, ctx); return the new count, -1 if seen before, -2 if full."""
+    v, _, vis_ctx, vis_slot, vis_stamp, _, _, _, _ = _layout(ints)
     key = h ^ _CTX_SALT[ctx]
-    mask = len(vis_slot) - 1
+    mask = 2 * v - 1
     i = np.int64(key & np.uint64(mask))
-    while vis_stamp[i] == stamp:
-        j = vis_slot[i]
-        if vis_hash[j] == h and vis_ctx[j] == ctx:
-            same = True
-            for k in range(STATE_SIZE):
-                if vis_state[j, k] != child[k]:
-                    same = False
-                    break
-            if same:
-                return -1
+    while ints[vis_stamp + i] == stamp:
+        j = ints[vis_slot + i]
+        if hashes[j] == h and ints[vis_ctx + j] == ctx and _same(states[j], child):
+            return -1
         i = (i + 1) & mask
-    if nvis >= len(vis_hash):
+    if nvis >= v:
         return -2
-    vis_stamp[i] = stamp
-    vis_slot[i] = nvis
-    vis_hash[nvis] = h
-    vis_ctx[nvis] = ctx
-    vis_state[nvis, :] = child
+    ints[vis_stamp + i] = stamp
+    ints[vis_slot + i] = nvis
+    hashes[nvis] = h
+    ints[vis_ctx + nvis] = ctx
+    _copy(states[nvis], child)
     return nvis + 1
 
 
 @njit(cache=True)
 def _record(state: np.ndarray, h: np.uint64, depth: int, die_bit: int, path: np.ndarray,
-            cand_state: np.ndarray, cand_hash: np.ndarray, cand_steps: np.ndarray,
-            cand_depth: np.ndarray, cand_mask: np.ndarray, cand_slot: np.ndarray,
-            cand_stamp: np.ndarray, stamp: int, ncand: int) -> int:
+            states: np.ndarray, steps: np.ndarray, hashes: np.ndarray, ints: np.ndarray,
+            stamp: int, ncand: int) -> int:
     """Add a candidate play ending in ``state``; merge equal results. Return count or -2."""
-    mask = len(cand_slot) - 1
+    v, c, _, _, _, cand_depth, cand_mask, cand_slot, cand_stamp = _layout(ints)
+    mask = 2 * c - 1
     i = np.int64(h & np.uint64(mask))
-    while cand_stamp[i] == stamp:
-        j = cand_slot[i]
-        if cand_hash[j] == h:
-            same = True
-            for k in range(STATE_SIZE):
-                if cand_state[j, k] != state[k]:
-                    same = False
-                    break
-            if same:
-                if depth > cand_depth[j]:
-                    cand_depth[j] = depth
-                    cand_mask[j] = die_bit
-                    cand_steps[j, :, :] = path
-                elif depth == cand_depth[j]:
-                    if die_bit > cand_mask[j]:
-                        cand_steps[j, :, :] = path  # show the higher die when both do
-                    cand_mask[j] |= die_bit
-                return ncand
+    while ints[cand_stamp + i] == stamp:
+        j = ints[cand_slot + i]
+        if hashes[v + j] == h and _same(states[v + j], state):
+            if depth > ints[cand_depth + j]:
+                ints[cand_depth + j] = depth
+                ints[cand_mask + j] = die_bit
+                _copy_path(steps, j, path)
+            elif depth == ints[cand_depth + j]:
+                if die_bit > ints[cand_mask + j]:
+                    _copy_path(steps, j, path)  # show the higher die when both do
+                ints[cand_mask + j] |= die_bit
+            return ncand
         i = (i + 1) & mask
-    if ncand >= len(cand_hash):
+    if ncand >= c:
         return -2
-    cand_stamp[i] = stamp
-    cand_slot[i] = ncand
-    cand_hash[ncand] = h
-    cand_state[ncand, :] = state
-    cand_steps[ncand, :, :] = path
-    cand_depth[ncand] = depth
-    cand_mask[ncand] = die_bit
+    ints[cand_stamp + i] = stamp
+    ints[cand_slot + i] = ncand
+    hashes[v + ncand] = h
+    _copy(states[v + ncand], state)
+    _copy_path(steps, ncand, path)
+    ints[cand_depth + ncand] = depth
+    ints[cand_mask + ncand] = die_bit
     return ncand + 1
 
 
 @njit(cache=True)
-def _search(root: np.ndarray, d1: int, d2: int, params: int,
-            vis_state: np.ndarray, vis_hash: np.ndarray, vis_ctx: np.ndarray,
-            vis_slot: np.ndarray, vis_stamp: np.ndarray,
-            cand_state: np.ndarray, cand_hash: np.ndarray, cand_steps: np.ndarray,
-            cand_depth: np.ndarray, cand_mask: np.ndarray, cand_slot: np.ndarray,
-            cand_stamp: np.ndarray, stamp_box: np.ndarray) -> int:
+def _search(root: np.ndarray, d1: int, d2: int, params: int, states: np.ndarray,
+            steps: np.ndarray, hashes: np.ndarray, ints: np.ndarray) -> int:
     """Depth-first search over every way to play the dice; return the candidate count (-2 if full)."""
     variant = _variant(params)
     record_inner = _limits_apply(params)
-    stamp_box[0] += 1
-    stamp = stamp_box[0]
+    ints[_STAMP] += 1
+    stamp = ints[_STAMP]
     double = d1 == d2
     hi_die = max(d1, d2)
     lo_die = min(d1, d2)
@@ -319,13 +356,22 @@ def _search(root: np.ndarray, d1: int, d2: int, params: int,
     length = 4 if double else 2
     seq = np.empty(4, np.int64)
     stack = np.empty((5, STATE_SIZE), np.int8)
-    hashes = np.empty(5, np.uint64)
+    hstack = np.empty(5, np.uint64)
     moves = np.empty((5, 16, 2), np.int64)
     nmoves = np.zeros(5, np.int64)
     nexti = np.zeros(5, np.int64)
     path = np.zeros((4, 3), np.int8)
     nvis = 0
     ncand = 0
+    root_hash = state_hash(root)
+    # With a double, any play can be reordered so that its steps start from
+    # ever lower (or equal) points without changing its legality or result:
+    # the mover's own steps never close a point, and moving higher checkers
+    # first only widens bearing off. So only such orders are searched, except
+    # in Fevga before the lead checker has passed (a later checker may leave
+    # 24 only after it), where a memo of visited nodes prunes repeats instead.
+    ordered = double and not (variant == FEVGA and _lead_pending(root))
+    last_src = np.full(5, 25, np.int64)
     for order in range(n_orders):
         if double:
             for k in range(4):
@@ -337,8 +383,8 @@ def _search(root: np.ndarray, d1: int, d2: int, params: int,
             seq[0] = lo_die
             seq[1] = hi_die
         die_bit = 2 if seq[0] == hi_die else 1
-        stack[0, :] = root
-        hashes[0] = state_hash(root)
+        _copy(stack[0], root)
+        hstack[0] = root_hash
         nmoves[0] = die_steps(stack[0], seq[0], params, moves[0])
         nexti[0] = 0
         level = 0
@@ -348,18 +394,20 @@ def _search(root: np.ndarray, d1: int, d2: int, params: int,
                 continue
             i = nexti[level]
             nexti[level] += 1
-            child = stack[level + 1]
-            child[:] = stack[level]
             src = moves[level, i, 0]
             dst = moves[level, i, 1]
-            h, hit = apply_step(child, src, dst, variant, hashes[level])
-            hashes[level + 1] = h
+            if ordered and src > last_src[level]:
+                continue
+            last_src[level + 1] = src
+            child = stack[level + 1]
+            _copy(child, stack[level])
+            h, hit = apply_step(child, src, dst, variant, hstack[level])
+            hstack[level + 1] = h
             depth = level + 1
-            if double and 2 <= depth < length:
+            if double and not ordered and 2 <= depth < length:
                 # only inner nodes of a double can be reached twice by
                 # different paths with the same dice left; skip repeats.
-                seen = _visit(child, h, depth, vis_state, vis_hash, vis_ctx, vis_slot, vis_stamp,
-                              stamp, nvis)
+                seen = _visit(child, h, depth, states, hashes, ints, stamp, nvis)
                 if seen == -2:
                     return -2
                 if seen == -1:
@@ -378,8 +426,8 @@ def _search(root: np.ndarray, d1: int, d2: int, params: int,
                 nexti[depth] = 0
                 leaf = nmoves[depth] == 0
             if leaf or record_inner:
-                ncand = _record(child, h, depth, die_bit, path, cand_state, cand_hash, cand_steps,
-                                cand_depth, cand_mask, cand_slot, cand_stamp, stamp, ncand)
+                ncand = _record(child, h, depth, die_bit, path, states, steps, hashes, ints,
+                                stamp, ncand)
                 if ncand == -2:
                     return -2
             if not leaf:
@@ -388,62 +436,67 @@ def _search(root: np.ndarray, d1: int, d2: int, params: int,
 
 
 @njit(cache=True)
-def _select(ncand: int, d1: int, d2: int, params: int, cand_state: np.ndarray,
-            cand_depth: np.ndarray, cand_mask: np.ndarray, keep: np.ndarray) -> int:
+def _select(ncand: int, d1: int, d2: int, params: int, states: np.ndarray, ints: np.ndarray,
+            keep: np.ndarray) -> int:
     """Apply the dice rules to the candidates; write the kept indices to ``keep``."""
+    v, _, _, _, _, cand_depth, cand_mask, _, _ = _layout(ints)
     valid = np.ones(ncand, np.bool_)
     if _limits_apply(params):
         anyvalid = False
         for j in range(ncand):
-            valid[j] = keeps_prime_limits(cand_state[j], params)
+            valid[j] = keeps_prime_limits(states[v + j], params)
             anyvalid = anyvalid or valid[j]
         if not anyvalid:
             valid[:] = True  # no way keeps the limits: they are ignored this turn
     best = 0
     for j in range(ncand):
-        if valid[j] and cand_depth[j] > best:
-            best = cand_depth[j]
+        if valid[j] and ints[cand_depth + j] > best:
+            best = ints[cand_depth + j]
     need_high = False
     if best == 1 and d1 != d2:
         for j in range(ncand):
-            if valid[j] and cand_depth[j] == 1 and cand_mask[j] & 2:
+            if valid[j] and ints[cand_depth + j] == 1 and ints[cand_mask + j] & 2:
                 need_high = True
                 break
     n = 0
     for j in range(ncand):
-        if valid[j] and cand_depth[j] == best and (not need_high or cand_mask[j] & 2):
+        if valid[j] and ints[cand_depth + j] == best and (not need_high or ints[cand_mask + j] & 2):
             keep[n] = j
             n += 1
     return n
 
 
-@njit(cache=True)
-def generate(root: np.ndarray, d1: int, d2: int, params: int,
-             vis_state: np.ndarray, vis_hash: np.ndarray, vis_ctx: np.ndarray,
-             vis_slot: np.ndarray, vis_stamp: np.ndarray,
-             cand_state: np.ndarray, cand_hash: np.ndarray, cand_steps: np.ndarray,
-             cand_depth: np.ndarray, cand_mask: np.ndarray, cand_slot: np.ndarray,
-             cand_stamp: np.ndarray, stamp_box: np.ndarray
-             ) -> tuple[int, np.ndarray, np.ndarray]:
-    """Every legal play of dice ``d1, d2``: ``(count, results, steps)``.
+ROW_SIZE = STATE_SIZE + 12
+"""A row of ``generate``'s answer: the result state, then 4 steps of (from, to, hit)."""
 
-    ``results[k]`` is the position after play ``k`` (still seen by the mover);
-    ``steps[k, j] = (from, to, hit)`` for each die used, zero rows after the
-    last. A count of 0 means the turn passes; -2 means the workspace is full.
+
+@njit(cache=True)
+def generate(root: np.ndarray, d1: int, d2: int, params: int, states: np.ndarray,
+             steps: np.ndarray, hashes: np.ndarray, ints: np.ndarray) -> np.ndarray:
+    """Every legal play of dice ``d1, d2``, one row each (see ``ROW_SIZE``).
+
+    The row holds the position after the play (still seen by the mover), then
+    ``(from, to, hit)`` for each die used, zeros after the last. No rows: the
+    turn passes. If the workspace is too small, ``ints[_STATUS]`` is set to
+    ``OVERFLOW``: grow it and call again.
     """
-    ncand = _search(root, d1, d2, params, vis_state, vis_hash, vis_ctx, vis_slot, vis_stamp,
-                    cand_state, cand_hash, cand_steps, cand_depth, cand_mask, cand_slot,
-                    cand_stamp, stamp_box)
+    ints[_STATUS] = 0
+    ncand = _search(root, d1, d2, params, states, steps, hashes, ints)
     if ncand < 0:
-        return ncand, np.empty((0, STATE_SIZE), np.int8), np.empty((0, 4, 3), np.int8)
+        ints[_STATUS] = OVERFLOW
+        return np.empty((0, ROW_SIZE), np.int8)
     keep = np.empty(ncand, np.int64)
-    n = _select(ncand, d1, d2, params, cand_state, cand_depth, cand_mask, keep)
-    results = np.empty((n, STATE_SIZE), np.int8)
-    steps = np.empty((n, 4, 3), np.int8)
+    n = _select(ncand, d1, d2, params, states, ints, keep)
+    v = ints[_NODES]
+    rows = np.empty((n, ROW_SIZE), np.int8)
     for k in range(n):
-        results[k, :] = cand_state[keep[k]]
-        steps[k, :, :] = cand_steps[keep[k]]
-    return n, results, steps
+        j = keep[k]
+        for a in range(STATE_SIZE):
+            rows[k, a] = states[v + j, a]
+        for a in range(4):
+            for b in range(3):
+                rows[k, STATE_SIZE + 3 * a + b] = steps[j, a, b]
+    return rows
 
 
 @njit(cache=True)
@@ -512,29 +565,24 @@ def seed_random(seed: int) -> None:
 
 
 @njit(cache=True)
-def playout(root: np.ndarray, params: int, max_turns: int,
-            vis_state: np.ndarray, vis_hash: np.ndarray, vis_ctx: np.ndarray,
-            vis_slot: np.ndarray, vis_stamp: np.ndarray,
-            cand_state: np.ndarray, cand_hash: np.ndarray, cand_steps: np.ndarray,
-            cand_depth: np.ndarray, cand_mask: np.ndarray, cand_slot: np.ndarray,
-            cand_stamp: np.ndarray, stamp_box: np.ndarray) -> tuple[int, int]:
+def playout(root: np.ndarray, params: int, max_turns: int, states: np.ndarray,
+            steps: np.ndarray, hashes: np.ndarray, ints: np.ndarray) -> tuple[int, int]:
     """Play random legal plays from ``root`` to the end: ``(result, turns)``.
 
     ``result`` is an ``outcome`` code from the point of view of the player
-    to move at ``root``; turns that pass count too.
+    to move at ``root``; turns that pass count too. A workspace overflow
+    returns ``(ONGOING, -1)``.
     """
     s = root.copy()
     sign = 1
     for turn in range(max_turns):
         d1 = np.random.randint(1, 7)
         d2 = np.random.randint(1, 7)
-        n, results, _ = generate(s, d1, d2, params, vis_state, vis_hash, vis_ctx, vis_slot,
-                                 vis_stamp, cand_state, cand_hash, cand_steps, cand_depth,
-                                 cand_mask, cand_slot, cand_stamp, stamp_box)
-        if n < 0:
-            return n * 1000, turn
-        if n > 0:
-            s = results[np.random.randint(0, n)].copy()
+        rows = generate(s, d1, d2, params, states, steps, hashes, ints)
+        if ints[_STATUS] != 0:
+            return ONGOING, -1
+        if len(rows) > 0:
+            s = rows[np.random.randint(0, len(rows)), :STATE_SIZE].copy()
         r = outcome(s, params)
         if r != ONGOING:
             if r == TIE:

@@ -99,20 +99,20 @@ def _workspace() -> K.Workspace:
     return ws
 
 
-def _kernel_args(ws: K.Workspace) -> tuple[np.ndarray, ...]:
-    return (ws.vis_state, ws.vis_hash, ws.vis_ctx, ws.vis_slot, ws.vis_stamp, ws.cand_state,
-            ws.cand_hash, ws.cand_steps, ws.cand_depth, ws.cand_mask, ws.cand_slot,
-            ws.cand_stamp, ws.stamp)
+def generate_rows(state: np.ndarray, d1: int, d2: int, params: int) -> np.ndarray:
+    """Run the kernel's generator (rows as in ``_kernel.generate``), growing the workspace if needed."""
+    while True:
+        ws = _workspace()
+        rows = K.generate(state, d1, d2, params, ws.states, ws.steps, ws.hashes, ws.ints)
+        if ws.ints[K._STATUS] != K.OVERFLOW:
+            return rows
+        _local.ws = ws.grown()
 
 
 def generate(state: np.ndarray, d1: int, d2: int, params: int) -> tuple[int, np.ndarray, np.ndarray]:
-    """Run the kernel's generator, growing the workspace if a position needs it."""
-    while True:
-        ws = _workspace()
-        n, results, steps = K.generate(state, d1, d2, params, *_kernel_args(ws))
-        if n != -2:
-            return n, results, steps
-        _local.ws = ws.grown()
+    """Legal plays as ``(count, result states, steps[count, 4, (from, to, hit)])``."""
+    rows = generate_rows(state, d1, d2, params)
+    return len(rows), rows[:, :K.STATE_SIZE], rows[:, K.STATE_SIZE:].reshape(len(rows), 4, 3)
 
 
 class Position:
@@ -283,9 +283,9 @@ class Position:
 
         An empty result means the turn passes.
         """
-        d = Dice.of(dice)
-        n, results, steps = generate(self._state, d.first, d.second, self.variant.params)
-        return LegalPlays(self, d, n, results, steps)
+        d = dice if type(dice) is Dice else Dice.of(dice)
+        rows = generate_rows(self._state, d.first, d.second, self.variant.params)
+        return LegalPlays(self, d, rows)
 
     def parse_play(self, text: str, dice: Dice | tuple[int, int] | str) -> Play:
         """Read move notation and check it against the legal plays."""
@@ -357,15 +357,13 @@ class Position:
 class LegalPlays(Sequence[Play]):
     """The legal plays of one roll in one position, with their results."""
 
-    __slots__ = ("_index", "_n", "_results", "_steps", "dice", "position")
+    __slots__ = ("_index", "_n", "_rows", "dice", "position")
 
-    def __init__(self, position: Position, dice: Dice, n: int, results: np.ndarray,
-                 steps: np.ndarray) -> None:
+    def __init__(self, position: Position, dice: Dice, rows: np.ndarray) -> None:
         self.position = position
         self.dice = dice
-        self._n = n
-        self._results = results
-        self._steps = steps
+        self._rows = rows
+        self._n = len(rows)
         self._index: dict[bytes, int] | None = None
 
     def __len__(self) -> int:
@@ -381,9 +379,9 @@ class LegalPlays(Sequence[Play]):
             return [self[k] for k in range(*i.indices(self._n))]
         if not -self._n <= i < self._n:
             raise IndexError(i)
-        rows = self._steps[i % self._n]
-        return Play(tuple(Step(int(r[0]), int(r[1]), bool(r[2])) for r in rows
-                          if not (r[0] == 0 and r[1] == 0)))
+        row = self._rows[i % self._n, K.STATE_SIZE:].tolist()
+        return Play(tuple(Step(row[k], row[k + 1], bool(row[k + 2])) for k in range(0, 12, 3)
+                          if row[k] or row[k + 1]))
 
     def __iter__(self) -> Iterator[Play]:
         return (self[k] for k in range(self._n))
@@ -391,7 +389,7 @@ class LegalPlays(Sequence[Play]):
     @property
     def results(self) -> np.ndarray:
         """Kernel states after each play, still seen by the mover (read-only view)."""
-        view = self._results[: self._n]
+        view = self._rows[:, :K.STATE_SIZE]
         view.flags.writeable = False
         return view
 
@@ -400,7 +398,7 @@ class LegalPlays(Sequence[Play]):
         if self._n == 0 and i == 0:
             return self.position.pass_turn()
         p = self.position
-        return Position(p.variant, p.turn.other, K.flip(self._results[i], p.variant.params))
+        return Position(p.variant, p.turn.other, K.flip(self._rows[i, :K.STATE_SIZE], p.variant.params))
 
     def positions(self) -> list[Position]:
         """Every resulting position, in the order of the plays."""
@@ -409,7 +407,7 @@ class LegalPlays(Sequence[Play]):
     def find_result(self, state: np.ndarray) -> int:
         """Index of the play whose result (mover's view) is ``state``, or -1."""
         if self._index is None:
-            self._index = {self._results[k].tobytes(): k for k in range(self._n)}
+            self._index = {self._rows[k, :K.STATE_SIZE].tobytes(): k for k in range(self._n)}
         return self._index.get(state.tobytes(), -1)
 
     def index(self, play: object, start: int = 0, stop: int | None = None) -> int:
