@@ -3,7 +3,7 @@
 >>> from tavli import Position, Dice
 >>> pos = Position.start("plakoto")
 >>> sorted(str(p) for p in pos.legal_plays(Dice(6, 5)))
-['24/13', '24/18 24/19']
+['24/13', '24/19 24/18']
 """
 
 from tavli.dice import ALL_ROLLS, Dice, DiceRoller
