@@ -1,0 +1,207 @@
+"""The tavli command, run as a real process.
+
+Starting the interpreter and loading the compiled kernel costs about a second, so each
+distinct command runs once and the tests share its output.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tavli import BLACK, WHITE, Dice, Position
+
+START = "portes 2b....5w.3w...5b5w...3b.5b....2w w 0:0 0:0"
+START_ID = "4HPwATDgc/ABMA"
+CLOSED_OUT = Position.from_checkers("portes", WHITE, {25: 1, 6: 14},
+                                    {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2})
+
+
+@functools.cache
+def tavli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tavli.cli", *args], input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+def expected_lines(pos: Position, dice: str) -> list[tuple[str, Position]]:
+    legal = pos.legal_plays(dice)
+    return [(str(p), legal.after(k)) for k, p in enumerate(legal)]
+
+
+# -- legal ------------------------------------------------------------------------
+
+def test_legal_with_a_position_string() -> None:
+    run = tavli("legal", "--position", START, "--dice", "62")
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ""
+    lines = run.stdout.splitlines()
+    assert len(lines) == 14
+    rows = [line.split("\t") for line in lines]
+    assert all(len(row) == 2 for row in rows)
+    expected = expected_lines(Position.start("portes"), "62")
+    assert [row[0] for row in rows] == [name for name, _ in expected]
+    assert [Position.from_string(row[1]) for row in rows] == [after for _, after in expected]
+    assert ["24/18 13/11", "portes 2b....5w.3w..1w5b4w...3b1w5b....1w b 0:0 0:0"] in rows
+
+
+def test_legal_with_a_gnubg_id() -> None:
+    run = tavli("legal", "-p", START_ID, "-d", "31")
+    assert run.returncode == 0, run.stderr
+    rows = [line.split("\t") for line in run.stdout.splitlines()]
+    expected = expected_lines(Position.start("portes"), "31")
+    assert len(rows) == len(expected) > 1
+    for row, (name, after) in zip(rows, expected, strict=True):
+        assert len(row) == 3
+        assert row[0] == name
+        assert Position.from_string(row[1]) == after
+        # the third column is the ID of the result, the opponent on roll
+        assert row[2] == after.gnubg_id()
+        assert Position.from_gnubg_id(row[2], BLACK) == after
+    assert ["8/5 6/5", "portes 2b...2w4w.2w...5b5w...3b.5b....2w b 0:0 0:0", "4HPwATDgc/ABMA"] not in rows
+
+
+def test_legal_gnubg_id_column_agrees_with_gnubg() -> None:
+    gnubg = pytest.importorskip("gnubg")
+    run = tavli("legal", "-p", START_ID, "-d", "31")
+    assert run.returncode == 0, run.stderr
+    for line in run.stdout.splitlines():
+        _, text, position_id = line.split("\t")
+        after = Position.from_string(text)
+        board = tuple(tuple(after.checkers(color, p) for p in range(1, 26))
+                      for color in (after.turn.other, after.turn))
+        assert gnubg.positionid(board) == position_id
+
+
+BATCH = "\n".join([
+    f"portes {START_ID} 21",
+    "# a comment",
+    "",
+    "portes bogus 62",
+    "fevga ...........15b...........15w w 0:0 0:0 66",
+    f"plakoto {START_ID} 62",
+    f"{START} 65",
+    f"portes {START_ID} 77",
+    f"portes {CLOSED_OUT} 66",
+    "fevga,prime_limits=off ...........15b...........15w w 0:0 0:0 55",
+]) + "\n"
+
+
+def batch_blocks() -> list[str]:
+    run = tavli("legal", stdin=BATCH)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.endswith("\n\n")
+    assert "\n\n\n" not in run.stdout
+    return run.stdout[:-2].split("\n\n")
+
+
+def test_batch_mode_answers_every_query_in_order() -> None:
+    blocks = batch_blocks()
+    assert len(blocks) == 8
+    assert all(block.strip() for block in blocks)
+    first = blocks[0].splitlines()
+    assert len(first) == len(Position.start("portes").legal_plays("21"))
+    assert all(len(line.split("\t")) == 3 for line in first)  # asked by GNU ID
+    assert blocks[2].splitlines() == ["24/18\tfevga ...........15b.....1w.....14w b 0:0 0:0"]
+    assert [line.split("\t")[0] for line in blocks[4].splitlines()] == [
+        str(p) for p in Position.start("portes").legal_plays("65")]
+    assert blocks[6].splitlines() == [f"pass\t{CLOSED_OUT.pass_turn()}"]
+    # four fields: the game and its house rules come from the first column
+    fevga = blocks[7].splitlines()
+    assert {line.split("\t")[0] for line in fevga} == {"24/4", "24/19 24/9"}
+    assert all(line.split("\t")[1].startswith("fevga,prime_limits=off ") for line in fevga)
+
+
+def test_batch_mode_bad_lines_give_one_error_line_each() -> None:
+    blocks = batch_blocks()
+    errors = [k for k, block in enumerate(blocks) if block.startswith("error: ")]
+    assert errors == [1, 3, 5]
+    for k in errors:
+        assert len(blocks[k].splitlines()) == 1
+    assert "Portes" in blocks[3]
+    assert "77" in blocks[5]
+
+
+BAD_INPUT = {
+    "bad dice": (("legal", "-p", START, "-d", "72"), "72"),
+    "bad position": (("legal", "-p", START.replace("2w w", "3w w"), "-d", "62"), "16 checkers"),
+    "unknown variant": (("legal", "-v", "chess", "-p", START_ID, "-d", "62"), "chess"),
+    "unknown option": (("legal", "-v", "portes,foo=1", "-p", START_ID, "-d", "62"), "foo"),
+    "missing dice": (("legal", "-p", START), "--dice"),
+    "no games": (("selfplay", "-g", "0"), "0"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_INPUT))
+def test_bad_input_is_one_line_on_stderr_and_status_2(case: str) -> None:
+    args, fragment = BAD_INPUT[case]
+    run = tavli(*args)
+    assert run.returncode == 2
+    assert run.stdout == ""
+    lines = run.stderr.splitlines()
+    assert len(lines) == 1, run.stderr
+    assert lines[0].startswith("error: ")
+    assert fragment in lines[0]
+
+
+# -- selfplay ----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], str, str]:
+    """Two runs with the same seed, each writing a record."""
+    folder = tmp_path_factory.mktemp("selfplay")
+    runs, texts = [], []
+    for name in ("a.jsonl", "b.jsonl"):
+        path = folder / name
+        runs.append(tavli("selfplay", "-v", "plakoto", "-g", "3", "-s", "5", "--white", "random",
+                          "--black", "heuristic", "--record", str(path)))
+        assert runs[-1].returncode == 0, runs[-1].stderr
+        texts.append(Path(path).read_text())
+    assert runs[0].stdout == runs[1].stdout
+    return runs[0], texts[0], texts[1]
+
+
+def test_selfplay_summary(records: tuple[subprocess.CompletedProcess[str], str, str]) -> None:
+    lines = records[0].stdout.splitlines()
+    assert lines[0] == "3 games of plakoto (random as White, heuristic as Black), seed 5"
+    assert lines[1].startswith("White ") and "random" in lines[1]
+    assert lines[2].startswith("Black ") and "heuristic" in lines[2]
+    assert lines[3].startswith("ties ")
+    wins = [int(line.split("wins")[1].split()[0]) for line in lines[1:3]]
+    ties = int(lines[3].split()[1].rstrip(";"))
+    assert sum(wins) + ties == 3
+    results = [json.loads(line)["result"] for line in records[1].splitlines() if "result" in line]
+    assert wins == [sum(r["winner"] == c for r in results) for c in ("w", "b")]
+
+
+def test_selfplay_same_seed_same_record(records: tuple[subprocess.CompletedProcess[str], str, str]) -> None:
+    assert records[1] == records[2]
+    assert records[1].count("\n") > 20
+
+
+def test_selfplay_record_is_valid_json_that_replays(
+        records: tuple[subprocess.CompletedProcess[str], str, str]) -> None:
+    lines = [json.loads(line) for line in records[1].splitlines()]
+    turns = [r for r in lines if "play" in r]
+    results = [r for r in lines if "result" in r]
+    assert [r["game"] for r in results] == [0, 1, 2]
+    for record in turns:
+        assert {"game", "turn", "color", "position", "dice", "play"} <= set(record)
+    # each turn is legal in its position, and leads to the next recorded position
+    for record, following in zip(turns, [*turns[1:], None], strict=True):
+        pos = Position.from_string(record["position"])
+        assert pos.turn.letter == record["color"]
+        dice = Dice.parse(record["dice"])
+        after = pos.play(pos.parse_play(record["play"], dice), dice)
+        if following is not None and following["game"] == record["game"]:
+            assert Position.from_string(following["position"]) == after
+        else:
+            result = after.result()
+            assert result is not None
+            summary = next(r["result"] for r in results if r["game"] == record["game"])
+            assert summary["points"] == result.points
+            assert summary["winner"] == (result.winner.letter if result.winner is not None else None)
