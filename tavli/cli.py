@@ -30,25 +30,27 @@ class InputError(click.ClickException):
     exit_code = 2
 
 
-def read_position(variant_text: str, position_text: str) -> tuple[Position, bool]:
-    """A position from a position string (the game field may be left out) or a
-    GNU Backgammon Position ID (Portes, White on roll); also says which it was."""
-    variant = variant_from_string(variant_text)
+def read_position(variant_text: str | None, position_text: str) -> tuple[Position, bool]:
+    """A position from a position string (its game field may be left out when
+    ``variant_text`` names the game) or a GNU Backgammon Position ID (Portes,
+    White on roll); also says whether it was an ID."""
+    variant = variant_from_string(variant_text) if variant_text is not None else None
     text = position_text.strip()
     if GNUBG_ID.fullmatch(text):
-        if variant.name != "portes":
+        if variant is not None and variant.name != "portes":
             raise TavliError(f"a GNU Backgammon Position ID is a Portes position, not {variant.name}")
         return Position.from_gnubg_id(text), True
-    fields = text.split()
-    if len(fields) == 4:
+    if len(text.split()) == 4:
+        if variant is None:
+            raise TavliError("the position string has no game field: give the game with --variant")
         text = f"{variant} {text}"
     pos = Position.from_string(text)
-    if pos.variant != variant:
+    if variant is not None and pos.variant != variant:
         raise TavliError(f"the position is {pos.variant} but the game asked for is {variant}")
     return pos, False
 
 
-def legal_lines(variant_text: str, position_text: str, dice_text: str) -> list[str]:
+def legal_lines(variant_text: str | None, position_text: str, dice_text: str) -> list[str]:
     """The answer of ``tavli legal``: one line per play, tab-separated."""
     pos, as_id = read_position(variant_text, position_text)
     legal = pos.legal_plays(Dice.parse(dice_text))
@@ -85,12 +87,13 @@ def cli() -> None:
 
 
 @cli.command()
-@click.option("--variant", "-v", default="portes", show_default=True,
-              help="portes, plakoto or fevga, with house rules like fevga,prime_limits=off")
+@click.option("--variant", "-v",
+              help="portes, plakoto or fevga, with house rules like fevga,prime_limits=off "
+              "(default: the game the position names; Portes for a Position ID)")
 @click.option("--position", "-p", help="position string or GNU Backgammon Position ID; "
               "without it, queries 'VARIANT POSITION DICE' are read from stdin, one per line")
 @click.option("--dice", "-d", help="the roll, like 62")
-def legal(variant: str, position: str | None, dice: str | None) -> None:
+def legal(variant: str | None, position: str | None, dice: str | None) -> None:
     """Print every legal play: notation, a tab, the resulting position."""
     if position is None:
         if dice is not None:

@@ -38,8 +38,11 @@ class Dice(NamedTuple):
         """Accept a ``Dice``, a pair of ints or a string."""
         if isinstance(value, str):
             return cls.parse(value)
-        a, b = value
-        if not (isinstance(a, int) and isinstance(b, int) and 1 <= a <= 6 and 1 <= b <= 6):
+        try:
+            a, b = value
+        except (TypeError, ValueError):
+            raise DiceError(f"dice must be two numbers from 1 to 6, not {value!r}") from None
+        if not (type(a) is int and type(b) is int and 1 <= a <= 6 and 1 <= b <= 6):
             raise DiceError(f"dice must be two numbers from 1 to 6, not {value!r}")
         return cls(a, b)
 

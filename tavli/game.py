@@ -66,13 +66,14 @@ class Game:
             raise GameOverError(f"the game is over: {self.result}")
         d = Dice.of(dice)
         legal = self.position.legal_plays(d)
-        if play is None or (isinstance(play, Play) and play.is_pass):
+        if isinstance(play, str):
+            play = self.position.parse_play(play, d)
+        if play is None or play.is_pass:
             if len(legal):
                 raise IllegalPlayError(f"you cannot pass: {len(legal)} legal plays with {d}")
             chosen, after = PASS, self.position.pass_turn()
         else:
-            chosen = self.position.parse_play(play, d) if isinstance(play, str) else play
-            k = legal.index(chosen)
+            k = legal.index(play)
             chosen, after = legal[k], legal.after(k)
         turn = Turn(self.position.turn, d, chosen, self.position, after)
         self.history.append(turn)

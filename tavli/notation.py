@@ -44,12 +44,26 @@ def format_steps(steps: Iterable[Step]) -> str:
     """Standard notation of steps: one checker's steps chained, equal moves counted."""
     chains: list[list[tuple[int, bool]]] = []  # [(point, hit on landing)], first = source
     for st in steps:
-        for chain in reversed(chains):
+        for chain in chains:
             if chain[-1][0] == st.src and st.src != 0:
                 chain.append((st.dst, st.hit))
                 break
         else:
             chains.append([(st.src, False), (st.dst, st.hit)])
+    # a checker's later step may have been played first (9/3 then 13/9): join
+    # every chain ending on a point to one that starts there. The join point
+    # then held a checker of the mover's, so passing it hits or pins nothing.
+    joined = True
+    while joined:
+        joined = False
+        for a in chains:
+            b = next((b for b in chains if b is not a and a[-1][0] != 0 and b[0][0] == a[-1][0]), None)
+            if b is not None:
+                a[-1] = (a[-1][0], False)
+                a.extend(b[1:])
+                chains.remove(b)
+                joined = True
+                break
     texts = []
     for chain in sorted(chains, key=lambda c: (-c[0][0], -c[-1][0])):
         parts = [point_name(chain[0][0])]
@@ -150,7 +164,11 @@ def realize(pos: Position, dice: Dice, movements: Sequence[Movement]) -> dict[by
     def search(state: np.ndarray, left: tuple[int, ...], pending: tuple[tuple[int, int, int], ...],
                steps: tuple[Step, ...]) -> None:
         if not pending:
-            found.setdefault(state.tobytes(), steps)
+            key = state.tobytes()
+            # keep the way with the fewest hits: it tells whether the
+            # result can be reached hitting only where the text says
+            if key not in found or _hits(steps) < _hits(found[key]):
+                found[key] = steps
             return
         key = (state.tobytes(), left, tuple(sorted((i, j) for i, j, _ in pending)))
         if key in seen:
@@ -195,13 +213,22 @@ def parse_play(pos: Position, text: str, dice: Dice) -> Play:
             return PASS
         raise IllegalPlayError(f"you cannot pass: there {_count_plays(len(legal))} with {dice}")
     realized = realize(pos, dice, movements)
-    matches = sorted({k for state in realized
-                      if (k := legal.find_result(np.frombuffer(state, np.int8))) >= 0})
-    if len(matches) == 1:
-        return legal[matches[0]]
+    matches: dict[int, int] = {}  # legal play -> fewest hits of a way to reach it
+    for state, steps in realized.items():
+        k = legal.find_result(np.frombuffer(state, np.int8))
+        if k >= 0:
+            matches[k] = min(_hits(steps), matches.get(k, 99))
     if len(matches) > 1:
-        options = " or ".join(str(legal[k]) for k in matches[:3])
+        # Hits are marked with '*': a path written without marks means no
+        # hit there, so '13/5' is the play around a blot, '13/7*/5' the hit.
+        marked = sum(sum(m.hits) for m in movements)
+        exact = [k for k, hits in matches.items() if hits == marked]
+        if len(exact) == 1:
+            return legal[exact[0]]
+        options = " or ".join(str(legal[k]) for k in sorted(matches)[:3])
         raise AmbiguousPlayError(f"{text.strip()} is ambiguous: it could be {options}")
+    if len(matches) == 1:
+        return legal[next(iter(matches))]
     raise IllegalPlayError(explain(pos, dice, movements, realized, len(legal)))
 
 
@@ -294,3 +321,7 @@ def _reachable_sums(dice: Dice) -> set[int]:
 
 def _pips(n: int) -> str:
     return "1 pip" if n == 1 else f"{n} pips"
+
+
+def _hits(steps: Sequence[Step]) -> int:
+    return sum(st.hit for st in steps)

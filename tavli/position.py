@@ -283,7 +283,7 @@ class Position:
 
         An empty result means the turn passes.
         """
-        d = dice if type(dice) is Dice else Dice.of(dice)
+        d = dice if type(dice) is Dice and 0 < dice[0] < 7 and 0 < dice[1] < 7 else Dice.of(dice)
         rows = generate_rows(self._state, d.first, d.second, self.variant.params)
         return LegalPlays(self, d, rows)
 

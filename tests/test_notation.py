@@ -171,15 +171,27 @@ def test_plakoto_pin_notation() -> None:
     assert pos.parse_play("13/7 24/22", "62") == play
 
 
-def test_ambiguous_through_a_hit_or_not() -> None:
-    # 13/5 with 6-2: 13/7*/5 hits the blot, 13/11/5 does not; the results differ
+def test_unmarked_path_means_no_hit() -> None:
+    # 13/5 with 6-2: 13/7*/5 hits the blot, 13/11/5 does not. Hits are marked,
+    # so the unmarked path is the quiet one and the marked one is the hit.
+    quiet = BLOT_ON_7.parse_play("13/5", "62")
+    assert not any(step.hit for step in quiet.steps)
+    assert str(quiet) == "13/5"
+    hit = BLOT_ON_7.parse_play("13/7*/5", "62")
+    assert str(hit) == "13/7*/5"
+    assert BLOT_ON_7.play(quiet) != BLOT_ON_7.play(hit)
+
+
+def test_ambiguous_between_two_hits() -> None:
+    # blots on 11 and 7: 13/5 hits one of them either way, and the text does not say which
+    pos = Position.from_checkers("portes", WHITE, {13: 1, 6: 14}, {14: 1, 18: 1, 24: 13})
     with pytest.raises(AmbiguousPlayError) as info:
-        BLOT_ON_7.parse_play("13/5", "62")
+        pos.parse_play("13/5", "62")
     message = str(info.value)
     assert "ambiguous" in message
-    assert "13/7*/5" in message
-    assert "13/5" in message
+    assert "13/7*/5" in message and "13/11*/5" in message
     assert issubclass(AmbiguousPlayError, IllegalPlayError)
+    assert str(pos.parse_play("13/11*/5", "62")) == "13/11*/5"
 
 
 def test_same_result_is_not_ambiguous() -> None:
