@@ -1,0 +1,357 @@
+"""The terminal match: the drawn board, and ``tavli play`` run end to end."""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from io import StringIO
+from typing import NamedTuple
+
+import pytest
+from rich.console import Console
+
+from tavli import BLACK, WHITE, Color, Dice, DiceRoller, Position
+from tavli.bots import HeuristicBot
+from tavli.match import Match, MatchSettings
+from tavli.terminal import LIST_LIMIT, Seat, TerminalMatch, board, board_lines, play_match, render_text
+
+# -- reading a drawn board ----------------------------------------------------
+
+
+def plain_board(position: Position, bottom: Color = WHITE, dice: Dice | None = None) -> list[str]:
+    return [line.plain for line in board_lines(position, bottom, dice)]
+
+
+def cells(lines: list[str], point: int) -> list[str]:
+    """The three-character cells of ``point`` (bottom side's numbering), from the edge inwards."""
+    top = point >= 13
+    labels = lines[0] if top else lines[-1]
+    m = re.search(rf"(?<!\d){point}(?!\d)", labels)
+    assert m is not None, f"no label {point} in {labels!r}"
+    mid = m.end() - 1
+    rows = lines[2:7] if top else lines[12:7:-1]
+    return [row[mid - 1:mid + 2] for row in rows]
+
+
+def bar_cells(lines: list[str]) -> str:
+    """Everything drawn in the bar, between the two tables."""
+    left = lines[1].index("┬")
+    right = lines[1].index("┬", left + 1)
+    return "".join(row[left + 1:right] for row in lines[2:13])
+
+
+def test_start_of_portes_is_drawn_from_whites_side() -> None:
+    lines = plain_board(Position.start("portes"))
+    assert cells(lines, 24)[:3] == [" ○ ", " ○ ", "   "]
+    assert cells(lines, 13) == [" ○ "] * 5
+    assert cells(lines, 8)[:4] == [" ○ ", " ○ ", " ○ ", "   "]
+    assert cells(lines, 6) == [" ○ "] * 5
+    assert cells(lines, 1)[:3] == [" ● ", " ● ", "   "]
+    assert cells(lines, 12) == [" ● "] * 5
+    assert cells(lines, 17)[:4] == [" ● ", " ● ", " ● ", "   "]
+    assert cells(lines, 19) == [" ● "] * 5
+    assert cells(lines, 7)[0] == " · "  # an empty point
+
+
+def test_black_sees_the_board_from_his_side() -> None:
+    lines = plain_board(Position.start("portes", BLACK), bottom=BLACK)
+    assert cells(lines, 24)[:3] == [" ● ", " ● ", "   "]
+    assert cells(lines, 6) == [" ● "] * 5
+    assert cells(lines, 1)[:3] == [" ○ ", " ○ ", "   "]
+
+
+def test_portes_bar_borne_off_and_pips() -> None:
+    pos = Position.from_checkers("portes", WHITE, {25: 2, 6: 5, 1: 6}, {25: 1, 13: 14})
+    text = render_text(board(pos, dice=Dice(3, 3)))
+    assert re.search(r"○ White\s+86 pips\s+2 off\s+2 on the bar", text)
+    assert re.search(r"● Black\s+207 pips\s+0 off\s+1 on the bar", text)
+    assert "White to move, rolled 3-3" in text
+    lines = plain_board(pos)
+    bar = bar_cells(lines)
+    assert "BAR" in bar
+    assert bar.count("○") == 2 and bar.count("●") == 1
+    assert cells(lines, 1) == [" ○ "] * 4 + [" 6 "]  # a tall stack ends with its count
+    assert "○2" in lines[12]  # White's borne-off checkers, by his home table
+    assert cells(lines, 12) == [" ● "] * 4 + ["14 "]
+
+
+def test_plakoto_pinned_checkers_lie_under_their_pinners() -> None:
+    pos = Position.from_checkers("plakoto", BLACK, {24: 10, 21: 1, 5: 1, 3: 2}, {24: 9, 20: 3, 4: 1, 19: 1},
+                                 pinned={5: WHITE, 21: BLACK})
+    lines = plain_board(pos, bottom=WHITE)
+    assert cells(lines, 5)[:5] == ["(○)", " ● ", " ● ", " ● ", "   "]
+    assert cells(lines, 21)[:3] == ["(●)", " ○ ", "   "]
+    text = render_text(board(pos, bottom=WHITE))
+    assert "Pinned: (○) on 5, (●) on 21" in text
+    assert re.search(r"▶ ● Black\s+299 pips\s+1 off", text)
+    assert re.search(r"○ White\s+272 pips\s+1 off", text)
+    # Black's view: the same pins, by Black's numbering
+    black_lines = plain_board(pos, bottom=BLACK)
+    assert cells(black_lines, 20)[:2] == ["(○)", " ● "]
+    assert "Pinned: (●) on 4, (○) on 20" in render_text(board(pos))
+
+
+def test_fevga_start_puts_each_side_on_his_own_24() -> None:
+    pos = Position.start("fevga")
+    for bottom in (WHITE, BLACK):
+        lines = plain_board(pos, bottom)
+        mine, theirs = (" ○ ", " ● ") if bottom == WHITE else (" ● ", " ○ ")
+        assert cells(lines, 24) == [mine] * 4 + ["15 "]
+        assert cells(lines, 12) == [theirs] * 4 + ["15 "]
+        assert all(c == " · " for p in (1, 6, 13, 18) for c in cells(lines, p)[:1])
+        assert "BAR" not in bar_cells(lines)
+    text = render_text(board(pos))
+    assert text.count("360 pips") == 2
+
+
+def test_finished_game_says_who_won() -> None:
+    pos = Position.from_checkers("portes", BLACK, {}, {6: 3})
+    text = render_text(board(pos))
+    assert "Game over: White wins 1 point (bore off all checkers)" in text
+    assert "▶" not in text
+    assert "to move" not in text
+
+
+def test_facts_go_below_a_narrow_board() -> None:
+    pos = Position.start("portes")
+    wide = render_text(board(pos), width=120).splitlines()
+    narrow = render_text(board(pos), width=60).splitlines()
+    assert any("│" in line and "pips" in line for line in wide)
+    assert not any("│" in line and "pips" in line for line in narrow)
+    assert max(len(line.rstrip()) for line in narrow) <= 60
+    assert any("167 pips" in line for line in narrow)
+
+
+def test_dice_are_drawn_on_the_board() -> None:
+    lines = plain_board(Position.start("portes"), dice=Dice(6, 2))
+    assert re.search(r"│\s+6\s+2\s+│", lines[7])
+
+
+# -- play_match in process ------------------------------------------------------
+
+
+def run_match(settings: MatchSettings, seats: dict[Color, str], answers: list[str],
+              seed: int = 1) -> tuple[Color | None, str, list[str]]:
+    """Play with scripted answers; end of the script is end of input."""
+    out = StringIO()
+    console = Console(file=out, width=100, color_system=None)
+    prompts: list[str] = []
+    script = iter(answers)
+
+    def read_line(prompt: str) -> str:
+        prompts.append(prompt)
+        try:
+            return next(script)
+        except StopIteration:
+            raise EOFError from None
+
+    winner = play_match(settings, seats, DiceRoller(seed), console=console, read_line=read_line)
+    return winner, out.getvalue(), prompts
+
+
+def test_bots_play_a_whole_tavli_match() -> None:
+    winner, out, prompts = run_match(MatchSettings(length=5), {WHITE: "heuristic", BLACK: "random"}, [])
+    assert prompts == []
+    assert winner is not None
+    assert "Game 1: Portes (Portes, Plakoto, Fevga)" in out
+    assert "Game 2: Plakoto (Portes, Plakoto, Fevga)" in out
+    assert "Game 3: Fevga (Portes, Plakoto, Fevga)" in out
+    m = re.search(r"(White|Black) \((heuristic|random)\) wins the match (\d+)-(\d+)", out)
+    assert m is not None and m.group(1) == str(winner)
+    assert int(m.group(3)) >= 5 > int(m.group(4))
+
+
+def test_a_human_who_cannot_move_presses_enter_to_pass() -> None:
+    closed = Position.from_checkers("portes", WHITE, {25: 1, 6: 14},
+                                    {p: 2 for p in range(1, 7)} | {13: 3})
+    legal = closed.legal_plays(Dice(6, 5))
+    assert len(legal) == 0
+    prompts: list[str] = []
+
+    def read_line(prompt: str) -> str:
+        prompts.append(prompt)
+        if len(prompts) > 1:
+            raise EOFError
+        return ""
+
+    session = TerminalMatch(Match(MatchSettings(length=1)), {WHITE: Seat(WHITE, "human", None, "White"),
+                                                            BLACK: Seat(BLACK, "heuristic", HeuristicBot())},
+                            Console(file=StringIO()), read_line)
+    assert session.human_play(session.seats[WHITE], legal) is None
+    assert len(prompts) == 1 and "No legal play with 6-5" in prompts[0]
+
+
+def test_ctrl_c_stops_the_match_with_status_130() -> None:
+    out = StringIO()
+
+    def interrupt(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    with pytest.raises(SystemExit) as stop:
+        play_match(MatchSettings(length=1), {WHITE: "human", BLACK: "human"}, DiceRoller(2),
+                   console=Console(file=out, width=100, color_system=None), read_line=interrupt)
+    assert stop.value.code == 130
+    assert "Interrupted: the match stops at White 0, Black 0" in out.getvalue()
+
+
+def test_quit_asks_first_and_two_humans_see_their_own_side() -> None:
+    winner, out, prompts = run_match(MatchSettings(length=1, games=("portes",)),
+                                     {WHITE: "human", BLACK: "human"}, ["quit", "no", "1", "quit", "y"])
+    assert winner is None
+    assert "You left the match: the match stops at White 0, Black 0" in out
+    assert sum("Leave the match?" in p for p in prompts) == 2
+    movers = [p.split()[0] for p in prompts if "to play" in p]
+    assert len(movers) == 3 and movers[0] == movers[1] != movers[2]  # "no" kept the turn
+    boards = out.split("13 14 15 16 17 18")[1:]
+    assert len(boards) == 2  # one board per turn, each drawn for the side to move
+    for drawn in boards:
+        sides = [line for line in drawn.splitlines() if " pips " in line]
+        assert "▶" not in sides[0] and "▶" in sides[1]  # the side to move is at the bottom
+
+
+# -- the real program ---------------------------------------------------------
+
+
+def plain_env() -> dict[str, str]:
+    """The environment for the program: plain text, 100 columns."""
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+    env["COLUMNS"] = "100"
+    return env
+
+
+def tavli_play(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tavli.cli", "play", *args], input=stdin,
+                          capture_output=True, text=True, timeout=120, env=plain_env())
+
+
+def test_bot_match_runs_to_the_end() -> None:
+    run = tavli_play("--white", "heuristic", "--black", "random", "--length", "1", "--games", "portes",
+                     "--seed", "3")
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stdout + run.stderr
+    out = run.stdout
+    assert "Game 1: Portes (Portes only)" in out
+    assert re.search(r"Opening roll: White \d, Black \d: (White|Black) starts\.", out)
+    assert re.search(r"(White \(heuristic\)|Black \(random\)) rolls \d-\d and plays \S", out)
+    m = re.search(r"(White|Black) \((heuristic|random)\) wins the match (\d+)-(\d+)", out)
+    assert m is not None
+    last_score = re.findall(r"Score: White (\d+), Black (\d+)", out)[-1]
+    won, lost = int(m.group(3)), int(m.group(4))
+    assert (won, lost) == ((int(last_score[0]), int(last_score[1])) if m.group(1) == "White"
+                           else (int(last_score[1]), int(last_score[0])))
+    assert won >= 1 and lost == 0
+    assert re.search(r"Game over: (White|Black) wins \d points?", out)  # the final board
+    # the same seed plays the same match
+    again = tavli_play("--white", "heuristic", "--black", "random", "--length", "1", "--games", "portes",
+                       "--seed", "3")
+    assert again.stdout == out
+
+
+class Script(NamedTuple):
+    """A seeded Portes match where White (human) moves first and has a choice on his
+    first two turns, with what he can answer."""
+
+    seed: int
+    first_dice: Dice
+    first_count: int
+    first: str
+    second: str
+
+
+@functools.cache
+def human_script() -> Script:
+    """Replay the program's dice with the library: White picks play 2, then Black's heuristic plays."""
+    for seed in range(100):
+        match = Match(MatchSettings(length=1, games=("portes",)), DiceRoller(seed))
+        if match.turn != WHITE:
+            continue
+        dice = match.roll()
+        first = match.legal_plays()
+        match.play(first[1])
+        match.roll()
+        legal = match.legal_plays()
+        match.play(legal[HeuristicBot().choose(legal)] if len(legal) else None)
+        if match.is_over or match.turn != WHITE:
+            continue
+        match.roll()
+        second = match.legal_plays()
+        if 2 <= len(first) <= LIST_LIMIT and 2 <= len(second) <= LIST_LIMIT:
+            return Script(seed, dice, len(first), str(first[1]), str(second[-1]))
+    raise AssertionError("no seed found")
+
+
+def test_human_plays_by_number_and_notation_then_leaves_with_eof() -> None:
+    script = human_script()
+    run = tavli_play("--white", "human", "--black", "heuristic", "--length", "1", "--games", "portes",
+                     "--seed", str(script.seed),
+                     stdin=f"3/1\n99\nhello\nhelp\nlist\n2\n{script.second}\n")
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stdout + run.stderr
+    out = run.stdout
+    errors = [line for line in out.splitlines() if line.startswith("✗")]
+    assert errors == ["✗ you have no checker on point 3",
+                      f"✗ there is no play 99: pick 1 to {script.first_count}, or type list to see them",
+                      "✗ cannot read 'hello': write moves like 24/18, 13/7(2), bar/22 or 6/off"]
+    # six answers to the first prompt: the bad ones and the commands left the turn with White
+    assert out.count(f"White to play {script.first_dice} › ") == 6
+    assert "Type your move in notation" in out  # help
+    first_turn, later = out.split("White (you) rolled", 1)
+    assert first_turn.count("  1) ") == 2  # the list, then again on request
+    assert "  1) " in later  # and on the next turn
+    assert f"White (you) rolled {script.first_dice} and plays {script.first}." in out
+    assert re.search(r"Black \(heuristic\) rolls \d-\d and plays \S", out)
+    assert re.search(rf"White \(you\) rolled \d-\d and plays {re.escape(script.second)}\.", out)
+    assert out.rstrip().endswith("End of input: the match stops at White 0, Black 0 · match to 1.")
+
+
+def test_human_sees_the_board_the_dice_and_the_score() -> None:
+    run = tavli_play("--white", "human", "--black", "heuristic", "--length", "3", "--seed",
+                     str(human_script().seed))
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert "Game 1: Portes (Portes, Plakoto, Fevga) · White 0, Black 0 · match to 3" in out
+    assert "13 14 15 16 17 18" in out and "12 11 10  9  8  7" in out
+    assert re.search(r"▶ ○ White \(you\)\s+167 pips\s+0 off", out)
+    assert re.search(r"● Black \(heuristic\)\s+167 pips\s+0 off", out)
+    assert re.search(r"White to move, rolled \d-\d", out)
+    assert "End of input" in out
+
+
+def test_quitting_from_the_program() -> None:
+    run = tavli_play("--white", "human", "--length", "1", "--seed", str(human_script().seed),
+                     stdin="quit\ny\n")
+    assert run.returncode == 0, run.stderr
+    assert "You left the match" in run.stdout
+    assert "Traceback" not in run.stdout + run.stderr
+
+
+def test_ctrl_c_at_the_prompt_stops_the_program_cleanly() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "tavli.cli", "play", "--white", "human", "--length", "1",
+                             "--seed", str(human_script().seed)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=plain_env())
+    assert proc.stdout is not None
+    try:
+        seen = b""
+        deadline = time.monotonic() + 60
+        while "›".encode() not in seen:  # wait for the prompt
+            assert time.monotonic() < deadline, seen.decode()
+            ready, _, _ = select.select([proc.stdout], [], [], 1)
+            if ready:
+                chunk = os.read(proc.stdout.fileno(), 4096)
+                assert chunk, seen.decode()
+                seen += chunk
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 130
+    assert "Interrupted: the match stops at White 0, Black 0" in (seen + out).decode()
+    assert b"Traceback" not in err
