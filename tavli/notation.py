@@ -164,11 +164,11 @@ def realize(pos: Position, dice: Dice, movements: Sequence[Movement]) -> dict[by
     def search(state: np.ndarray, left: tuple[int, ...], pending: tuple[tuple[int, int, int], ...],
                steps: tuple[Step, ...]) -> None:
         if not pending:
-            key = state.tobytes()
+            result = state.tobytes()
             # keep the way with the fewest hits: it tells whether the
             # result can be reached hitting only where the text says
-            if key not in found or _hits(steps) < _hits(found[key]):
-                found[key] = steps
+            if result not in found or _hits(steps) < _hits(found[result]):
+                found[result] = steps
             return
         key = (state.tobytes(), left, tuple(sorted((i, j) for i, j, _ in pending)))
         if key in seen:
