@@ -9,7 +9,7 @@ Measures, in one run so that the ratios share the machine's load:
   over fixed positions from random games, each with a random roll;
 * random games per second, through ``tavli.game.Game`` with random choices,
   through ``Position.legal_plays`` and ``after`` alone, and through the
-  kernel's ``playout``;
+  kernel through ``tavli.playout``;
 * on the same Portes positions and rolls: OpenSpiel's backgammon
   ``state.legal_actions()`` and bgsage's ``possible_moves``; and random games
   played by a Python loop over bgsage (the peer of ``playout``) and over
@@ -38,6 +38,7 @@ import numpy as np
 from tavli import BLACK, WHITE, Color, Dice, Position
 from tavli import _kernel as K
 from tavli.game import Game
+from tavli.playout import random_playout
 
 GAMES = ("portes", "plakoto", "fevga")
 MIN_PASS_SECONDS = 0.25
@@ -239,14 +240,6 @@ class Kernel:
                 return rows
             self.ws = self.ws.grown()
 
-    def playout(self, root: np.ndarray, params: int) -> int:
-        """One random game from ``root``; returns its number of turns."""
-        while True:
-            _, turns = K.playout(root, params, MAX_TURNS, *self.ws.args())
-            if turns >= 0:
-                return int(turns)
-            self.ws = self.ws.grown()
-
 
 def kernel_generation(sample: Sample, kernel: Kernel) -> Task:
     params = sample.positions[0].variant.params
@@ -294,10 +287,10 @@ def position_game(game: str, rng: random.Random) -> PlayOne:
     return play
 
 
-def kernel_game(game: str, kernel: Kernel) -> PlayOne:
+def kernel_game(game: str) -> PlayOne:
+    """A random game played inside the kernel, through the public ``tavli.playout``."""
     start = Position.start(game)
-    root, params = start.state, start.variant.params
-    return lambda: kernel.playout(root, params)
+    return lambda: random_playout(start, MAX_TURNS).turns
 
 
 # -- peers -------------------------------------------------------------------
@@ -479,7 +472,7 @@ def run(args: argparse.Namespace) -> Results:
     for g in GAMES:
         games[f"{g} api"] = GameTimer(api_game(g, rng), args.seconds)
         games[f"{g} position"] = GameTimer(position_game(g, rng), args.seconds)
-        games[f"{g} kernel"] = GameTimer(kernel_game(g, kernel), args.seconds)
+        games[f"{g} kernel"] = GameTimer(kernel_game(g), args.seconds)
     if bgbot_cpp is not None:
         games["bgsage loop"] = GameTimer(sage_game(rng), args.seconds)
     if pyspiel is not None:

@@ -43,6 +43,7 @@ class Game:
         self.position = self.start
         self.history: list[Turn] = []
         self.result: GameResult | None = self.position.result()
+        self._legal: LegalPlays | None = None  # the last roll's plays, reused by play()
 
     @property
     def turn(self) -> Color:
@@ -54,7 +55,10 @@ class Game:
         return self.result is not None
 
     def legal_plays(self, dice: Dice | tuple[int, int] | str) -> LegalPlays:
-        return self.position.legal_plays(dice)
+        d = Dice.of(dice)
+        if self._legal is None or self._legal.position is not self.position or self._legal.dice != d:
+            self._legal = self.position.legal_plays(d)
+        return self._legal
 
     def play(self, dice: Dice | tuple[int, int] | str, play: Play | str | None = None) -> Turn:
         """Play a turn: ``play`` may be a legal Play, notation, or None to pass.
@@ -65,7 +69,7 @@ class Game:
         if self.result is not None:
             raise GameOverError(f"the game is over: {self.result}")
         d = Dice.of(dice)
-        legal = self.position.legal_plays(d)
+        legal = self.legal_plays(d)
         if isinstance(play, str):
             play = self.position.parse_play(play, d)
         if play is None or play.is_pass:
@@ -74,7 +78,8 @@ class Game:
             chosen, after = PASS, self.position.pass_turn()
         else:
             k = legal.index(play)
-            chosen, after = legal[k], legal.after(k)
+            chosen = play if legal.is_listed(play, k) else legal[k]
+            after = legal.after(k)
         turn = Turn(self.position.turn, d, chosen, self.position, after)
         self.history.append(turn)
         self.position = after

@@ -99,6 +99,10 @@ def _workspace() -> K.Workspace:
     return ws
 
 
+def _grow_workspace(ws: K.Workspace) -> None:
+    _local.ws = ws.grown()
+
+
 def generate_rows(state: np.ndarray, d1: int, d2: int, params: int) -> np.ndarray:
     """Run the kernel's generator (rows as in ``_kernel.generate``), growing the workspace if needed."""
     while True:
@@ -106,7 +110,7 @@ def generate_rows(state: np.ndarray, d1: int, d2: int, params: int) -> np.ndarra
         rows = K.generate(state, d1, d2, params, ws.states, ws.steps, ws.hashes, ws.ints)
         if ws.ints[K._STATUS] != K.OVERFLOW:
             return rows
-        _local.ws = ws.grown()
+        _grow_workspace(ws)
 
 
 def generate(state: np.ndarray, d1: int, d2: int, params: int) -> tuple[int, np.ndarray, np.ndarray]:
@@ -128,7 +132,7 @@ class Position:
     variant: Variant
     turn: Color
     _state: np.ndarray
-    _key: bytes
+    _key: bytes | None
 
     def __init__(self, variant: Variant, turn: Color, state: np.ndarray) -> None:
         """Wrap a kernel state seen by ``turn``; prefer the named constructors."""
@@ -136,7 +140,7 @@ class Position:
         self.turn = Color(turn)
         self._state = state
         self._state.flags.writeable = False
-        self._key = state.tobytes()
+        self._key: bytes | None = None
 
     # -- construction ---------------------------------------------------
     @classmethod
@@ -230,12 +234,19 @@ class Position:
     def __repr__(self) -> str:
         return f"Position.from_string({str(self)!r})"
 
+    @property
+    def key(self) -> bytes:
+        """The kernel state as bytes: equal positions of one game have equal keys."""
+        if self._key is None:
+            self._key = self._state.tobytes()
+        return self._key
+
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, Position) and self._key == other._key
-                and self.turn == other.turn and self.variant == other.variant)
+        return (isinstance(other, Position) and self.turn == other.turn and self.key == other.key
+                and self.variant == other.variant)
 
     def __hash__(self) -> int:
-        return hash((self._key, self.turn, self.variant))
+        return hash((self.key, self.turn, self.variant))
 
     # -- reading ----------------------------------------------------------
     @property
@@ -357,7 +368,7 @@ class Position:
 class LegalPlays(Sequence[Play]):
     """The legal plays of one roll in one position, with their results."""
 
-    __slots__ = ("_index", "_n", "_rows", "dice", "position")
+    __slots__ = ("_given", "_index", "_n", "_rows", "dice", "position")
 
     def __init__(self, position: Position, dice: Dice, rows: np.ndarray) -> None:
         self.position = position
@@ -365,6 +376,7 @@ class LegalPlays(Sequence[Play]):
         self._rows = rows
         self._n = len(rows)
         self._index: dict[bytes, int] | None = None
+        self._given: dict[Play, int] = {}  # plays handed out, so index() finds them at once
 
     def __len__(self) -> int:
         return self._n
@@ -379,9 +391,12 @@ class LegalPlays(Sequence[Play]):
             return [self[k] for k in range(*i.indices(self._n))]
         if not -self._n <= i < self._n:
             raise IndexError(i)
-        row = self._rows[i % self._n, K.STATE_SIZE:].tolist()
-        return Play(tuple(Step(row[k], row[k + 1], bool(row[k + 2])) for k in range(0, 12, 3)
+        i %= self._n
+        row = self._rows[i, K.STATE_SIZE:].tolist()
+        play = Play(tuple(Step(row[k], row[k + 1], bool(row[k + 2])) for k in range(0, 12, 3)
                           if row[k] or row[k + 1]))
+        self._given[play] = i
+        return play
 
     def __iter__(self) -> Iterator[Play]:
         return (self[k] for k in range(self._n))
@@ -420,10 +435,17 @@ class LegalPlays(Sequence[Play]):
             raise IllegalPlayError(f"no play is possible with {self.dice}: the turn passes")
         if play.is_pass:
             raise IllegalPlayError(f"you cannot pass: {self._n} legal plays with {self.dice}")
+        k = self._given.get(play, -1)
+        if k >= 0:
+            return k
         k = self.find_result(self.position.apply_steps(play.steps))
         if k < 0:
             raise IllegalPlayError(f"{play} is not a legal play with {self.dice}")
         return k
+
+    def is_listed(self, play: Play, i: int) -> bool:
+        """Is ``play`` the very play this list gives at index ``i``?"""
+        return self._given.get(play, -1) == i
 
     def __contains__(self, play: object) -> bool:
         try:
