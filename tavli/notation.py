@@ -50,20 +50,6 @@ def format_steps(steps: Iterable[Step]) -> str:
                 break
         else:
             chains.append([(st.src, False), (st.dst, st.hit)])
-    # a checker's later step may have been played first (9/3 then 13/9): join
-    # every chain ending on a point to one that starts there. The join point
-    # then held a checker of the mover's, so passing it hits or pins nothing.
-    joined = True
-    while joined:
-        joined = False
-        for a in chains:
-            b = next((b for b in chains if b is not a and a[-1][0] != 0 and b[0][0] == a[-1][0]), None)
-            if b is not None:
-                a[-1] = (a[-1][0], False)
-                a.extend(b[1:])
-                chains.remove(b)
-                joined = True
-                break
     texts = []
     for chain in sorted(chains, key=lambda c: (-c[0][0], -c[-1][0])):
         parts = [point_name(chain[0][0])]

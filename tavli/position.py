@@ -337,6 +337,28 @@ class Position:
             h, _ = K.apply_step(s, int(st.src), int(st.dst), self.variant.kernel_id, h)
         return s
 
+    def replay(self, steps: Sequence[Step]) -> tuple[list[Step], np.ndarray] | None:
+        """Play single steps die by die with the rules of each die; None if one is not legal.
+
+        Returns the steps with their hits worked out, and the resulting kernel state.
+        """
+        s = self._state.copy()
+        buf = np.empty((16, 2), np.int64)
+        out = []
+        for st in steps:
+            die = st.src - st.dst if st.dst != OFF else None
+            found = False
+            for d in range(1, 7) if die is None else (die,):
+                n = K.die_steps(s, d, self.variant.params, buf)
+                if any(buf[k, 0] == st.src and buf[k, 1] == st.dst for k in range(n)):
+                    found = True
+                    break
+            if not found:
+                return None
+            _, hit = K.apply_step(s, st.src, st.dst, self.variant.kernel_id, np.uint64(0))
+            out.append(Step(st.src, st.dst, bool(hit)))
+        return out, s
+
     def pass_turn(self) -> Position:
         """The same board with the other side to move."""
         return Position(self.variant, self.turn.other, K.flip(self._state, self.variant.params))
@@ -393,10 +415,30 @@ class LegalPlays(Sequence[Play]):
             raise IndexError(i)
         i %= self._n
         row = self._rows[i, K.STATE_SIZE:].tolist()
-        play = Play(tuple(Step(row[k], row[k + 1], bool(row[k + 2])) for k in range(0, 12, 3)
-                          if row[k] or row[k + 1]))
+        steps = [Step(row[k], row[k + 1], bool(row[k + 2])) for k in range(0, 12, 3) if row[k] or row[k + 1]]
+        play = Play(self._checker_order(steps, self._rows[i, :K.STATE_SIZE]))
         self._given[play] = i
         return play
+
+    def _checker_order(self, steps: list[Step], result: np.ndarray) -> tuple[Step, ...]:
+        """The steps with a checker's moves in the order it makes them, where the rules allow.
+
+        The generator may find 9/3 then 13/9 first; 13/9 then 9/3 (written
+        13/3) reaches the same position and is kept if it is legal die by
+        die (in Fevga it may not be, before the lead checker has passed).
+        """
+        for _ in range(len(steps)):
+            swap = next(((i, j) for i in range(len(steps)) for j in range(i + 1, len(steps))
+                         if steps[j].dst == steps[i].src and steps[i].src != OFF), None)
+            if swap is None:
+                break
+            i, j = swap
+            reordered = [*steps[:i], steps[j], *steps[i:j], *steps[j + 1:]]
+            replayed = self.position.replay(reordered)
+            if replayed is None or not np.array_equal(replayed[1], result):
+                break
+            steps = replayed[0]
+        return tuple(steps)
 
     def __iter__(self) -> Iterator[Play]:
         return (self[k] for k in range(self._n))

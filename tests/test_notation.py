@@ -99,7 +99,19 @@ def test_a_checker_that_moves_on_is_written_as_one_move() -> None:
     writes 13/3, and so should ``str(play)`` whichever path the generator recorded."""
     pos = Position.from_checkers("portes", WHITE, {13: 1, 9: 1, 6: 13}, {18: 2, 24: 13})
     assert set(play_names(pos, "64")) == {"13/3", "9/3 6/2"}
-    assert format_steps([Step(8, 2), Step(13, 8)]) == "13/2"
+    # without a position the writer joins only steps in playing order: the
+    # legal plays put a checker's steps in that order when the rules allow
+    assert format_steps([Step(13, 8), Step(8, 2)]) == "13/2"
+    assert format_steps([Step(8, 2), Step(13, 8)]) == "13/8 8/2"
+
+
+def test_steps_are_not_reordered_against_the_first_checker_rule() -> None:
+    # Fevga 5-5: the lead must pass before others leave 24, so 24/19/14 then
+    # 14/9 by the lead cannot be written 24/9; every play must read back
+    pos = Position.from_string("fevga .....1b.....14b.1w.........14w w 0:0 0:0")
+    legal = pos.legal_plays("55")
+    for play in legal:
+        assert legal.index(pos.parse_play(str(play), "55")) == legal.index(play)
 
 
 def test_black_plays_are_written_in_his_numbering() -> None:
