@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tavli.dice import Dice
-from tavli.errors import GameOverError, IllegalPlayError
+from tavli.errors import GameOverError, IllegalPlayError, TavliError
 from tavli.position import PASS, GameResult, LegalPlays, Play, Position
 from tavli.variants import WHITE, Color, Variant, make_variant
 
@@ -38,7 +38,7 @@ class Game:
                  position: Position | None = None) -> None:
         self.variant = make_variant(variant)
         if position is not None and position.variant != self.variant:
-            raise ValueError(f"the position is {position.variant}, the game {self.variant}")
+            raise TavliError(f"the position is {position.variant}, the game {self.variant}")
         self.start = position if position is not None else Position.start(self.variant, first)
         self.position = self.start
         self.history: list[Turn] = []
