@@ -329,14 +329,6 @@ class Position:
             return Dice(values[1], values[0])
         raise TavliError(f"cannot tell the dice of {play}: give them")
 
-    def apply_steps(self, steps: Sequence[Step]) -> np.ndarray:
-        """Apply single steps without the dice rules (kernel state seen by the mover)."""
-        s = self._state.copy()
-        h = np.uint64(0)
-        for st in steps:
-            h, _ = K.apply_step(s, int(st.src), int(st.dst), self.variant.kernel_id, h)
-        return s
-
     def replay(self, steps: Sequence[Step]) -> tuple[list[Step], np.ndarray] | None:
         """Play single steps die by die with the rules of each die; None if one is not legal.
 
@@ -347,6 +339,8 @@ class Position:
         out = []
         for st in steps:
             die = st.src - st.dst if st.dst != OFF else None
+            if die is not None and not 1 <= die <= 6:
+                return None  # a step is one die's move
             found = False
             for d in range(1, 7) if die is None else (die,):
                 n = K.die_steps(s, d, self.variant.params, buf)
@@ -480,7 +474,8 @@ class LegalPlays(Sequence[Play]):
         k = self._given.get(play, -1)
         if k >= 0:
             return k
-        k = self.find_result(self.position.apply_steps(play.steps))
+        replayed = self.position.replay(play.steps)
+        k = self.find_result(replayed[1]) if replayed is not None else -1
         if k < 0:
             raise IllegalPlayError(f"{play} is not a legal play with {self.dice}")
         return k

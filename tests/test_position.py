@@ -534,3 +534,10 @@ def test_play_str_and_len() -> None:
     assert str(PASS) == ""
     assert Play((Step(24, 18),)) == Play((Step(24, 18),))
     assert hash(Play((Step(24, 18),))) == hash(Play((Step(24, 18),)))
+
+
+def test_a_play_is_made_of_single_die_steps() -> None:
+    pos = Position.start("portes")
+    with pytest.raises(IllegalPlayError):
+        pos.play(Play((Step(13, 5),)), "62")
+    assert pos.play(Play((Step(13, 7), Step(7, 5))), "62") == pos.play("13/5", "62")
