@@ -150,13 +150,21 @@ def _longest_run(made: np.ndarray) -> np.ndarray:
     return best
 
 
-BOTS = ("random", "heuristic")
+LEVELS = ("beginner", "casual", "intermediate", "advanced", "expert", "champion")
+"""The neural bots' levels, weakest first (see ``tavli.neural.LEVELS``)."""
+BOTS = ("random", "heuristic", *LEVELS)
 
 
 def make_bot(name: str, rng: random.Random | None = None) -> Player:
-    """A built-in bot by name; a random bot draws its seed from ``rng``."""
+    """A built-in bot by name: ``random``, ``heuristic`` or a neural level like
+    ``expert``. Bots that draw random numbers take their seed from ``rng``."""
+    seed = rng.randrange(2**32) if rng is not None else None
     if name == "random":
-        return RandomBot(rng.randrange(2**32) if rng is not None else None)
+        return RandomBot(seed)
     if name == "heuristic":
         return HeuristicBot()
-    raise ValueError(f"unknown bot {name!r}: choose {' or '.join(BOTS)}")
+    if name in LEVELS:
+        from tavli.neural import NeuralBot  # the networks load only when asked for
+
+        return NeuralBot(name, seed=seed)
+    raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}")

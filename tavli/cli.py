@@ -7,10 +7,12 @@ import random
 import re
 import sys
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 import click
 
+from tavli.bots import BOTS, LEVELS
 from tavli.dice import Dice, DiceRoller
 from tavli.errors import TavliError
 from tavli.game import Game
@@ -109,7 +111,8 @@ def legal(variant: str | None, position: str | None, dice: str | None) -> None:
     click.echo("\n".join(lines))
 
 
-SEATS = ("human", "random", "heuristic")
+SEATS = ("human", *BOTS)
+DEFAULT_LEVEL = "expert"  # tavli.neural.DEFAULT_LEVEL, without loading the networks
 
 
 def _settings(length: int, games: str, mother_pin: str, prime_limits: str,
@@ -125,7 +128,8 @@ def _settings(length: int, games: str, mother_pin: str, prime_limits: str,
 
 @cli.command()
 @click.option("--white", type=click.Choice(SEATS), default="human", show_default=True)
-@click.option("--black", type=click.Choice(SEATS), default="heuristic", show_default=True)
+@click.option("--black", type=click.Choice(SEATS), default=DEFAULT_LEVEL, show_default=True,
+              help="random, heuristic, or a neural level from beginner to champion")
 @click.option("--length", "-n", type=click.IntRange(min=1), default=5, show_default=True,
               help="points to win the match")
 @click.option("--games", default="tavli", show_default=True,
@@ -210,6 +214,80 @@ def play_bot_game(variant: Variant, seats: Mapping[Color, Player], rng: random.R
             "winner": result.winner.letter if result.winner is not None else None,
             "points": result.points, "reason": result.reason}}) + "\n")
     return game
+
+
+@cli.command()
+@click.option("--variant", "-v", type=click.Choice(["portes", "plakoto", "fevga"]), required=True)
+@click.option("--games", "-g", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="train until the network has played this many games in all")
+@click.option("--checkpoint", type=click.Path(dir_okay=False, path_type=Path),
+              help="checkpoint file [default: checkpoints/VARIANT.npz]; resumed when it exists")
+@click.option("--fresh", is_flag=True, help="start a new network even if the checkpoint exists")
+@click.option("--threads", type=click.IntRange(min=0), default=0, show_default=True,
+              help="worker threads (0 = one per core)")
+@click.option("--hidden", type=click.IntRange(min=1), default=80, show_default=True,
+              help="hidden units of a new network")
+@click.option("--alpha", type=click.FloatRange(min=0, min_open=True), default=0.1, show_default=True,
+              help="initial learning rate of a new network")
+@click.option("--eval-every", type=click.IntRange(min=0), default=20_000, show_default=True,
+              help="measure strength against the heuristic bot every N games (0 = never)")
+@click.option("--eval-games", type=click.IntRange(min=2), default=400, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, threads: int, hidden: int,
+          alpha: float, eval_every: int, eval_games: int, seed: int) -> None:
+    """Train a game's network by self-play (TD learning); Ctrl-C saves and stops."""
+    from tavli.training import TrainConfig, Trainer, TrainState, new_state
+
+    path = checkpoint or Path("checkpoints") / f"{variant}.npz"
+    if path.exists() and not fresh:
+        state = TrainState.load(path)
+        if state.config.variant != variant:
+            raise InputError(f"{path} trains {state.config.variant}, not {variant}")
+        state.config.games = games
+        state.config.threads = threads
+        state.config.eval_every = eval_every
+        state.config.eval_games = eval_games
+        click.echo(f"resuming {path} at {state.games:,} games", err=True)
+    else:
+        state = new_state(TrainConfig(variant=variant, games=games, hidden=hidden, alpha=alpha,
+                                      threads=threads, eval_every=eval_every, eval_games=eval_games,
+                                      seed=seed))
+    state = Trainer(state, path).run(progress=sys.stderr.isatty())
+    minutes = state.seconds / 60
+    click.echo(f"{variant}: {state.games:,} games in {minutes:.1f} min "
+               f"({state.games / max(state.seconds, 1e-9):.0f} games/s overall); saved {path}")
+    for entry in state.log[-3:]:
+        click.echo(f"  at {entry['games']:>9,} games: {entry['ppg']:+.3f} ± {entry['ci95']:.3f} ppg "
+                   "vs heuristic (0-ply)")
+
+
+@cli.command("plot-training")
+@click.argument("networks", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="PNG file to write")
+def plot_training(networks: tuple[Path, ...], out: Path) -> None:
+    """Plot strength against games trained from checkpoints or shipped networks (needs matplotlib)."""
+    from tavli.training import TrainState, plot
+
+    states = {}
+    for path in networks:
+        state = TrainState.load(path)
+        states[state.config.variant] = state
+    try:
+        plot(states, out)
+    except ImportError:
+        raise InputError("plotting needs matplotlib: pip install -e '.[train]'") from None
+    click.echo(f"wrote {out}")
+
+
+@cli.command()
+@click.option("--level", "-l", type=click.Choice(LEVELS), default="expert", show_default=True)
+@click.option("--seed", type=int, help="repeatable choices for the noisy levels")
+def engine(level: str, seed: int | None) -> None:
+    """Play Portes over stdin/stdout with the arena's line protocol (docs/engine.md)."""
+    from tavli.engine import main as serve_engine
+
+    serve_engine(level, seed)
 
 
 def main() -> None:

@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import random
 import sys
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -23,13 +24,14 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.table import Table
 from rich.text import Text
 
-from tavli.bots import HeuristicBot, Player, RandomBot
+from tavli.bots import BOTS, Player, make_bot
 from tavli.dice import Dice, DiceRoller
 from tavli.match import GameRecord, Match, MatchSettings
 from tavli.position import LegalPlays, Play, PointView, Position
 from tavli.variants import BLACK, WHITE, Color, Variant
 
-SEAT_KINDS = ("human", "random", "heuristic")
+SEAT_KINDS = ("human", *BOTS)
+HINT_LEVEL = "expert"
 
 ROWS = 5
 """Checkers drawn per point before the last cell shows the count instead."""
@@ -321,10 +323,10 @@ def make_seats(seats: Mapping[Color, str], roller: DiceRoller) -> dict[Color, Se
         if kind not in SEAT_KINDS:
             raise ValueError(f"unknown player {kind!r}: choose {', '.join(SEAT_KINDS)}")
         bot: Player | None = None
-        if kind == "random":
-            bot = RandomBot(_seed_from(roller))
-        elif kind == "heuristic":
-            bot = HeuristicBot()
+        if kind != "human":
+            # only bots that draw random numbers take a seed (from the dice, so a seeded match replays)
+            rng = random.Random(_seed_from(roller)) if _draws_random(kind) else None
+            bot = make_bot(kind, rng)
         out[color] = Seat(color, kind, bot, seat_label(color, kind, humans))
     return out
 
@@ -334,6 +336,12 @@ def seat_label(color: Color, kind: str, humans: int) -> str:
     if kind != "human":
         return f"{color} ({kind})"
     return f"{color} (you)" if humans == 1 else str(color)
+
+
+def _draws_random(kind: str) -> bool:
+    from tavli.neural import LEVELS
+
+    return kind == "random" or (kind in LEVELS and LEVELS[kind].noise > 0)
 
 
 def _seed_from(roller: DiceRoller) -> int:
@@ -350,7 +358,7 @@ Type your move in notation, from your side (your points are numbered 24 down to 
   bar/22         enter from the bar (Portes)    6/off     bear off
 or type the number of a play in the list.
   list or ?   show the legal plays again       board   draw the board again
-  hint        what the heuristic bot would do  help    this help
+  hint        the expert bot's best plays      help    this help
   quit        leave the match"""
 
 
@@ -551,8 +559,7 @@ class TerminalMatch:
         elif command in ("board", "redraw"):
             self.show_board(self.match.records[-1], legal.dice)
         elif command == "hint":
-            self.say(("The heuristic bot would play ", NOTE_STYLE), (str(legal[HeuristicBot().choose(legal)]),
-                                                                     "bold"), (".", NOTE_STYLE))
+            self.show_hint(legal)
         elif command in ("quit", "exit", "q"):
             if self.ask("Leave the match? [y/N] ").strip().lower() in ("y", "yes"):
                 raise LeaveMatch
@@ -561,6 +568,18 @@ class TerminalMatch:
         else:
             return self.parse(legal, text)
         return None
+
+    def show_hint(self, legal: LegalPlays) -> None:
+        """The best plays by the expert bot, with equities (expected points) and the loss of each."""
+        from tavli.neural import NeuralBot
+
+        found = NeuralBot(HINT_LEVEL).analyse(legal)[:3]
+        best = found[0].equity
+        self.say((f"The {HINT_LEVEL} bot's choice, in expected points for you:", NOTE_STYLE))
+        for rank, a in enumerate(found, 1):
+            loss = "" if rank == 1 else f"  ({a.equity - best:+.3f})"
+            self.say((f"  {rank}. ", NOTE_STYLE), (str(legal[a.index]), "bold"),
+                     (f"  {a.equity:+.3f}{loss}", NOTE_STYLE))
 
     def pick(self, legal: LegalPlays, number: int) -> Play | None:
         if 1 <= number <= len(legal):
@@ -597,7 +616,8 @@ def play_match(settings: MatchSettings, seats: dict[Color, str], roller: DiceRol
                console: Console | None = None, read_line: Callable[[str], str] | None = None) -> Color | None:
     """Play a match at the terminal; return the winner (None if the match was left).
 
-    ``seats`` says who plays each side: ``human``, ``random`` or ``heuristic``.
+    ``seats`` says who plays each side: ``human``, ``random``, ``heuristic``
+    or a neural level (``beginner`` ... ``champion``).
     ``read_line(prompt)`` reads a human's answer (default: the console's
     input); end of input leaves the match cleanly, and so does Ctrl-C (with
     exit status 130).

@@ -148,8 +148,11 @@ def test_heuristic_beats_random(game: str) -> None:
 
 
 def test_make_bot() -> None:
-    assert BOTS == ("random", "heuristic")
+    assert BOTS == ("random", "heuristic", "beginner", "casual", "intermediate", "advanced", "expert",
+                    "champion")
     assert isinstance(make_bot("heuristic"), HeuristicBot)
+    expert = make_bot("expert", random.Random(1))
+    assert expert.name == "expert" and type(expert).__name__ == "NeuralBot"
     bot = make_bot("random", random.Random(1))
     assert isinstance(bot, RandomBot)
     legal = Position.start("portes").legal_plays("62")

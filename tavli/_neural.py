@@ -1,0 +1,611 @@
+"""Compiled evaluator, search and self-play training shared by the three games.
+
+A network reads a kernel state with the side to move (the *mover*) about to
+roll and answers three probabilities from the mover's view: he wins, he wins
+2 points, he loses 2 points. ``equity = 2 * win - 1 + win2 - lose2`` is the
+expected points in Tavli scoring.
+
+The network is one hidden layer of sigmoid units over inputs designed for
+each game (``encode``); inputs are sparse, so the first layer adds only the
+rows of the inputs that are not zero. A network is the tuple
+``(W1[n_in, H], b1[H], W2[3, H], b2[3])`` of ``float32`` arrays.
+
+When both sides have all their checkers home, ``tavli.bearoff`` answers
+instead of the network (``race`` is its pair of tables; empty tables turn
+it off).
+
+Search depth follows GNU Backgammon's convention: 0-ply scores each play by
+the network; 1-ply averages the opponent's best answer (by 0-ply) over his
+21 rolls; 2-ply looks one roll further.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from tavli import _kernel as K
+from tavli.bearoff import all_home, race_probabilities
+
+N_HIDDEN = 80
+_BASE = 192  # 24 points x 2 sides x 4 units
+_COMMON = 8
+N_INPUTS = (_BASE + _COMMON + 9, _BASE + _COMMON + 9 + 48 + 4, _BASE + _COMMON + 9)
+"""Inputs per game, indexed by the kernel's variant number."""
+
+WIN, WIN2, LOSE2 = 0, 1, 2
+
+Network = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""``(W1[n_in, H], b1[H], W2[3, H], b2[3])``, all ``float32``."""
+Tables = tuple[np.ndarray, np.ndarray]
+"""The bear-off tables ``(finish, first_off)``."""
+Arrays = tuple[np.ndarray, ...]
+"""A move-generation workspace (``Workspace.args()``)."""
+
+
+def new_network(variant: int, hidden: int = N_HIDDEN, seed: int = 0) -> Network:
+    """A freshly initialised network for ``variant`` (the kernel's game number)."""
+    rng = np.random.default_rng(seed)
+    n_in = N_INPUTS[variant]
+    w1 = rng.normal(0.0, 0.1, (n_in, hidden)).astype(np.float32)
+    w2 = rng.normal(0.0, 0.1, (3, hidden)).astype(np.float32)
+    return w1, np.zeros(hidden, np.float32), w2, np.zeros(3, np.float32)
+
+
+# --- inputs -----------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def _opp_own(q: int, variant: int) -> int:
+    """The opponent's own number for the mover's point ``q`` (1..24)."""
+    if variant == K.FEVGA:
+        return q + 12 if q <= 12 else q - 12
+    return 25 - q
+
+
+@njit(cache=True, inline="always")
+def _units(x: np.ndarray, at: int, n: int) -> None:
+    if n >= 1:
+        x[at] = 1.0
+    if n >= 2:
+        x[at + 1] = 1.0
+    if n >= 3:
+        x[at + 2] = 1.0
+    if n > 3:
+        x[at + 3] = (n - 3) / 2.0
+
+
+@njit(cache=True)
+def _hits(dist_mask: np.int64) -> int:
+    """How many of the 36 rolls contain a distance in ``dist_mask`` (bit d = distance d),
+    counting single dice, the sum, and multiples of a double; blocks are ignored."""
+    n = 0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            hit = False
+            if d1 == d2:
+                for k in range(1, 5):
+                    if (dist_mask >> (d1 * k)) & 1:
+                        hit = True
+            else:
+                if (dist_mask >> d1) & 1 or (dist_mask >> d2) & 1 or (dist_mask >> (d1 + d2)) & 1:
+                    hit = True
+            if hit:
+                n += 1 if d1 == d2 else 2
+    return n
+
+
+@njit(cache=True)
+def _is_race(s: np.ndarray, variant: int) -> bool:
+    """No checker of either side can meet one of the other again."""
+    top = 0
+    for p in range(25, 0, -1):
+        if s[p] > 0:
+            top = p
+            break
+    if top == 0:
+        return True
+    if variant == K.FEVGA:
+        for q in range(1, 13):
+            if s[K.OPP + q] > 0:
+                return False
+        if top >= 13:
+            for q in range(13, 25):
+                if s[K.OPP + q] > 0:
+                    return False
+        return True
+    low = 26
+    if s[K.OPP + K.BAR] > 0:
+        low = 0
+    else:
+        for q in range(1, 25):
+            if s[K.OPP + q] > 0:
+                low = q
+                break
+    return top < low
+
+
+@njit(cache=True)
+def encode(s: np.ndarray, variant: int, x: np.ndarray) -> None:
+    """Write the network inputs for state ``s`` (mover to roll) into ``x``."""
+    x[:] = 0.0
+    mine_pips = 25 * s[K.BAR]
+    theirs_pips = 25 * s[K.OPP + K.BAR]
+    for p in range(1, 25):
+        _units(x, 4 * (p - 1), s[p])
+        _units(x, 96 + 4 * (p - 1), s[K.OPP + p])
+        mine_pips += p * s[p]
+        theirs_pips += _opp_own(p, variant) * s[K.OPP + p]
+    c = _BASE
+    x[c] = s[K.BAR] / 2.0
+    x[c + 1] = s[K.OPP + K.BAR] / 2.0
+    x[c + 2] = s[K.OFF] / 15.0
+    x[c + 3] = s[K.OPP + K.OFF] / 15.0
+    x[c + 4] = mine_pips / 100.0
+    x[c + 5] = theirs_pips / 100.0
+    # longest blocks, each side along his own direction
+    need = 1 if variant == K.FEVGA else 2
+    run = 0
+    best = 0
+    for p in range(1, 25):
+        held = s[p] >= need or (variant == K.PLAKOTO and s[p] == 1 and s[K.PIN + p] == K.PIN_THEIRS)
+        run = run + 1 if held else 0
+        best = max(best, run)
+    x[c + 6] = best / 6.0
+    run = 0
+    best = 0
+    for m in range(1, 25):
+        q = _opp_own(m, variant)
+        held = s[K.OPP + q] >= need or (variant == K.PLAKOTO and s[K.OPP + q] == 1
+                                         and s[K.PIN + q] == K.PIN_MINE)
+        run = run + 1 if held else 0
+        best = max(best, run)
+    x[c + 7] = best / 6.0
+    c += _COMMON
+    if variant == K.FEVGA:
+        _fevga_inputs(s, x, c)
+    else:
+        _contact_inputs(s, variant, x, c)
+        if variant == K.PLAKOTO:
+            _plakoto_inputs(s, x, c + 9)
+
+
+@njit(cache=True)
+def _contact_inputs(s: np.ndarray, variant: int, x: np.ndarray, c: int) -> None:
+    """Portes and Plakoto: blots in reach (hit or pin), shots, home points, race."""
+    plakoto = variant == K.PLAKOTO
+    my_direct = 0
+    my_indirect = 0
+    their_direct = 0
+    their_indirect = 0
+    my_shots = np.int64(0)  # distances from my checkers to their lone checkers
+    their_shots = np.int64(0)
+    for p in range(1, 25):
+        mine_lone = s[p] == 1 and not (plakoto and s[K.PIN + p] != 0)
+        theirs_lone = s[K.OPP + p] == 1 and not (plakoto and s[K.PIN + p] != 0)
+        if mine_lone:
+            # they move up my numbering; their bar enters from 0
+            close = False
+            far = False
+            for q in range(0, p):
+                n = s[K.OPP + K.BAR] if q == 0 else s[K.OPP + q]
+                if n > 0 and not (plakoto and q > 0 and s[K.PIN + q] == K.PIN_THEIRS):
+                    d = p - q
+                    if d <= 6:
+                        close = True
+                    elif d <= 12:
+                        far = True
+                    if d <= 24:
+                        their_shots |= np.int64(1) << d
+            my_direct += close
+            my_indirect += far and not close
+        if theirs_lone:
+            close = False
+            far = False
+            for r in range(p + 1, 26):
+                if s[r] > 0 and not (plakoto and r < 25 and s[K.PIN + r] == K.PIN_MINE):
+                    d = r - p
+                    if d <= 6:
+                        close = True
+                    elif d <= 12:
+                        far = True
+                    my_shots |= np.int64(1) << d
+            their_direct += close
+            their_indirect += far and not close
+    x[c] = my_direct / 4.0
+    x[c + 1] = my_indirect / 4.0
+    x[c + 2] = their_direct / 4.0
+    x[c + 3] = their_indirect / 4.0
+    home = 0
+    their_home = 0
+    for p in range(1, 7):
+        home += s[p] >= 2
+        their_home += s[K.OPP + 25 - p] >= 2
+    x[c + 4] = home / 6.0
+    x[c + 5] = their_home / 6.0
+    x[c + 6] = _hits(my_shots) / 36.0
+    x[c + 7] = _hits(their_shots) / 36.0
+    x[c + 8] = 1.0 if _is_race(s, variant) else 0.0
+
+
+@njit(cache=True)
+def _plakoto_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
+    """Pins on every point, the mothers, and the checkers still at the start."""
+    for p in range(1, 25):
+        if s[K.PIN + p] == K.PIN_MINE:
+            x[c + p - 1] = 1.0
+        elif s[K.PIN + p] == K.PIN_THEIRS:
+            x[c + 24 + p - 1] = 1.0
+    c += 48
+    x[c] = 1.0 if s[24] == 1 and s[K.PIN + 24] == K.PIN_MINE else 0.0
+    x[c + 1] = 1.0 if s[K.OPP + 1] == 1 and s[K.PIN + 1] == K.PIN_THEIRS else 0.0
+    x[c + 2] = s[24] / 15.0
+    x[c + 3] = s[K.OPP + 1] / 15.0
+
+
+@njit(cache=True)
+def _fevga_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
+    """The first-checker state, the start points, the home boards, points in the
+    opponent's way, and the race."""
+    mine_pending = s[K.OFF] == 0
+    for p in range(1, 12):
+        if s[p] > 0:
+            mine_pending = False
+    theirs_pending = s[K.OPP + K.OFF] == 0
+    for q in range(13, 24):  # their points 1..11
+        if s[K.OPP + q] > 0:
+            theirs_pending = False
+    x[c] = 1.0 if mine_pending else 0.0
+    x[c + 1] = 1.0 if theirs_pending else 0.0
+    x[c + 2] = s[24] / 15.0
+    x[c + 3] = s[K.OPP + 12] / 15.0
+    home = 0
+    their_home = 0
+    for p in range(1, 7):
+        home += s[p] > 0
+        their_home += s[K.OPP + 12 + p] > 0
+    x[c + 4] = home / 6.0
+    x[c + 5] = their_home / 6.0
+    # points held within six points in front of the other side's checkers
+    mine_blocking = np.zeros(25, np.bool_)
+    theirs_blocking = np.zeros(25, np.bool_)
+    for p in range(1, 25):
+        if s[K.OPP + p] > 0:
+            own = _opp_own(p, K.FEVGA)
+            for d in range(1, 7):
+                if own - d >= 1:
+                    q = _opp_own(own - d, K.FEVGA)
+                    if s[q] > 0:
+                        mine_blocking[q] = True
+        if s[p] > 0:
+            for d in range(1, 7):
+                if p - d >= 1 and s[K.OPP + p - d] > 0:
+                    theirs_blocking[p - d] = True
+    x[c + 6] = mine_blocking.sum() / 6.0
+    x[c + 7] = theirs_blocking.sum() / 6.0
+    x[c + 8] = 1.0 if _is_race(s, K.FEVGA) else 0.0
+
+
+# --- evaluation -------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def _sigmoid(a: float) -> float:
+    if a < -30.0:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-a))
+
+
+@njit(cache=True)
+def forward(x: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
+            h: np.ndarray, out: np.ndarray) -> None:
+    """The network's outputs for inputs ``x`` into ``out``; hidden activations into ``h``."""
+    hidden = b1.shape[0]
+    for j in range(hidden):
+        h[j] = b1[j]
+    for i in range(x.shape[0]):
+        v = x[i]
+        if v != 0.0:
+            for j in range(hidden):
+                h[j] += v * w1[i, j]
+    for j in range(hidden):
+        h[j] = _sigmoid(h[j])
+    for k in range(3):
+        a = b2[k]
+        for j in range(hidden):
+            a += h[j] * w2[k, j]
+        out[k] = _sigmoid(a)
+
+
+@njit(cache=True, inline="always")
+def equity(w: float, w2: float, l2: float) -> float:
+    return 2.0 * w - 1.0 + w2 - l2
+
+
+@njit(cache=True)
+def _static(s: np.ndarray, params: int, net: Network, race: Tables, x: np.ndarray, h: np.ndarray,
+            out: np.ndarray) -> None:
+    """0-ply value of ``s`` (mover to roll), mover's view, into ``out``."""
+    variant = params & 3
+    if race[0].shape[0] > 1 and all_home(s, variant):
+        w, w2, l2 = race_probabilities(s, variant, race[0], race[1])
+        out[0] = w
+        out[1] = w2
+        out[2] = l2
+        return
+    encode(s, variant, x)
+    forward(x, net[0], net[1], net[2], net[3], h, out)
+    # consistency: a 2-point win is a win, a 2-point loss is a loss
+    if out[1] > out[0]:
+        out[1] = out[0]
+    if out[2] > 1.0 - out[0]:
+        out[2] = 1.0 - out[0]
+
+
+@njit(cache=True, inline="always")
+def _terminal(code: int, out: np.ndarray) -> None:
+    if code == K.TIE:
+        out[0] = 0.5
+        out[1] = 0.0
+        out[2] = 0.0
+    elif code > 0:
+        out[0] = 1.0
+        out[1] = 1.0 if code >= 2 else 0.0
+        out[2] = 0.0
+    else:
+        out[0] = 0.0
+        out[1] = 0.0
+        out[2] = 1.0 if code <= -2 else 0.0
+
+
+@njit(cache=True, inline="always")
+def _turn_over(v: np.ndarray) -> None:
+    """Turn a value seen by one side into the same value seen by the other."""
+    w = v[0]
+    w2 = v[1]
+    v[0] = 1.0 - w
+    v[1] = v[2]
+    v[2] = w2
+
+
+@njit(cache=True)
+def post0(r: np.ndarray, params: int, net: Network, race: Tables, x: np.ndarray, h: np.ndarray,
+          out: np.ndarray) -> None:
+    """0-ply value of ``r``, the mover's position right after his play, mover's view."""
+    code = K.outcome(r, params)
+    if code != K.ONGOING:
+        _terminal(code, out)
+        return
+    _static(K.flip(r, params), params, net, race, x, h, out)
+    _turn_over(out)
+
+
+@njit(cache=True)
+def _best0(rows: np.ndarray, params: int, net: Network, race: Tables, x: np.ndarray, h: np.ndarray,
+           out: np.ndarray) -> int:
+    best = -1
+    best_eq = -10.0
+    for k in range(rows.shape[0]):
+        post0(rows[k, :K.STATE_SIZE], params, net, race, x, h, out)
+        e = equity(out[0], out[1], out[2])
+        if e > best_eq:
+            best_eq = e
+            best = k
+    return best
+
+
+@njit(cache=True)
+def pre1(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
+         h: np.ndarray, out: np.ndarray) -> None:
+    """1-ply value of ``s`` with the mover to roll: his best play by 0-ply, over 21 rolls."""
+    acc0 = 0.0
+    acc1 = 0.0
+    acc2 = 0.0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            weight = (1.0 if d1 == d2 else 2.0) / 36.0
+            rows = K.generate(s, d1, d2, params, ws[0], ws[1], ws[2], ws[3])
+            if rows.shape[0] == 0:
+                post0(s, params, net, race, x, h, out)
+            else:
+                k = _best0(rows, params, net, race, x, h, out)
+                post0(rows[k, :K.STATE_SIZE], params, net, race, x, h, out)
+            acc0 += weight * out[0]
+            acc1 += weight * out[1]
+            acc2 += weight * out[2]
+    out[0] = acc0
+    out[1] = acc1
+    out[2] = acc2
+
+
+@njit(cache=True)
+def post1(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
+          h: np.ndarray, out: np.ndarray) -> None:
+    """1-ply value of the mover's position ``r`` after his play, mover's view."""
+    code = K.outcome(r, params)
+    if code != K.ONGOING:
+        _terminal(code, out)
+        return
+    pre1(K.flip(r, params), params, net, race, ws, x, h, out)
+    _turn_over(out)
+
+
+@njit(cache=True)
+def post2(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
+          h: np.ndarray, out: np.ndarray) -> None:
+    """2-ply value of ``r``: over the opponent's 21 rolls, his best play by 0-ply,
+    valued at 1-ply."""
+    code = K.outcome(r, params)
+    if code != K.ONGOING:
+        _terminal(code, out)
+        return
+    s = K.flip(r, params)
+    acc0 = 0.0
+    acc1 = 0.0
+    acc2 = 0.0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            weight = (1.0 if d1 == d2 else 2.0) / 36.0
+            rows = K.generate(s, d1, d2, params, ws[0], ws[1], ws[2], ws[3])
+            if rows.shape[0] == 0:
+                post1(s, params, net, race, ws, x, h, out)
+            else:
+                k = _best0(rows, params, net, race, x, h, out)
+                post1(rows[k, :K.STATE_SIZE].copy(), params, net, race, ws, x, h, out)
+            acc0 += weight * out[0]
+            acc1 += weight * out[1]
+            acc2 += weight * out[2]
+    out[0] = 1.0 - acc0
+    out[1] = acc2
+    out[2] = acc1
+
+
+@njit(cache=True, nogil=True)
+def analyse(rows: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, depth: int,
+            keep1: int, margin1: float, keep2: int, margin2: float) -> tuple[np.ndarray, np.ndarray]:
+    """Value every play of a roll (rows from ``generate``), searching the promising
+    ones deeper: ``(values[n, 3], depth_used[n])``.
+
+    All plays get 0-ply; at most ``keep1`` within ``margin1`` of the best go
+    to 1-ply; of those, at most ``keep2`` within ``margin2`` go to 2-ply.
+    """
+    n = rows.shape[0]
+    n_in = net[0].shape[0]
+    x = np.zeros(n_in, np.float32)
+    h = np.zeros(net[1].shape[0], np.float32)
+    out = np.zeros(3, np.float64)
+    values = np.zeros((n, 3), np.float64)
+    used = np.zeros(n, np.int64)
+    eq = np.zeros(n, np.float64)
+    for k in range(n):
+        post0(rows[k, :K.STATE_SIZE], params, net, race, x, h, out)
+        values[k] = out
+        eq[k] = equity(out[0], out[1], out[2])
+    for level in range(1, depth + 1):
+        keep = keep1 if level == 1 else keep2
+        margin = margin1 if level == 1 else margin2
+        best = -10.0
+        for k in range(n):
+            if used[k] == level - 1 and eq[k] > best:
+                best = eq[k]
+        order = np.argsort(-eq)
+        taken = 0
+        for t in range(n):
+            k = order[t]
+            if used[k] != level - 1 or eq[k] < best - margin or taken >= keep:
+                continue
+            r = rows[k, :K.STATE_SIZE].copy()
+            if level == 1:
+                post1(r, params, net, race, ws, x, h, out)
+            else:
+                post2(r, params, net, race, ws, x, h, out)
+            values[k] = out
+            eq[k] = equity(out[0], out[1], out[2])
+            used[k] = level
+            taken += 1
+    return values, used
+
+
+@njit(cache=True, nogil=True)
+def static_values(states: np.ndarray, params: int, net: Network, race: Tables) -> np.ndarray:
+    """0-ply values ``[n, 3]`` of states with the mover to roll."""
+    x = np.zeros(net[0].shape[0], np.float32)
+    h = np.zeros(net[1].shape[0], np.float32)
+    out = np.zeros(3, np.float64)
+    values = np.zeros((states.shape[0], 3), np.float64)
+    for k in range(states.shape[0]):
+        _static(states[k], params, net, race, x, h, out)
+        values[k] = out
+    return values
+
+
+# --- training ---------------------------------------------------------------
+
+@njit(cache=True)
+def _backprop(x: np.ndarray, h: np.ndarray, out: np.ndarray, target: np.ndarray, alpha: float,
+              w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
+              dh: np.ndarray) -> None:
+    """One gradient step of squared error from ``out`` towards ``target``."""
+    hidden = b1.shape[0]
+    for j in range(hidden):
+        dh[j] = 0.0
+    for k in range(3):
+        delta = (target[k] - out[k]) * out[k] * (1.0 - out[k])
+        if delta == 0.0:
+            continue
+        for j in range(hidden):
+            dh[j] += delta * w2[k, j]
+            w2[k, j] += alpha * delta * h[j]
+        b2[k] += alpha * delta
+    for j in range(hidden):
+        dh[j] *= h[j] * (1.0 - h[j]) * alpha
+        b1[j] += dh[j]
+    for i in range(x.shape[0]):
+        v = x[i]
+        if v != 0.0:
+            for j in range(hidden):
+                w1[i, j] += v * dh[j]
+
+
+@njit(cache=True, nogil=True)
+def train_games(n_games: int, start: np.ndarray, params: int, net: Network, race: Tables,
+                ws: Arrays, alpha: float, seed: int, max_turns: int) -> np.ndarray:
+    """Play ``n_games`` games of greedy 0-ply self-play from ``start``, moving the
+    network by TD(0) after every turn, in place.
+
+    Returns counts ``[games, turns, points won by the side that moved first,
+    aborted]``.
+    """
+    np.random.seed(seed)
+    variant = params & 3
+    x = np.zeros(net[0].shape[0], np.float32)
+    x_next = np.zeros(net[0].shape[0], np.float32)
+    h = np.zeros(net[1].shape[0], np.float32)
+    h_next = np.zeros(net[1].shape[0], np.float32)
+    dh = np.zeros(net[1].shape[0], np.float32)
+    out = np.zeros(3, np.float64)
+    cur = np.zeros(3, np.float64)
+    target = np.zeros(3, np.float64)
+    stats = np.zeros(4, np.int64)
+    for _ in range(n_games):
+        s = start.copy()
+        sign = 1
+        for _turn in range(max_turns):
+            d1 = np.random.randint(1, 7)
+            d2 = np.random.randint(1, 7)
+            rows = K.generate(s, d1, d2, params, ws[0], ws[1], ws[2], ws[3])
+            if ws[3][K._STATUS] != 0:
+                stats[3] += 1
+                break
+            stats[1] += 1
+            if rows.shape[0] == 0:
+                chosen = s.copy()
+                post0(chosen, params, net, race, x_next, h_next, target)
+                code = K.ONGOING
+            else:
+                best = -10.0
+                k_best = 0
+                for k in range(rows.shape[0]):
+                    post0(rows[k, :K.STATE_SIZE], params, net, race, x_next, h_next, out)
+                    e = equity(out[0], out[1], out[2])
+                    if e > best:
+                        best = e
+                        k_best = k
+                        target[:] = out
+                chosen = rows[k_best, :K.STATE_SIZE].copy()
+                code = K.outcome(chosen, params)
+            # learn: the value before the roll moves towards the value after the play
+            if not (race[0].shape[0] > 1 and all_home(s, variant)):
+                encode(s, variant, x)
+                forward(x, net[0], net[1], net[2], net[3], h, cur)
+                _backprop(x, h, cur, target, alpha, net[0], net[1], net[2], net[3], dh)
+            if code != K.ONGOING:
+                if code != K.TIE:
+                    stats[2] += sign * code
+                stats[0] += 1
+                break
+            s = K.flip(chosen, params)
+            sign = -sign
+        else:
+            stats[3] += 1
+    return stats

@@ -1,0 +1,190 @@
+"""Neural evaluators for the three games, search, and the bots' levels.
+
+Each game has a network trained by self-play (see ``tavli.training`` and
+docs/training.md); its weights ship in ``tavli/weights``. An evaluator
+answers, for a position with one side to roll, the chances of that side
+winning, winning 2 points and losing 2 points, and their expected points.
+
+>>> from tavli import Position, Dice
+>>> ev = Evaluator.for_variant("portes")
+>>> p = ev.probabilities(Position.start("portes"))
+>>> 0.4 < p.win < 0.6 and p.win2 < p.win
+True
+>>> bot = NeuralBot("advanced")
+>>> legal = Position.start("portes").legal_plays(Dice(3, 1))
+>>> str(legal[bot.choose(legal)])
+'8/5 6/5'
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from tavli import _kernel as K
+from tavli import _neural as N
+from tavli import bearoff
+from tavli.errors import TavliError
+from tavli.position import LegalPlays, Position, _grow_workspace, _workspace
+from tavli.variants import Variant, make_variant
+
+
+class WeightsError(TavliError):
+    """A weights file that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Probabilities:
+    """Chances for the side to roll: win, win 2 points, lose 2 points."""
+
+    win: float
+    win2: float
+    lose2: float
+
+    @property
+    def equity(self) -> float:
+        """Expected points: +2 for a sure 2-point win, -2 for a sure 2-point loss."""
+        return 2.0 * self.win - 1.0 + self.win2 - self.lose2
+
+    def __str__(self) -> str:
+        return (f"win {100 * self.win:.1f}% (2 points {100 * self.win2:.1f}%), "
+                f"lose 2 points {100 * self.lose2:.1f}%, equity {self.equity:+.3f}")
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One play of a roll with its value for the side playing it, at ``depth`` plies."""
+
+    index: int
+    probabilities: Probabilities
+    depth: int
+
+    @property
+    def equity(self) -> float:
+        return self.probabilities.equity
+
+
+class Evaluator:
+    """One game's network, with the bear-off database for races at home."""
+
+    def __init__(self, kernel_id: int, network: N.Network, meta: dict[str, object]) -> None:
+        self.kernel_id = kernel_id
+        self.network = network
+        self.meta = meta
+        self._race = bearoff.load()
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> Evaluator:
+        """Load a network saved by ``tavli train`` (a checkpoint or a shipped file)."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                w1, b1, w2, b2 = (np.ascontiguousarray(data[k], dtype=np.float32)
+                                  for k in ("w1", "b1", "w2", "b2"))
+        except (OSError, KeyError, ValueError) as e:
+            raise WeightsError(f"cannot read network {path}: {e}") from None
+        kernel_id = int(meta["kernel_id"])
+        network = (w1, b1, w2, b2)
+        if (kernel_id not in (K.PORTES, K.PLAKOTO, K.FEVGA) or w1.shape != (N.N_INPUTS[kernel_id], len(b1))
+                or w2.shape != (3, len(b1)) or b2.shape != (3,)):
+            raise WeightsError(f"network {path} does not fit its game's inputs")
+        return cls(kernel_id, network, meta)
+
+    @staticmethod
+    @functools.cache
+    def for_variant(variant: Variant | str) -> Evaluator:
+        """The shipped network of a game (house rules share their game's network)."""
+        v = make_variant(variant)
+        path = resources.files("tavli") / "weights" / f"{v.name}.npz"
+        with resources.as_file(path) as p:
+            return Evaluator.from_file(p)
+
+    def probabilities(self, position: Position) -> Probabilities:
+        """The 0-ply value for the side to roll in ``position``."""
+        if position.variant.kernel_id != self.kernel_id:
+            raise TavliError(f"this network plays {self.meta.get('variant')}, not {position.variant}")
+        w, w2, l2 = N.static_values(position.state[None, :], position.variant.params, self.network,
+                                    self._race)[0]
+        return Probabilities(float(w), float(w2), float(l2))
+
+    def analyse(self, legal: LegalPlays, depth: int = 0, keep1: int = 8, margin1: float = 0.16,
+                keep2: int = 3, margin2: float = 0.06) -> list[Analysis]:
+        """Every play of ``legal`` valued for the side playing it, best first.
+
+        Plays within ``margin1`` of the best (at most ``keep1``) are searched to
+        1 ply, the best of those (``keep2``, ``margin2``) to 2 plies.
+        """
+        if legal.position.variant.kernel_id != self.kernel_id:
+            raise TavliError(f"this network plays {self.meta.get('variant')}, not {legal.position.variant}")
+        rows = legal.results
+        params = legal.position.variant.params
+        while True:
+            ws = _workspace()
+            values, used = N.analyse(rows, params, self.network, self._race, ws.args(), depth,
+                                     keep1, margin1, keep2, margin2)
+            if ws.ints[K._STATUS] == 0:
+                break
+            _grow_workspace(ws)
+        found = [Analysis(k, Probabilities(*map(float, values[k])), int(used[k])) for k in range(len(rows))]
+        return sorted(found, key=lambda a: (-a.depth, -a.equity))
+
+
+@dataclass(frozen=True)
+class Level:
+    """How a neural bot plays: search depth, and noise added to its 0-ply judgement."""
+
+    name: str
+    depth: int
+    noise: float
+    description: str
+
+
+LEVELS: dict[str, Level] = {level.name: level for level in (
+    Level("beginner", 0, 0.30, "makes big mistakes often"),
+    Level("casual", 0, 0.12, "knows the game, still blunders"),
+    Level("intermediate", 0, 0.05, "a steady club player"),
+    Level("advanced", 0, 0.0, "the network's own judgement"),
+    Level("expert", 1, 0.0, "looks one roll ahead"),
+    Level("champion", 2, 0.0, "looks two rolls ahead"),
+)}
+DEFAULT_LEVEL = "expert"
+
+
+class NeuralBot:
+    """A player at one of the ``LEVELS``, using each game's shipped network.
+
+    Noise is drawn once per play and scaled to equity; with ``seed`` the bot
+    repeats its choices.
+    """
+
+    def __init__(self, level: str = DEFAULT_LEVEL, seed: int | None = None,
+                 evaluators: dict[int, Evaluator] | None = None) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
+        self.level = LEVELS[level]
+        self.name = level
+        self._rng = random.Random(seed)
+        self._evaluators = evaluators or {}
+
+    def evaluator(self, variant: Variant) -> Evaluator:
+        ev = self._evaluators.get(variant.kernel_id)
+        return ev if ev is not None else Evaluator.for_variant(variant.name)
+
+    def analyse(self, legal: LegalPlays) -> list[Analysis]:
+        """The plays valued at this level's depth, best first (without noise)."""
+        return self.evaluator(legal.position.variant).analyse(legal, self.level.depth)
+
+    def choose(self, legal: LegalPlays) -> int:
+        if len(legal) == 1:
+            return 0
+        found = self.analyse(legal)
+        if self.level.noise == 0.0:
+            return found[0].index
+        noisy = [(a.equity + self._rng.gauss(0.0, self.level.noise), a.index) for a in found]
+        return max(noisy)[1]

@@ -1,0 +1,237 @@
+"""Self-play training of a game's network by temporal-difference learning.
+
+Worker threads play greedy 0-ply games against themselves in the compiled
+kernel (``tavli._neural.train_games``) and move one shared network after
+every turn (TD(0), lock-free updates). The main thread shows progress, saves
+checkpoints and, every so often, measures strength: the network at 0-ply
+against the heuristic bot of ``tavli.bots``. A checkpoint holds everything
+needed to resume, and is itself a network file ``tavli.neural`` can load.
+
+>>> config = TrainConfig(variant="fevga", games=200, threads=1, eval_every=0)
+>>> config.alpha_at(0), config.alpha_at(10**9) == config.alpha_min
+(0.1, True)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from tavli import _kernel as K
+from tavli import _neural as N
+from tavli import bearoff
+from tavli.errors import TavliError
+from tavli.position import Position
+from tavli.variants import make_variant
+
+CHUNK = 100  # games per call into the kernel
+
+
+@dataclass
+class TrainConfig:
+    """What to train and how; stored in every checkpoint."""
+
+    variant: str = "portes"
+    games: int = 100_000
+    """Train until this many games in total (counting those before a resume)."""
+    hidden: int = N.N_HIDDEN
+    alpha: float = 0.1
+    alpha_min: float = 0.02
+    half_life: int = 300_000
+    """Games over which the learning rate halves, down to ``alpha_min``."""
+    threads: int = 0
+    """Worker threads; 0 = one per core."""
+    checkpoint_every: int = 10_000
+    eval_every: int = 20_000
+    eval_games: int = 400
+    seed: int = 1
+
+    def alpha_at(self, games: int) -> float:
+        return max(self.alpha_min, self.alpha * 0.5 ** (games / self.half_life))  # type: ignore[no-any-return]
+
+
+@dataclass
+class TrainState:
+    """A network and how far its training has come."""
+
+    config: TrainConfig
+    network: N.Network
+    games: int = 0
+    turns: int = 0
+    seconds: float = 0.0
+    log: list[dict[str, float]] = field(default_factory=list)
+
+    def save(self, path: Path) -> None:
+        """Write atomically, so an interrupted save never destroys the last checkpoint."""
+        v = make_variant(self.config.variant)
+        meta = {"variant": str(v), "kernel_id": v.kernel_id, "games": self.games, "turns": self.turns,
+                "seconds": round(self.seconds, 1), "config": asdict(self.config), "log": self.log,
+                "inputs": N.N_INPUTS[v.kernel_id], "hidden": int(self.network[1].shape[0])}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        w1, b1, w2, b2 = (a.copy() for a in self.network)
+        with open(tmp, "wb") as f:
+            np.savez_compressed(f, w1=w1, b1=b1, w2=w2, b2=b2, meta=np.array(json.dumps(meta)))
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: Path) -> TrainState:
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                w1, b1, w2, b2 = (np.ascontiguousarray(data[k], dtype=np.float32)
+                                  for k in ("w1", "b1", "w2", "b2"))
+            config = TrainConfig(**meta["config"])
+        except (OSError, KeyError, ValueError, TypeError) as e:
+            raise TavliError(f"cannot resume from {path}: {e}") from None
+        return cls(config, (w1, b1, w2, b2), int(meta["games"]), int(meta["turns"]), float(meta["seconds"]),
+                   list(meta["log"]))
+
+
+def new_state(config: TrainConfig) -> TrainState:
+    v = make_variant(config.variant)
+    return TrainState(config, N.new_network(v.kernel_id, config.hidden, config.seed))
+
+
+def measure(state: TrainState, games: int, seed: int) -> tuple[float, float]:
+    """Points per game of the network at 0-ply against the heuristic bot, with the 95% half-width."""
+    from tavli.bots import HeuristicBot
+    from tavli.duel import duel
+    from tavli.neural import Evaluator, NeuralBot
+
+    v = make_variant(state.config.variant)
+    w1, b1, w2, b2 = (a.copy() for a in state.network)
+    ev = Evaluator(v.kernel_id, (w1, b1, w2, b2), {"variant": str(v)})
+    bot = NeuralBot("advanced", evaluators={v.kernel_id: ev})
+    result = duel(v, bot, HeuristicBot(), games, seed=seed)
+    return result.ppg, result.ci95
+
+
+class Trainer:
+    """Runs training threads on one ``TrainState``; ``run`` returns when done or stopped."""
+
+    def __init__(self, state: TrainState, checkpoint: Path) -> None:
+        self.state = state
+        self.checkpoint = checkpoint
+        self.variant = make_variant(state.config.variant)
+        self.start = Position.start(self.variant).state
+        self.race = bearoff.load()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._errors: list[BaseException] = []
+
+    def _worker(self, index: int) -> None:
+        cfg = self.state.config
+        ws = K.Workspace(nodes=1 << 15, plays=1 << 13).args()
+        chunk = 0
+        try:
+            while not self._stop.is_set():
+                with self._lock:
+                    if self.state.games >= cfg.games:
+                        return
+                    games = self.state.games
+                seed = (cfg.seed * 7919 + games * 31 + index * 1_000_003 + chunk) % (2**31)
+                stats = N.train_games(CHUNK, self.start, self.variant.params, self.state.network,
+                                      self.race, ws, cfg.alpha_at(games), seed, 5000)
+                chunk += 1
+                with self._lock:
+                    self.state.games += int(stats[0])
+                    self.state.turns += int(stats[1])
+                    self.aborted += int(stats[3])
+        except BaseException as e:  # surfaced by run()
+            self._errors.append(e)
+            self._stop.set()
+
+    aborted = 0
+
+    def run(self, progress: bool = True) -> TrainState:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        cfg = self.state.config
+        n_threads = cfg.threads or os.cpu_count() or 1
+        threads = [threading.Thread(target=self._worker, args=(i,), daemon=True) for i in range(n_threads)]
+        next_save = self.state.games + cfg.checkpoint_every
+        next_eval = (self.state.games // cfg.eval_every + 1) * cfg.eval_every if cfg.eval_every else None
+        if cfg.eval_every and not self.state.log:
+            next_eval = self.state.games  # the untrained network's strength comes first
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("{task.fields[rate]:.0f} games/s  {task.fields[note]}"), TimeRemainingColumn())
+        clock = time.monotonic()
+        base_seconds = self.state.seconds
+        rate_mark = (clock, self.state.games)
+        rate = 0.0
+        with Progress(*columns, disable=not progress, transient=False) as bar:
+            task = bar.add_task(f"training {self.variant.name}", total=cfg.games,
+                                completed=self.state.games, rate=0.0, note=self._note())
+            for t in threads:
+                t.start()
+            try:
+                while any(t.is_alive() for t in threads):
+                    time.sleep(0.5)
+                    now = time.monotonic()
+                    self.state.seconds = base_seconds + now - clock
+                    if now - rate_mark[0] >= 5.0:
+                        rate = (self.state.games - rate_mark[1]) / (now - rate_mark[0])
+                        rate_mark = (now, self.state.games)
+                    bar.update(task, completed=self.state.games, rate=rate, note=self._note())
+                    if next_eval is not None and self.state.games >= next_eval:
+                        self._measure()
+                        next_eval = (self.state.games // cfg.eval_every + 1) * cfg.eval_every
+                    if self.state.games >= next_save:
+                        self.state.save(self.checkpoint)
+                        next_save = self.state.games + cfg.checkpoint_every
+            except KeyboardInterrupt:
+                self._stop.set()
+            finally:
+                self._stop.set()
+                for t in threads:
+                    t.join()
+                self.state.seconds = base_seconds + time.monotonic() - clock
+                self.state.save(self.checkpoint)
+        if self._errors:
+            raise self._errors[0]
+        return self.state
+
+    def _note(self) -> str:
+        if not self.state.log:
+            return ""
+        last = self.state.log[-1]
+        return f"vs heuristic {last['ppg']:+.2f}"
+
+    def _measure(self) -> None:
+        cfg = self.state.config
+        games = self.state.games
+        ppg, ci = measure(self.state, cfg.eval_games, seed=games)
+        self.state.log.append({"games": games, "seconds": round(self.state.seconds, 1),
+                               "ppg": round(ppg, 4), "ci95": round(ci, 4)})
+        self.state.save(self.checkpoint)
+
+
+def plot(states: dict[str, TrainState], path: Path) -> None:
+    """Draw strength against games trained, one line per game (needs matplotlib)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4), dpi=110)
+    for name, state in states.items():
+        games = [e["games"] for e in state.log]
+        ppg = [e["ppg"] for e in state.log]
+        ci = [e["ci95"] if np.isfinite(e["ci95"]) else 0.0 for e in state.log]
+        ax.errorbar(games, ppg, yerr=ci, label=name, marker="o", markersize=3, capsize=2)
+    ax.axhline(0.0, color="grey", linewidth=0.8)
+    ax.set_xlabel("self-play games trained")
+    ax.set_ylabel("points per game vs heuristic bot (0-ply)")
+    ax.set_title("Tavli networks: strength over training")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
