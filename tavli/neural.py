@@ -146,9 +146,9 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
-    Level("beginner", 0, 0.30, "makes big mistakes often"),
-    Level("casual", 0, 0.12, "knows the game, still blunders"),
-    Level("intermediate", 0, 0.05, "a steady club player"),
+    Level("beginner", 0, 0.11, "makes big mistakes often"),
+    Level("casual", 0, 0.07, "knows the game, still blunders"),
+    Level("intermediate", 0, 0.04, "a steady club player"),
     Level("advanced", 0, 0.0, "the network's own judgement"),
     Level("expert", 1, 0.0, "looks one roll ahead"),
     Level("champion", 2, 0.0, "looks two rolls ahead"),
