@@ -1,0 +1,375 @@
+"""Playing strength of the neural bots' levels, in points per game against other players.
+
+    .venv/bin/python benchmarks/strength.py [--variants portes,plakoto,fevga] [--levels L1,L2,..]
+        [--opponents random,heuristic,below,pubeval,gnubg] [--games N] [--games-random N] ..
+        [--max-seconds S] [--seed X] [--jobs J] [--json FILE]
+
+For each game and each level (``tavli.neural.LEVELS``, all by default) it
+plays matches with ``tavli.duel.duel`` (games in pairs that replay the same
+dice with the seats swapped) against:
+
+* ``random``: ``tavli.bots.RandomBot``;
+* ``heuristic``: ``tavli.bots.HeuristicBot``;
+* ``below``: the next weaker level (not for the weakest);
+* for Portes also ``pubeval`` (Tesauro's public evaluator) and ``gnubg``
+  (GNU Backgammon at ``--gnubg-ply`` plies, 0 by default, with Portes
+  scoring), both from ``benchmarks/peers.py``.
+
+Each pairing plays ``--games`` games (4000 by default, for close matches;
+``--games-random`` etc. set one kind of opponent apart, random play 1000 by
+default). ``--max-seconds`` stops a pairing early, after a whole pair of
+games, and the games actually played are reported. Pairings run in
+``--jobs`` processes.
+
+Prints one row per pairing: game, level, opponent, games played, points per
+game of the level with the half-width of its 95% confidence interval (each
+mirrored pair one sample), win rate, and whether the interval is clear of
+zero. Then the goals, each PASS, FAIL or not measured:
+
+* Portes: the strongest level run scores >= 0.00 ppg against GNU Backgammon 0-ply;
+* Plakoto and Fevga: every level beats the one below with the interval clear
+  of zero, and the strongest beats the heuristic bot by a wide margin
+  (``--wide-margin`` ppg, 0.5 by default, interval clear of zero);
+* every level beats random play by more than 1.9 ppg.
+
+``--json FILE`` writes the settings, every pairing and the goals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import sys
+import time
+import zlib
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from tavli.bots import HeuristicBot, Player, RandomBot
+from tavli.duel import DuelResult, duel
+from tavli.neural import LEVELS, NeuralBot
+
+GAMES = ("portes", "plakoto", "fevga")
+OPPONENTS = ("random", "heuristic", "below", "pubeval", "gnubg")
+PORTES_ONLY = ("pubeval", "gnubg")
+DEFAULT_GAMES = 4000
+DEFAULT_GAMES_RANDOM = 1000
+RANDOM_GOAL = 1.9
+GNUBG_GOAL = 0.0
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One match to play: ``level`` against ``opponent``, scored for ``level``."""
+
+    game: str
+    level: str
+    kind: str
+    """Which sort of opponent: one of ``OPPONENTS``."""
+    opponent: str
+    games: int
+    seed: int
+    max_seconds: float | None
+
+
+@dataclass
+class Outcome:
+    game: str
+    level: str
+    kind: str
+    opponent: str
+    games_asked: int
+    games: int
+    ppg: float
+    ci95: float
+    wins: int
+    losses: int
+    win_rate: float
+    clear_of_zero: str
+    """``above`` or ``below`` when the 95% interval excludes zero, else ``no``."""
+    stopped_early: bool
+    seconds: float
+
+
+class TimeUp(Exception):
+    """A pairing ran out of its ``max_seconds``."""
+
+
+def make_player(name: str, seed: int, gnubg_ply: int) -> Player:
+    if name == "random":
+        return RandomBot(seed)
+    if name == "heuristic":
+        return HeuristicBot()
+    if name == "pubeval":
+        from peers import PubevalPlayer
+
+        return PubevalPlayer()
+    if name.startswith("gnubg"):
+        from peers import GnubgPlayer
+
+        return GnubgPlayer(gnubg_ply)
+    return NeuralBot(name, seed=seed)
+
+
+def player_seed(seed: int, *names: str) -> int:
+    return (seed * 1_000_003 + zlib.crc32("/".join(names).encode())) % 2**32
+
+
+def clear_of_zero(result: DuelResult) -> str:
+    if result.ppg - result.ci95 > 0:
+        return "above"
+    if result.ppg + result.ci95 < 0:
+        return "below"
+    return "no"
+
+
+def play(pairing: Pairing, gnubg_ply: int) -> Outcome:
+    """Play one pairing (in a worker process)."""
+    game, level, opponent = pairing.game, pairing.level, pairing.opponent
+    a = make_player(level, player_seed(pairing.seed, game, level, opponent), gnubg_ply)
+    b = make_player(opponent, player_seed(pairing.seed, game, opponent, level), gnubg_ply)
+    start = time.monotonic()
+    played: list[DuelResult] = []
+
+    def on_game(result: DuelResult) -> None:
+        if not played:
+            played.append(result)
+        if (pairing.max_seconds is not None and result.games % 2 == 0 and result.games < pairing.games
+                and time.monotonic() - start > pairing.max_seconds):
+            raise TimeUp
+
+    stopped = False
+    try:
+        result = duel(pairing.game, a, b, pairing.games, seed=pairing.seed, on_game=on_game)
+    except TimeUp:
+        result = played[0]
+        stopped = True
+    games = result.games
+    return Outcome(pairing.game, pairing.level, pairing.kind, pairing.opponent, pairing.games, games,
+                   result.ppg, result.ci95, result.wins, sum(p < 0 for p in result.points),
+                   result.wins / games if games else 0.0, clear_of_zero(result), stopped,
+                   time.monotonic() - start)
+
+
+def _play_star(job: tuple[Pairing, int]) -> Outcome:
+    return play(*job)
+
+
+# -- planning ----------------------------------------------------------------------------
+
+def parse_list(text: str, allowed: Sequence[str], what: str) -> list[str]:
+    items = [t.strip() for t in text.split(",") if t.strip()]
+    bad = [t for t in items if t not in allowed]
+    if bad:
+        raise argparse.ArgumentTypeError(f"unknown {what} {', '.join(bad)}: choose from {', '.join(allowed)}")
+    return items
+
+
+def plan(args: argparse.Namespace, gnubg_ok: bool) -> list[Pairing]:
+    names = list(LEVELS)
+    per_kind = {"random": args.games_random, "heuristic": args.games_heuristic, "below": args.games_below,
+                "pubeval": args.games_pubeval, "gnubg": args.games_gnubg}
+    out: list[Pairing] = []
+    for game in args.variants:
+        for level in args.levels:
+            for kind in args.opponents:
+                if kind in PORTES_ONLY and game != "portes":
+                    continue
+                if kind == "gnubg" and not gnubg_ok:
+                    continue
+                if kind == "below":
+                    i = names.index(level)
+                    if i == 0:
+                        continue
+                    opponent = names[i - 1]
+                elif kind == "gnubg":
+                    opponent = f"gnubg-{args.gnubg_ply}ply"
+                else:
+                    opponent = kind
+                games = per_kind[kind] if per_kind[kind] is not None else args.games
+                games += games % 2  # whole mirrored pairs
+                out.append(Pairing(game, level, kind, opponent, games, args.seed, args.max_seconds))
+    # the deepest searches first, so that the slowest pairings do not finish last alone
+    depth = {name: LEVELS[name].depth for name in names}
+    out.sort(key=lambda p: -(depth[p.level] + depth.get(p.opponent, 0)))
+    return out
+
+
+# -- goals ------------------------------------------------------------------------------------
+
+@dataclass
+class Goal:
+    goal: str
+    status: str
+    """``PASS``, ``FAIL`` or ``not measured``."""
+    detail: str
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "FAIL"
+
+
+def figure(o: Outcome) -> str:
+    return f"{o.level} {o.ppg:+.3f} ± {o.ci95:.3f} ({o.games} games)"
+
+
+def goals(outcomes: list[Outcome], args: argparse.Namespace) -> list[Goal]:
+    run = [name for name in LEVELS if name in args.levels]
+    strongest = run[-1] if run else None
+    found: list[Goal] = []
+
+    def find(game: str, kind: str, level: str | None = None) -> list[Outcome]:
+        return [o for o in outcomes
+                if o.game == game and o.kind == kind and (level is None or o.level == level)]
+
+    for game in (g for g in GAMES if g in args.variants):
+        if game == "portes":
+            text = f"portes: strongest level vs gnubg {args.gnubg_ply}-ply >= {GNUBG_GOAL:.2f} ppg"
+            got = find("portes", "gnubg", strongest)
+            found.append(Goal(text, verdict(got[0].ppg >= GNUBG_GOAL), figure(got[0])) if got
+                         else Goal(text, "not measured", ""))
+        else:
+            text = f"{game}: every level beats the one below, 95% CI clear of zero"
+            got = find(game, "below")
+            if got:
+                failing = [o for o in got if o.clear_of_zero != "above"]
+                detail = "; ".join(f"{figure(o)} vs {o.opponent}" for o in (failing or got))
+                found.append(Goal(text, verdict(not failing), ("not clear: " if failing else "") + detail))
+            else:
+                found.append(Goal(text, "not measured", ""))
+            wide = args.wide_margin
+            text = f"{game}: strongest level beats heuristic by >= {wide:.2f} ppg, CI clear of zero"
+            got = find(game, "heuristic", strongest)
+            found.append(Goal(text, verdict(got[0].ppg >= wide and got[0].clear_of_zero == "above"),
+                              figure(got[0])) if got else Goal(text, "not measured", ""))
+        text = f"{game}: every level beats random play by > {RANDOM_GOAL:.1f} ppg"
+        got = find(game, "random")
+        if got:
+            failing = [o for o in got if not o.ppg > RANDOM_GOAL]
+            worst = min(got, key=lambda o: o.ppg)
+            detail = "; ".join(map(figure, failing)) if failing else f"weakest: {figure(worst)}"
+            found.append(Goal(text, verdict(not failing), detail))
+        else:
+            found.append(Goal(text, "not measured", ""))
+    return found
+
+
+# -- output -----------------------------------------------------------------------------------
+
+COLUMNS = ("game", "level", "opponent", "games", "ppg", "± 95%", "win rate", "CI clear of 0", "seconds")
+NUMERIC = {"games", "ppg", "± 95%", "win rate", "seconds"}
+
+
+def finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def pairing_table(outcomes: list[Outcome]) -> Table:
+    table = Table(title="Levels against opponents (points per game of the level)")
+    for name in COLUMNS:
+        table.add_column(name, justify="right" if name in NUMERIC else "left")
+    for o in outcomes:
+        games = f"{o.games}" + (f" of {o.games_asked}" if o.stopped_early else "")
+        table.add_row(o.game, o.level, o.opponent, games, f"{o.ppg:+.3f}", f"{o.ci95:.3f}",
+                      f"{100 * o.win_rate:.1f}%", o.clear_of_zero, f"{o.seconds:.0f}")
+    return table
+
+
+def goal_table(found: list[Goal]) -> Table:
+    table = Table(title="Goals")
+    table.add_column("goal")
+    table.add_column("status")
+    table.add_column("figures")
+    colours = {"PASS": "green", "FAIL": "red"}
+    for g in found:
+        colour = colours.get(g.status, "yellow")
+        table.add_row(g.goal, f"[{colour}]{g.status}[/{colour}]", g.detail)
+    return table
+
+
+def order_key(o: Outcome) -> tuple[int, int, int]:
+    return GAMES.index(o.game), list(LEVELS).index(o.level), OPPONENTS.index(o.kind)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description="Strength of the neural levels against random play, the heuristic bot, the level "
+                    "below and, in Portes, pubeval and GNU Backgammon.")
+    parser.add_argument("--variants", default=",".join(GAMES),
+                        type=lambda t: parse_list(t, GAMES, "game"), help="games (default: all three)")
+    parser.add_argument("--levels", default=",".join(LEVELS),
+                        type=lambda t: parse_list(t, list(LEVELS), "level"), help="levels (default: all)")
+    parser.add_argument("--opponents", default=",".join(OPPONENTS),
+                        type=lambda t: parse_list(t, OPPONENTS, "opponent"),
+                        help=f"kinds of opponent (default: {','.join(OPPONENTS)})")
+    parser.add_argument("--games", type=int, default=DEFAULT_GAMES,
+                        help=f"games per pairing (default {DEFAULT_GAMES}); rounded up to whole pairs")
+    parser.add_argument("--games-random", type=int, default=DEFAULT_GAMES_RANDOM,
+                        help=f"games against random play (default {DEFAULT_GAMES_RANDOM})")
+    for kind in ("heuristic", "below", "pubeval", "gnubg"):
+        parser.add_argument(f"--games-{kind}", type=int, default=None,
+                            help=f"games against {kind} (default: --games)")
+    parser.add_argument("--max-seconds", type=float, default=None,
+                        help="stop a pairing after this many seconds (after a whole pair of games)")
+    parser.add_argument("--gnubg-ply", type=int, default=0, help="GNU Backgammon's search depth (default 0)")
+    parser.add_argument("--wide-margin", type=float, default=0.5,
+                        help="ppg the strongest level must beat the heuristic bot by in Plakoto and Fevga "
+                             "(default 0.5)")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="seed of the dice and the bots' noise (default 1)")
+    parser.add_argument("--jobs", type=int, default=2, help="pairings played at once (default 2)")
+    parser.add_argument("--json", metavar="FILE", help="write all figures to FILE as JSON")
+    args = parser.parse_args(argv)
+
+    err = Console(stderr=True)
+    gnubg_ok = True
+    if "portes" in args.variants and "gnubg" in args.opponents:
+        try:
+            import gnubg  # noqa: F401
+        except ImportError:
+            gnubg_ok = False
+            err.print("[yellow]GNU Backgammon's module is missing (pip install gnubg): "
+                      "no gnubg pairings[/yellow]")
+    pairings = plan(args, gnubg_ok)
+    if not pairings:
+        parser.error("nothing to play")
+    err.print(f"{len(pairings)} pairings, {args.jobs} at a time")
+    jobs = [(p, args.gnubg_ply) for p in pairings]
+    outcomes: list[Outcome] = []
+    started = time.monotonic()
+
+    def done(o: Outcome) -> None:
+        outcomes.append(o)
+        err.print(f"[{len(outcomes)}/{len(pairings)}] {o.game} {o.level} vs {o.opponent}: "
+                  f"{o.ppg:+.3f} ± {o.ci95:.3f} ppg over {o.games} games in {o.seconds:.0f} s")
+
+    if args.jobs <= 1:
+        for job in jobs:
+            done(_play_star(job))
+    else:
+        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+            for o in pool.imap_unordered(_play_star, jobs):
+                done(o)
+    outcomes.sort(key=order_key)
+    found = goals(outcomes, args)
+    out = Console(width=max(Console().width, 150))
+    out.print(pairing_table(outcomes))
+    out.print(goal_table(found))
+    out.print(f"{time.monotonic() - started:.0f} s in all")
+    if args.json:
+        settings: dict[str, Any] = {k: v for k, v in vars(args).items() if k != "json"}
+        with open(args.json, "w") as f:
+            pairings = [asdict(o) | {"ci95": finite(o.ci95)} for o in outcomes]
+            json.dump({"settings": settings, "pairings": pairings, "goals": [asdict(g) for g in found]},
+                      f, indent=2)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
