@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,6 +31,11 @@ from tavli import bearoff
 from tavli.errors import TavliError
 from tavli.position import Position
 from tavli.variants import make_variant
+
+if TYPE_CHECKING:
+    from types import FrameType
+
+    from rich.progress import ProgressColumn
 
 CHUNK = 100  # games per call into the kernel
 
@@ -125,6 +132,8 @@ class Trainer:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._errors: list[BaseException] = []
+        self.aborted = 0
+        """Games cut short (a workspace overflow or an endless game), not counted."""
 
     def _worker(self, index: int) -> None:
         cfg = self.state.config
@@ -148,10 +157,8 @@ class Trainer:
             self._errors.append(e)
             self._stop.set()
 
-    aborted = 0
-
     def run(self, progress: bool = True) -> TrainState:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
         cfg = self.state.config
         n_threads = cfg.threads or os.cpu_count() or 1
@@ -160,8 +167,29 @@ class Trainer:
         next_eval = (self.state.games // cfg.eval_every + 1) * cfg.eval_every if cfg.eval_every else None
         if cfg.eval_every and not self.state.log:
             next_eval = self.state.games  # the untrained network's strength comes first
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("{task.fields[rate]:.0f} games/s  {task.fields[note]}"), TimeRemainingColumn())
+        columns: tuple[ProgressColumn, ...] = (
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]:.0f} games/s  {task.fields[note]}"), TimeRemainingColumn())
+        # Ctrl-C or a polite kill saves a checkpoint and stops, even in the background
+        # (where a shell starts the job with SIGINT ignored)
+        handlers: dict[signal.Signals, signal._HANDLER] = {}
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                handlers[sig] = signal.signal(sig, self._on_signal)
+        try:
+            return self._run(threads, next_save, next_eval, columns, progress)
+        finally:
+            for sig, handler in handlers.items():
+                signal.signal(sig, handler)
+
+    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
+        self._stop.set()
+
+    def _run(self, threads: list[threading.Thread], next_save: int, next_eval: int | None,
+             columns: tuple[ProgressColumn, ...], progress: bool) -> TrainState:
+        from rich.progress import Progress
+
+        cfg = self.state.config
         clock = time.monotonic()
         base_seconds = self.state.seconds
         rate_mark = (clock, self.state.games)
@@ -172,7 +200,7 @@ class Trainer:
             for t in threads:
                 t.start()
             try:
-                while any(t.is_alive() for t in threads):
+                while any(t.is_alive() for t in threads) and not self._stop.is_set():
                     time.sleep(0.5)
                     now = time.monotonic()
                     self.state.seconds = base_seconds + now - clock
