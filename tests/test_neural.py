@@ -1,0 +1,387 @@
+"""Evaluators, the bots' levels and the network files.
+
+The shipped networks change as training improves, so the checks on them are ones any
+network must pass (legal choices, consistent chances, sure wins taken); exact values come
+from small networks built by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tavli import BLACK, WHITE, Dice, Position, TavliError, bearoff
+from tavli import _kernel as K
+from tavli import _neural as N
+from tavli.bots import RandomBot
+from tavli.neural import DEFAULT_LEVEL, LEVELS, Analysis, Evaluator, NeuralBot, Probabilities, WeightsError
+from tavli.variants import Fevga, Plakoto
+
+GAMES = ("portes", "plakoto", "fevga")
+WEIGHTS = Path(__file__).resolve().parent.parent / "tavli" / "weights"
+
+
+def positions_with_rolls(game: str, seed: int, count: int) -> list[tuple[Position, Dice]]:
+    """Positions from random games, each with a roll that has at least two plays."""
+    rng = random.Random(seed)
+    bot = RandomBot(seed)
+    out: list[tuple[Position, Dice]] = []
+    while len(out) < count:
+        pos = Position.start(game, rng.choice((WHITE, BLACK)))
+        for _ in range(rng.randint(2, 60)):
+            legal = pos.legal_plays(Dice(rng.randint(1, 6), rng.randint(1, 6)))
+            after = legal.after(bot.choose(legal)) if len(legal) else pos.pass_turn()
+            if after.result() is not None:
+                break
+            pos = after
+        dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
+        if len(pos.legal_plays(dice)) >= 2:
+            out.append((pos, dice))
+    return out
+
+
+def save_network(path: Path, network: N.Network, meta: dict[str, object]) -> None:
+    w1, b1, w2, b2 = network
+    np.savez(path, w1=w1, b1=b1, w2=w2, b2=b2, meta=np.array(json.dumps(meta)))
+
+
+def constant_network(kernel_id: int, b2: tuple[float, float, float], hidden: int = 3) -> N.Network:
+    """A network that answers sigmoid(b2) whatever the position."""
+    return (np.zeros((N.N_INPUTS[kernel_id], hidden), np.float32), np.zeros(hidden, np.float32),
+            np.zeros((3, hidden), np.float32), np.array(b2, np.float32))
+
+
+def sigmoid(a: float) -> float:
+    return 1 / (1 + math.exp(-a))
+
+
+# -- Probabilities ------------------------------------------------------------------
+
+@pytest.mark.parametrize(("win", "win2", "lose2", "equity"), [
+    (1.0, 1.0, 0.0, 2.0),
+    (1.0, 0.0, 0.0, 1.0),
+    (0.0, 0.0, 1.0, -2.0),
+    (0.0, 0.0, 0.0, -1.0),
+    (0.5, 0.0, 0.0, 0.0),
+    (0.6, 0.2, 0.1, 0.3),
+])
+def test_equity(win: float, win2: float, lose2: float, equity: float) -> None:
+    p = Probabilities(win, win2, lose2)
+    assert p.equity == pytest.approx(equity)
+    assert Analysis(3, p, 1).equity == p.equity
+
+
+def test_probabilities_text() -> None:
+    text = str(Probabilities(0.6, 0.2, 0.1))
+    assert text == "win 60.0% (2 points 20.0%), lose 2 points 10.0%, equity +0.300"
+
+
+# -- loading -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", GAMES)
+def test_shipped_networks_load(game: str) -> None:
+    bearoff.load()  # the tables are shared; time the network alone
+    start = time.perf_counter()
+    ev = Evaluator.from_file(WEIGHTS / f"{game}.npz")
+    assert time.perf_counter() - start < 1.0
+    kernel_id = Position.start(game).variant.kernel_id
+    assert ev.kernel_id == kernel_id
+    assert ev.meta["variant"] == game
+    w1, b1, w2, b2 = ev.network
+    assert w1.shape == (N.N_INPUTS[kernel_id], len(b1)) and w2.shape == (3, len(b1)) and b2.shape == (3,)
+    assert all(a.dtype == np.float32 and a.flags.c_contiguous for a in ev.network)
+    shipped = Evaluator.for_variant(game)
+    assert shipped is Evaluator.for_variant(game)  # loaded once
+    for a, b in zip(shipped.network, ev.network, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_house_rules_share_their_games_network() -> None:
+    for variant, game in ((Plakoto(mother_pin="single"), "plakoto"), (Fevga(prime_limits=False), "fevga")):
+        ev = Evaluator.for_variant(variant)
+        np.testing.assert_array_equal(ev.network[0], Evaluator.for_variant(game).network[0])
+        p = ev.probabilities(Position.start(variant))
+        assert 0 < p.win < 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_start_position_chances_are_consistent(game: str) -> None:
+    p = Evaluator.for_variant(game).probabilities(Position.start(game))
+    assert 0.0 < p.win < 1.0
+    assert 0.0 <= p.win2 <= p.win
+    assert 0.0 <= p.lose2 <= 1.0 - p.win
+    # the same position with the other colour to move is the same for the network
+    assert Evaluator.for_variant(game).probabilities(Position.start(game, BLACK)) == p
+
+
+def test_wrong_game_is_refused() -> None:
+    ev = Evaluator.for_variant("portes")
+    with pytest.raises(TavliError, match="this network plays portes, not fevga"):
+        ev.probabilities(Position.start("fevga"))
+    with pytest.raises(TavliError, match="not plakoto"):
+        ev.analyse(Position.start("plakoto").legal_plays(Dice(6, 5)))
+
+
+def test_a_network_file_built_by_hand(tmp_path: Path) -> None:
+    path = tmp_path / "constant.npz"
+    save_network(path, constant_network(K.PLAKOTO, (0.0, -1.0, -2.0)), {"variant": "plakoto", "kernel_id": 1})
+    ev = Evaluator.from_file(path)
+    assert ev.kernel_id == K.PLAKOTO and ev.meta["variant"] == "plakoto"
+    p = ev.probabilities(Position.start("plakoto"))
+    assert (p.win, p.win2, p.lose2) == pytest.approx((0.5, sigmoid(-1.0), sigmoid(-2.0)), abs=1e-7)
+    # after any play the opponent is to roll: his chances turned over
+    legal = Position.start("plakoto").legal_plays(Dice(6, 5))
+    for a in ev.analyse(legal):
+        assert a.depth == 0
+        assert (a.probabilities.win, a.probabilities.win2, a.probabilities.lose2) == pytest.approx(
+            (0.5, sigmoid(-2.0), sigmoid(-1.0)), abs=1e-7)
+
+
+def test_inconsistent_outputs_are_bounded(tmp_path: Path) -> None:
+    # raw outputs win 0.27 < win2 0.88 and lose2 0.95 > 1 - win: cut to the bounds
+    ev = Evaluator(K.PORTES, constant_network(K.PORTES, (-1.0, 2.0, 3.0)), {"variant": "portes"})
+    p = ev.probabilities(Position.start("portes"))
+    assert p.win == pytest.approx(sigmoid(-1.0), abs=1e-7)
+    assert p.win2 == p.win
+    assert p.lose2 == pytest.approx(1 - p.win)
+
+
+def test_races_at_home_use_the_bearoff_tables() -> None:
+    ev = Evaluator(K.PORTES, constant_network(K.PORTES, (0.0, 0.0, 0.0)), {"variant": "portes"})
+    sure_win = ev.probabilities(Position.from_checkers("portes", WHITE, {1: 1}, {6: 15}))
+    assert sure_win == Probabilities(1, 1, 0)
+    sure_loss = ev.probabilities(Position.from_checkers("portes", WHITE, {6: 15}, {1: 1}))
+    assert (sure_loss.win, sure_loss.win2) == (0.0, 0.0) and 0 < sure_loss.lose2 < 1
+    # not yet a race: the network's constant answer
+    outside = Position.from_checkers("portes", WHITE, {7: 1}, {6: 15})
+    assert ev.probabilities(outside) == Probabilities(0.5, 0.5, 0.5)
+
+
+def wrote(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+def one_line_error(path: Path) -> str:
+    with pytest.raises(WeightsError) as info:
+        Evaluator.from_file(path)
+    message = str(info.value)
+    assert "\n" not in message
+    assert str(path) in message
+    return message
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    assert one_line_error(tmp_path / "nowhere.npz").startswith("cannot read network")
+
+
+def test_not_a_network_file(tmp_path: Path) -> None:
+    path = wrote(tmp_path / "text.npz", b"not a network at all")
+    assert one_line_error(path).startswith("cannot read network")
+
+
+def test_an_array_missing(tmp_path: Path) -> None:
+    w1, b1, _, b2 = constant_network(K.PORTES, (0, 0, 0))
+    path = tmp_path / "no-w2.npz"
+    np.savez(path, w1=w1, b1=b1, b2=b2, meta=np.array(json.dumps({"kernel_id": 0})))
+    assert "w2" in one_line_error(path)
+
+
+def test_a_network_of_another_shape(tmp_path: Path) -> None:
+    # Portes inputs under Plakoto's name
+    path = tmp_path / "mismatch.npz"
+    save_network(path, constant_network(K.PORTES, (0, 0, 0)), {"variant": "plakoto", "kernel_id": 1})
+    assert "does not fit" in one_line_error(path)
+    w1, b1, w2, b2 = constant_network(K.FEVGA, (0, 0, 0), hidden=4)
+    save_network(path, (w1, b1, w2[:, :3], b2), {"variant": "fevga", "kernel_id": 2})
+    assert "does not fit" in one_line_error(path)
+    save_network(path, constant_network(K.FEVGA, (0, 0, 0)), {"variant": "fevga", "kernel_id": 7})
+    assert "does not fit" in one_line_error(path)
+
+
+@pytest.mark.xfail(strict=True, reason="Evaluator.from_file lets zipfile.BadZipFile and EOFError through")
+@pytest.mark.parametrize("cut", [0, 2])
+def test_a_truncated_file(tmp_path: Path, cut: int) -> None:
+    data = (WEIGHTS / "portes.npz").read_bytes()
+    one_line_error(wrote(tmp_path / "cut.npz", data[:len(data) // 2] if cut else b""))
+
+
+@pytest.mark.xfail(strict=True, reason="Evaluator.from_file reads meta['kernel_id'] outside its try block")
+def test_meta_without_the_game(tmp_path: Path) -> None:
+    path = tmp_path / "no-game.npz"
+    save_network(path, constant_network(K.PORTES, (0, 0, 0)), {"variant": "portes"})
+    one_line_error(path)
+
+
+# -- levels and the bot ------------------------------------------------------------------
+
+def test_levels() -> None:
+    names = list(LEVELS)
+    assert names == ["beginner", "casual", "intermediate", "advanced", "expert", "champion"]
+    assert DEFAULT_LEVEL in LEVELS
+    depths = [LEVELS[n].depth for n in names]
+    noises = [LEVELS[n].noise for n in names]
+    assert depths == sorted(depths) and depths[-1] == 2
+    assert noises == sorted(noises, reverse=True) and noises[-1] == 0.0
+    assert all(LEVELS[n].noise == 0 for n in names if LEVELS[n].depth > 0)
+    assert all(LEVELS[n].name == n and LEVELS[n].description for n in names)
+
+
+def test_unknown_level() -> None:
+    with pytest.raises(ValueError, match=r"unknown level 'grandmaster'.*beginner.*champion"):
+        NeuralBot("grandmaster")
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_every_level_chooses_a_legal_play(game: str, level: str) -> None:
+    bot = NeuralBot(level, seed=1)
+    count = 12 if LEVELS[level].depth < 2 else 4
+    for pos, dice in positions_with_rolls(game, 3, count):
+        legal = pos.legal_plays(dice)
+        k = bot.choose(legal)
+        assert isinstance(k, int) and 0 <= k < len(legal)
+        assert pos.parse_play(str(legal[k]), dice) in legal
+    single = Position.from_checkers("portes", WHITE, {1: 1}, {6: 15}).legal_plays(Dice(2, 1))
+    assert len(single) == 1 and bot.choose(single) == 0
+
+
+@pytest.mark.parametrize("level", ["beginner", "casual", "intermediate"])
+def test_noisy_levels_repeat_with_a_seed(level: str) -> None:
+    rolls = [pos.legal_plays(dice) for game in GAMES for pos, dice in positions_with_rolls(game, 9, 10)]
+    first_bot = NeuralBot(level, seed=5)
+    first = [first_bot.choose(legal) for legal in rolls]
+    again_bot = NeuralBot(level, seed=5)
+    assert [again_bot.choose(legal) for legal in rolls] == first
+    other = NeuralBot(level, seed=6)
+    best = NeuralBot("advanced")
+    if level == "beginner":
+        assert [other.choose(legal) for legal in rolls] != first
+        assert [best.choose(legal) for legal in rolls] != first
+
+
+def test_advanced_level_is_deterministic_without_a_seed() -> None:
+    rolls = [pos.legal_plays(dice) for pos, dice in positions_with_rolls("portes", 4, 10)]
+    a, b = NeuralBot("advanced"), NeuralBot("advanced")
+    assert [a.choose(legal) for legal in rolls] == [b.choose(legal) for legal in rolls]
+
+
+SURE_WINS = [
+    ("portes", {6: 1, 5: 1}, {13: 15}, Dice(6, 5)),
+    ("fevga", {6: 1, 4: 1}, {20: 15}, Dice(6, 4)),
+    ("plakoto", {6: 1, 3: 1}, {13: 15}, Dice(6, 3)),
+]
+
+
+def check_sure_win(game: str, white: dict[int, int], black: dict[int, int], dice: Dice, level: str) -> None:
+    legal = Position.from_checkers(game, WHITE, white, black).legal_plays(dice)
+    winning = [k for k in range(len(legal)) if legal.after(k).result() is not None]
+    assert len(legal) >= 2 and len(winning) == 1
+    bot = NeuralBot(level)
+    best = bot.analyse(legal)[0]
+    assert best.index == winning[0]
+    assert best.probabilities == Probabilities(1.0, 1.0, 0.0)  # Black has none off: 2 points
+    assert bot.choose(legal) == winning[0]
+
+
+@pytest.mark.parametrize(("game", "white", "black", "dice"), SURE_WINS)
+@pytest.mark.parametrize("level", ["advanced", "expert"])
+def test_a_sure_win_is_taken(game: str, white: dict[int, int], black: dict[int, int], dice: Dice,
+                             level: str) -> None:
+    check_sure_win(game, white, black, dice, level)
+
+
+@pytest.mark.xfail(strict=True, reason="the 21 roll weights of pre1/post2 sum to 1 + 2.2e-16, so a 2-ply "
+                   "value of a win one turn later exceeds the exact win and is ranked above it")
+@pytest.mark.parametrize(("game", "white", "black", "dice"), [SURE_WINS[0], SURE_WINS[2]])
+def test_champion_takes_a_sure_win(game: str, white: dict[int, int], black: dict[int, int],
+                                   dice: Dice) -> None:
+    # the other play wins for sure one turn later, whatever the network
+    check_sure_win(game, white, black, dice, "champion")
+
+
+@pytest.mark.parametrize("level", ["advanced", "expert", "champion"])
+def test_values_stay_within_bounds(level: str) -> None:
+    legal = Position.from_checkers("fevga", WHITE, {6: 1, 4: 1}, {20: 15}).legal_plays(Dice(6, 4))
+    for a in NeuralBot(level).analyse(legal):
+        assert 0.0 <= a.probabilities.win <= 1.0 + 1e-12
+        assert a.equity <= 2.0 + 1e-12
+
+
+def test_a_hand_made_network_steers_the_bot() -> None:
+    # the side to roll likes his own pip count low: so the side that moved prefers the play
+    # that leaves the opponent the most pips, that is, the hit
+    w1 = np.zeros((N.N_INPUTS[K.PORTES], 1), np.float32)
+    w1[192 + 4, 0] = -1.0  # the mover's pips / 100
+    network = (w1, np.zeros(1, np.float32), np.array([[5.0], [0.0], [0.0]], np.float32),
+               np.array([-2.5, -20.0, -20.0], np.float32))
+    ev = Evaluator(K.PORTES, network, {"variant": "portes"})
+    bot = NeuralBot("advanced", evaluators={K.PORTES: ev})
+    checked = 0
+    for pos, dice in positions_with_rolls("portes", 21, 25):
+        legal = pos.legal_plays(dice)
+        if any(bearoff.all_home(r, K.PORTES) or K.outcome(r, K.PORTES) for r in legal.results):
+            continue  # the tables or the rules answer there, not the network
+        their_pips = [legal.after(k).pip_count(legal.after(k).turn) for k in range(len(legal))]
+        assert their_pips[bot.choose(legal)] == max(their_pips)
+        checked += len(set(their_pips)) > 1
+    assert checked >= 3
+    # Black's blot on White's 9, four pips in front of White's checkers: 4-2 hits
+    legal = Position.from_checkers("portes", WHITE, {13: 15}, {16: 1, 1: 14}).legal_plays(Dice(4, 2))
+    assert "*" in str(legal[bot.choose(legal)])
+
+
+# -- analyse --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", GAMES)
+def test_analyse_is_sorted_best_first(game: str) -> None:
+    ev = Evaluator.for_variant(game)
+    pos, dice = positions_with_rolls(game, 14, 1)[0]
+    legal = pos.legal_plays(dice)
+    for depth in (0, 1, 2):
+        found = ev.analyse(legal, depth)
+        assert sorted(a.index for a in found) == list(range(len(legal)))
+        keys = [(-a.depth, -a.equity) for a in found]
+        assert keys == sorted(keys)
+        assert found[0].depth == depth
+        assert all(a.depth <= depth for a in found)
+        assert sum(a.depth >= 1 for a in found) <= 8 and sum(a.depth == 2 for a in found) <= 3
+        for a in found:
+            p = a.probabilities
+            assert 0 <= p.win2 <= p.win <= 1 and 0 <= p.lose2 <= 1 - p.win + 1e-12
+    # 0 ply: the opponent's own chances, turned over
+    for a in ev.analyse(legal, 0):
+        after = legal.after(a.index)
+        if after.result() is None:
+            theirs = ev.probabilities(after)
+            assert (a.probabilities.win, a.probabilities.win2, a.probabilities.lose2) == pytest.approx(
+                (1 - theirs.win, theirs.lose2, theirs.win2), abs=1e-12)
+
+
+def test_bot_analyse_uses_its_level() -> None:
+    legal = Position.start("portes").legal_plays(Dice(4, 3))
+    assert {a.depth for a in NeuralBot("casual").analyse(legal)} == {0}
+    assert NeuralBot("expert").analyse(legal)[0].depth == 1
+    assert NeuralBot("champion").analyse(legal)[0].depth == 2
+
+
+@pytest.mark.xfail(strict=True, reason="Evaluator.analyse only sees an overflow of the last generate call")
+def test_analyse_grows_a_small_workspace() -> None:
+    from tavli import position as P
+
+    ev = Evaluator.for_variant("portes")
+    legal = Position.start("portes").legal_plays(Dice(6, 5))
+    normal = [(a.index, a.equity) for a in ev.analyse(legal, 1)]
+    saved = getattr(P._local, "ws", None)
+    P._local.ws = K.Workspace(nodes=16, plays=16)
+    try:
+        small = [(a.index, a.equity) for a in ev.analyse(legal, 1)]
+    finally:
+        P._local.ws = saved
+    assert small == pytest.approx(normal)
