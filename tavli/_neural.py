@@ -380,6 +380,17 @@ def post0(r: np.ndarray, params: int, net: Network, race: Tables, x: np.ndarray,
     _turn_over(out)
 
 
+# A free slot of the workspace header: set when any ``generate`` of a search
+# overflowed, since each later call clears the kernel's own status.
+_OVERFLOWED = 7
+
+
+@njit(cache=True, inline="always")
+def _note_overflow(ints: np.ndarray) -> None:
+    if ints[K._STATUS] != 0:
+        ints[_OVERFLOWED] = 1
+
+
 @njit(cache=True)
 def _best0(rows: np.ndarray, params: int, net: Network, race: Tables, x: np.ndarray, h: np.ndarray,
            out: np.ndarray) -> int:
@@ -403,8 +414,9 @@ def pre1(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: 
     acc2 = 0.0
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
-            weight = (1.0 if d1 == d2 else 2.0) / 36.0
+            weight = 1.0 if d1 == d2 else 2.0
             rows = K.generate(s, d1, d2, params, ws[0], ws[1], ws[2], ws[3])
+            _note_overflow(ws[3])
             if rows.shape[0] == 0:
                 post0(s, params, net, race, x, h, out)
             else:
@@ -413,9 +425,9 @@ def pre1(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: 
             acc0 += weight * out[0]
             acc1 += weight * out[1]
             acc2 += weight * out[2]
-    out[0] = acc0
-    out[1] = acc1
-    out[2] = acc2
+    out[0] = acc0 / 36.0
+    out[1] = acc1 / 36.0
+    out[2] = acc2 / 36.0
 
 
 @njit(cache=True)
@@ -445,8 +457,9 @@ def post2(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x:
     acc2 = 0.0
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
-            weight = (1.0 if d1 == d2 else 2.0) / 36.0
+            weight = 1.0 if d1 == d2 else 2.0
             rows = K.generate(s, d1, d2, params, ws[0], ws[1], ws[2], ws[3])
+            _note_overflow(ws[3])
             if rows.shape[0] == 0:
                 post1(s, params, net, race, ws, x, h, out)
             else:
@@ -455,9 +468,9 @@ def post2(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x:
             acc0 += weight * out[0]
             acc1 += weight * out[1]
             acc2 += weight * out[2]
-    out[0] = 1.0 - acc0
-    out[1] = acc2
-    out[2] = acc1
+    out[0] = 1.0 - acc0 / 36.0
+    out[1] = acc2 / 36.0
+    out[2] = acc1 / 36.0
 
 
 @njit(cache=True, nogil=True)
@@ -468,7 +481,10 @@ def analyse(rows: np.ndarray, params: int, net: Network, race: Tables, ws: Array
 
     All plays get 0-ply; at most ``keep1`` within ``margin1`` of the best go
     to 1-ply; of those, at most ``keep2`` within ``margin2`` go to 2-ply.
+    If the workspace was too small anywhere, ``ws[3][K._STATUS]`` says so
+    on return.
     """
+    ws[3][_OVERFLOWED] = 0
     n = rows.shape[0]
     n_in = net[0].shape[0]
     x = np.zeros(n_in, np.float32)
@@ -503,6 +519,8 @@ def analyse(rows: np.ndarray, params: int, net: Network, race: Tables, ws: Array
             eq[k] = equity(out[0], out[1], out[2])
             used[k] = level
             taken += 1
+    if ws[3][_OVERFLOWED] != 0:  # the caller grows the workspace and asks again
+        ws[3][K._STATUS] = K.OVERFLOW
     return values, used
 
 

@@ -262,7 +262,8 @@ def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, thread
 
 
 @cli.command("plot-training")
-@click.argument("networks", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("networks", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="PNG file to write")
 def plot_training(networks: tuple[Path, ...], out: Path) -> None:

@@ -21,6 +21,8 @@ from __future__ import annotations
 import functools
 import json
 import random
+import zipfile
+import zlib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -87,9 +89,9 @@ class Evaluator:
                 meta = json.loads(str(data["meta"]))
                 w1, b1, w2, b2 = (np.ascontiguousarray(data[k], dtype=np.float32)
                                   for k in ("w1", "b1", "w2", "b2"))
-        except (OSError, KeyError, ValueError) as e:
+            kernel_id = int(meta["kernel_id"])
+        except (OSError, EOFError, KeyError, TypeError, ValueError, zipfile.BadZipFile, zlib.error) as e:
             raise WeightsError(f"cannot read network {path}: {e}") from None
-        kernel_id = int(meta["kernel_id"])
         network = (w1, b1, w2, b2)
         if (kernel_id not in (K.PORTES, K.PLAKOTO, K.FEVGA) or w1.shape != (N.N_INPUTS[kernel_id], len(b1))
                 or w2.shape != (3, len(b1)) or b2.shape != (3,)):

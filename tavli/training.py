@@ -19,6 +19,8 @@ import os
 import signal
 import threading
 import time
+import zipfile
+import zlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -95,7 +97,7 @@ class TrainState:
                 w1, b1, w2, b2 = (np.ascontiguousarray(data[k], dtype=np.float32)
                                   for k in ("w1", "b1", "w2", "b2"))
             config = TrainConfig(**meta["config"])
-        except (OSError, KeyError, ValueError, TypeError) as e:
+        except (OSError, EOFError, KeyError, ValueError, TypeError, zipfile.BadZipFile, zlib.error) as e:
             raise TavliError(f"cannot resume from {path}: {e}") from None
         return cls(config, (w1, b1, w2, b2), int(meta["games"]), int(meta["turns"]), float(meta["seconds"]),
                    list(meta["log"]))
@@ -164,9 +166,9 @@ class Trainer:
         n_threads = cfg.threads or os.cpu_count() or 1
         threads = [threading.Thread(target=self._worker, args=(i,), daemon=True) for i in range(n_threads)]
         next_save = self.state.games + cfg.checkpoint_every
-        next_eval = (self.state.games // cfg.eval_every + 1) * cfg.eval_every if cfg.eval_every else None
         if cfg.eval_every and not self.state.log:
-            next_eval = self.state.games  # the untrained network's strength comes first
+            self._measure()  # the untrained network's strength comes first
+        next_eval = (self.state.games // cfg.eval_every + 1) * cfg.eval_every if cfg.eval_every else None
         columns: tuple[ProgressColumn, ...] = (
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
             TextColumn("{task.fields[rate]:.0f} games/s  {task.fields[note]}"), TimeRemainingColumn())

@@ -205,14 +205,12 @@ def test_a_network_of_another_shape(tmp_path: Path) -> None:
     assert "does not fit" in one_line_error(path)
 
 
-@pytest.mark.xfail(strict=True, reason="Evaluator.from_file lets zipfile.BadZipFile and EOFError through")
 @pytest.mark.parametrize("cut", [0, 2])
 def test_a_truncated_file(tmp_path: Path, cut: int) -> None:
     data = (WEIGHTS / "portes.npz").read_bytes()
     one_line_error(wrote(tmp_path / "cut.npz", data[:len(data) // 2] if cut else b""))
 
 
-@pytest.mark.xfail(strict=True, reason="Evaluator.from_file reads meta['kernel_id'] outside its try block")
 def test_meta_without_the_game(tmp_path: Path) -> None:
     path = tmp_path / "no-game.npz"
     save_network(path, constant_network(K.PORTES, (0, 0, 0)), {"variant": "portes"})
@@ -297,8 +295,6 @@ def test_a_sure_win_is_taken(game: str, white: dict[int, int], black: dict[int, 
     check_sure_win(game, white, black, dice, level)
 
 
-@pytest.mark.xfail(strict=True, reason="the 21 roll weights of pre1/post2 sum to 1 + 2.2e-16, so a 2-ply "
-                   "value of a win one turn later exceeds the exact win and is ranked above it")
 @pytest.mark.parametrize(("game", "white", "black", "dice"), [SURE_WINS[0], SURE_WINS[2]])
 def test_champion_takes_a_sure_win(game: str, white: dict[int, int], black: dict[int, int],
                                    dice: Dice) -> None:
@@ -371,7 +367,6 @@ def test_bot_analyse_uses_its_level() -> None:
     assert NeuralBot("champion").analyse(legal)[0].depth == 2
 
 
-@pytest.mark.xfail(strict=True, reason="Evaluator.analyse only sees an overflow of the last generate call")
 def test_analyse_grows_a_small_workspace() -> None:
     from tavli import position as P
 
@@ -384,4 +379,5 @@ def test_analyse_grows_a_small_workspace() -> None:
         small = [(a.index, a.equity) for a in ev.analyse(legal, 1)]
     finally:
         P._local.ws = saved
-    assert small == pytest.approx(normal)
+    assert [i for i, _ in small] == [i for i, _ in normal]
+    assert [e for _, e in small] == pytest.approx([e for _, e in normal])

@@ -644,8 +644,6 @@ def test_train_games_learns_that_a_sure_win_is_won() -> None:
     assert buf.out[0] > before[0] and buf.out[1] > before[1] and buf.out[2] < before[2]
 
 
-@pytest.mark.xfail(strict=True, reason="pre1/post2 weight the 21 rolls by (1 or 2)/36 in floating point, "
-                   "which sums to 1 + 2.2e-16: a sure result averages to a value outside [0, 1]")
 def test_a_result_sure_after_every_roll_is_exact() -> None:
     # Black, to roll, bears his last checker off with any roll; White has none off
     pos = Position.from_checkers("portes", WHITE, {6: 15}, {1: 1})

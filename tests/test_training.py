@@ -147,7 +147,6 @@ def test_checkpoint_with_an_unknown_setting(tmp_path: Path) -> None:
         TrainState.load(tmp_path / "noconfig.npz")
 
 
-@pytest.mark.xfail(strict=True, reason="TrainState.load lets zipfile.BadZipFile through")
 def test_truncated_checkpoint(trained: tuple[Path, TrainState], tmp_path: Path) -> None:
     data = trained[0].read_bytes()
     path = tmp_path / "cut.npz"
