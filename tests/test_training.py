@@ -196,3 +196,19 @@ def test_train_reports_a_corrupt_checkpoint_in_one_line(tmp_path: Path) -> None:
     lines = run.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: cannot resume from {path}")
     assert path.read_bytes() == b"junk"
+
+
+def test_plot_training_draws_every_game(trained: tuple[Path, TrainState], tmp_path: Path) -> None:
+    path, state = trained
+    other = new_state(tiny("fevga"))
+    other.log = [{"games": 0, "seconds": 0.0, "ppg": -1.2, "ci95": 0.1},
+                 {"games": 100, "seconds": 1.0, "ppg": 0.5, "ci95": float("inf")}]
+    fevga = tmp_path / "fevga.npz"
+    other.save(fevga)
+    out = tmp_path / "plot.png"
+    result = CliRunner().invoke(cli, ["plot-training", str(path), str(fevga), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert out.stat().st_size > 10_000  # axes, two lines and a legend, not an empty canvas
+    missing = CliRunner().invoke(cli, ["plot-training", str(tmp_path / "none.npz"), "--out", str(out)])
+    assert missing.exit_code == 2 and "does not exist" in missing.output
