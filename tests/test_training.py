@@ -199,7 +199,7 @@ def test_train_reports_a_corrupt_checkpoint_in_one_line(tmp_path: Path) -> None:
 
 
 def test_plot_training_draws_every_game(trained: tuple[Path, TrainState], tmp_path: Path) -> None:
-    path, state = trained
+    path, _ = trained
     other = new_state(tiny("fevga"))
     other.log = [{"games": 0, "seconds": 0.0, "ppg": -1.2, "ci95": 0.1},
                  {"games": 100, "seconds": 1.0, "ppg": 0.5, "ci95": float("inf")}]
