@@ -380,6 +380,10 @@ def post0(r: np.ndarray, params: int, net: Network, race: Tables, x: np.ndarray,
     _turn_over(out)
 
 
+# the 21 rolls: (die, die, how many of the 36 throws give it)
+_ROLLS = np.array([(d1, d2, 1 if d1 == d2 else 2) for d1 in range(1, 7) for d2 in range(d1, 7)],
+                  np.int64)
+
 # A free slot of the workspace header: set when any ``generate`` of a search
 # overflowed, since each later call clears the kernel's own status.
 _OVERFLOWED = 7
@@ -406,28 +410,27 @@ def _best0(rows: np.ndarray, params: int, net: Network, race: Tables, x: np.ndar
 
 
 @njit(cache=True)
+def _best_after(s: np.ndarray, d1: int, d2: int, params: int, net: Network, race: Tables, ws: Arrays,
+                x: np.ndarray, h: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """The mover's position after his best play of ``d1-d2`` by 0-ply (``s`` itself when he
+    cannot move)."""
+    rows = K.generate(s, d1, d2, params, ws[0], ws[1], ws[2], ws[3])
+    _note_overflow(ws[3])
+    if rows.shape[0] == 0:
+        return s
+    return rows[_best0(rows, params, net, race, x, h, out), :K.STATE_SIZE].copy()
+
+
+@njit(cache=True)
 def pre1(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
          h: np.ndarray, out: np.ndarray) -> None:
     """1-ply value of ``s`` with the mover to roll: his best play by 0-ply, over 21 rolls."""
-    acc0 = 0.0
-    acc1 = 0.0
-    acc2 = 0.0
-    for d1 in range(1, 7):
-        for d2 in range(d1, 7):
-            weight = 1.0 if d1 == d2 else 2.0
-            rows = K.generate(s, d1, d2, params, ws[0], ws[1], ws[2], ws[3])
-            _note_overflow(ws[3])
-            if rows.shape[0] == 0:
-                post0(s, params, net, race, x, h, out)
-            else:
-                k = _best0(rows, params, net, race, x, h, out)
-                post0(rows[k, :K.STATE_SIZE], params, net, race, x, h, out)
-            acc0 += weight * out[0]
-            acc1 += weight * out[1]
-            acc2 += weight * out[2]
-    out[0] = acc0 / 36.0
-    out[1] = acc1 / 36.0
-    out[2] = acc2 / 36.0
+    acc = np.zeros(3, np.float64)
+    for i in range(_ROLLS.shape[0]):
+        after = _best_after(s, _ROLLS[i, 0], _ROLLS[i, 1], params, net, race, ws, x, h, out)
+        post0(after, params, net, race, x, h, out)
+        acc += _ROLLS[i, 2] * out
+    out[:] = acc / 36.0
 
 
 @njit(cache=True)
@@ -452,25 +455,13 @@ def post2(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x:
         _terminal(code, out)
         return
     s = K.flip(r, params)
-    acc0 = 0.0
-    acc1 = 0.0
-    acc2 = 0.0
-    for d1 in range(1, 7):
-        for d2 in range(d1, 7):
-            weight = 1.0 if d1 == d2 else 2.0
-            rows = K.generate(s, d1, d2, params, ws[0], ws[1], ws[2], ws[3])
-            _note_overflow(ws[3])
-            if rows.shape[0] == 0:
-                post1(s, params, net, race, ws, x, h, out)
-            else:
-                k = _best0(rows, params, net, race, x, h, out)
-                post1(rows[k, :K.STATE_SIZE].copy(), params, net, race, ws, x, h, out)
-            acc0 += weight * out[0]
-            acc1 += weight * out[1]
-            acc2 += weight * out[2]
-    out[0] = 1.0 - acc0 / 36.0
-    out[1] = acc2 / 36.0
-    out[2] = acc1 / 36.0
+    acc = np.zeros(3, np.float64)
+    for i in range(_ROLLS.shape[0]):
+        after = _best_after(s, _ROLLS[i, 0], _ROLLS[i, 1], params, net, race, ws, x, h, out)
+        post1(after, params, net, race, ws, x, h, out)
+        acc += _ROLLS[i, 2] * out
+    out[:] = acc / 36.0
+    _turn_over(out)
 
 
 @njit(cache=True, nogil=True)
