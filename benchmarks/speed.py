@@ -41,6 +41,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from goals import Goal, goal_table, verdict
 from rich.console import Console
 from rich.table import Table
 
@@ -81,13 +82,6 @@ class TrainingSpeed:
     seconds: float
     games_per_second: float
     turns_per_second: float
-
-
-@dataclass
-class Goal:
-    goal: str
-    status: str
-    detail: str
 
 
 # -- decisions ---------------------------------------------------------------------------
@@ -200,11 +194,11 @@ def goals(times: list[DecisionTimes], speeds: list[TrainingSpeed], levels: Seque
     for level, limit, what in checks:
         for t in (t for t in times if t.player == level):
             found.append(Goal(f"{t.game}: {what} ({level}) median decision <= {limit:g} ms",
-                              "PASS" if t.median_ms <= limit else "FAIL",
+                              verdict(t.median_ms <= limit),
                               f"{t.median_ms:.1f} ms over {t.positions} positions"))
     for s in speeds:
         found.append(Goal(f"{s.game}: self-play training >= {TRAINING_GOAL:g} games/s",
-                          "PASS" if s.games_per_second >= TRAINING_GOAL else "FAIL",
+                          verdict(s.games_per_second >= TRAINING_GOAL),
                           f"{s.games_per_second:.1f} games/s with {s.threads} threads"))
     return found
 
@@ -233,15 +227,6 @@ def training_table(speeds: list[TrainingSpeed]) -> Table:
     return table
 
 
-def goal_table(found: list[Goal]) -> Table:
-    table = Table(title="Goals")
-    table.add_column("goal")
-    table.add_column("status")
-    table.add_column("figures")
-    for g in found:
-        colour = "green" if g.status == "PASS" else "red"
-        table.add_row(g.goal, f"[{colour}]{g.status}[/{colour}]", g.detail)
-    return table
 
 
 def parse_list(text: str, allowed: Sequence[str], what: str) -> list[str]:

@@ -48,6 +48,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from goals import Goal, goal_table, verdict
 from rich.console import Console
 from rich.table import Table
 
@@ -203,18 +204,6 @@ def plan(args: argparse.Namespace, gnubg_ok: bool) -> list[Pairing]:
 
 # -- goals ------------------------------------------------------------------------------------
 
-@dataclass
-class Goal:
-    goal: str
-    status: str
-    """``PASS``, ``FAIL`` or ``not measured``."""
-    detail: str
-
-
-def verdict(ok: bool) -> str:
-    return "PASS" if ok else "FAIL"
-
-
 def figure(o: Outcome) -> str:
     return f"{o.level} {o.ppg:+.3f} ± {o.ci95:.3f} ({o.games} games)"
 
@@ -281,16 +270,6 @@ def pairing_table(outcomes: list[Outcome]) -> Table:
     return table
 
 
-def goal_table(found: list[Goal]) -> Table:
-    table = Table(title="Goals")
-    table.add_column("goal")
-    table.add_column("status")
-    table.add_column("figures")
-    colours = {"PASS": "green", "FAIL": "red"}
-    for g in found:
-        colour = colours.get(g.status, "yellow")
-        table.add_row(g.goal, f"[{colour}]{g.status}[/{colour}]", g.detail)
-    return table
 
 
 def order_key(o: Outcome) -> tuple[int, int, int]:
