@@ -1,4 +1,4 @@
-"""The ``tavli`` command: legal plays, terminal matches and bot self-play."""
+"""The ``tavli`` command: legal plays, terminal and web matches, bots, training."""
 
 from __future__ import annotations
 
@@ -289,6 +289,71 @@ def engine(level: str, seed: int | None) -> None:
     from tavli.engine import main as serve_engine
 
     serve_engine(level, seed)
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on (0.0.0.0 for all)")
+@click.option("--port", "-p", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option("--database", "--db", default="sqlite:///tavli.db", show_default=True,
+              help="sqlite:///FILE or postgresql://user:password@host/dbname")
+@click.option("--claim-after", type=click.FloatRange(min=0), default=120.0, show_default=True,
+              help="seconds an absent opponent has before the game can be claimed")
+@click.option("--bot-delay", type=click.FloatRange(min=0), default=0.5, show_default=True,
+              help="seconds a bot waits before each roll and play, so that people can follow")
+def serve(host: str, port: int, database: str, claim_after: float, bot_delay: float) -> None:
+    """Run the web app: play in the browser against a bot or a friend (docs/web.md)."""
+    import socket
+
+    import uvicorn
+
+    from tavli.server.app import create_app
+    from tavli.server.store import async_url
+
+    async_url(database)  # a bad URL is one line, before anything starts
+    app = create_app(database, claim_after=claim_after, bot_delay=bot_delay)
+    try:
+        sock = socket.create_server((host, port), reuse_port=False)
+    except OSError as e:
+        raise InputError(f"cannot listen on {host}:{port}: {e.strerror}") from None
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+    click.echo(f"Tavli is running at http://{shown}:{sock.getsockname()[1]}/  (database {database}; "
+               "Ctrl-C stops it)", err=False)
+    sys.stdout.flush()
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=1 << 20, ws_ping_interval=20.0,
+                            ws_ping_timeout=20.0)
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+@cli.command("verify-dice")
+@click.argument("url")
+def verify_dice(url: str) -> None:
+    """Check every finished game's dice of a match against its published seed (URL of the match or its dice)."""
+    import urllib.request
+
+    from tavli.fairdice import check_game, dice_of_rolls
+
+    target = url.split("#")[0].rstrip("/")
+    if "/api/matches/" not in target:
+        if "/match/" not in target:
+            raise InputError("give the match's address (http://host/match/ID) or its /api/matches/ID/dice")
+        base, match_id = target.rsplit("/match/", 1)
+        target = f"{base}/api/matches/{match_id}/dice"
+    try:
+        with urllib.request.urlopen(target, timeout=30) as answer:
+            record = json.load(answer)
+    except (OSError, ValueError) as e:
+        raise InputError(f"cannot read {target}: {e}") from None
+    checked = 0
+    for game in record.get("games", []):
+        if game.get("seed") is None:
+            click.echo(f"game {game['index'] + 1} ({game['variant']}): not over, seed not yet revealed")
+            continue
+        dice = dice_of_rolls(game["opening"], game["rolls"])
+        check_game(game["seed"], game["commitment"], dice)
+        checked += 1
+        click.echo(f"game {game['index'] + 1} ({game['variant']}): {len(dice)} dice match seed {game['seed'][:12]}… "
+                   f"and commitment {game['commitment'][:12]}…")
+    click.echo(f"{checked} finished game(s) checked: the dice are the seeds' dice")
 
 
 def main() -> None:

@@ -78,6 +78,9 @@ class DiceRoller:
     def __init__(self, seed: int | None = None) -> None:
         self._rng: random.Random = random.Random(seed) if seed is not None else secrets.SystemRandom()
 
+    def start_game(self, index: int) -> None:
+        """Called by ``Match`` before the first die of game ``index`` (0-based); nothing here."""
+
     def die(self) -> int:
         return self._rng.randint(1, 6)
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from tavli.dice import Dice, DiceRoller
 from tavli.errors import GameOverError, IllegalPlayError, TavliError
 from tavli.game import Game, Turn
-from tavli.position import LegalPlays, Play
+from tavli.position import GameResult, LegalPlays, Play
 from tavli.variants import BLACK, VARIANTS, WHITE, Color, Fevga, MotherPin, Plakoto, Portes, Variant
 
 TAVLI_SEQUENCE = ("portes", "plakoto", "fevga")
@@ -144,7 +144,29 @@ class Match:
                 self._start_game(result.winner)
         return turn
 
+    def concede(self, loser: Color, reason: str, points: int = 1) -> GameResult:
+        """End the game now in favour of ``loser``'s opponent (a resignation, a claim).
+
+        >>> m = Match(MatchSettings(length=3, games=("portes",)), DiceRoller(seed=1))
+        >>> m.concede(BLACK, "opponent absent")
+        GameResult(winner=<Color.WHITE: 0>, points=1, reason='opponent absent')
+        >>> m.score[WHITE], len(m.records)
+        (1, 2)
+        """
+        if self.is_over:
+            raise GameOverError("the match is over")
+        if points < 1:
+            raise TavliError(f"a conceded game is worth 1 point or more, not {points!r}")
+        result = GameResult(loser.other, points, reason)
+        self.game.result = result
+        self.dice = None
+        self.score[loser.other] += points
+        if not self.is_over:
+            self._start_game(loser.other)
+        return result
+
     def _start_game(self, starter: Color | None = None) -> None:
+        self.roller.start_game(len(self.records))
         rolls: list[tuple[int, int]] = []
         while starter is None:
             white, black = self.roller.die(), self.roller.die()

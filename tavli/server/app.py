@@ -1,0 +1,336 @@
+"""The ASGI app: pages, the JSON API and the WebSocket protocol (docs/web.md).
+
+>>> from starlette.testclient import TestClient
+>>> with TestClient(create_app("sqlite://")) as client:
+...     client.get("/healthz").json()
+{'ok': True}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections import defaultdict, deque
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from tavli.neural import DEFAULT_LEVEL, LEVELS
+from tavli.server.protocol import Claim, Hello, Ping, PlayMessage, ProtocolError, Roll, message_id, parse
+from tavli.server.service import PRESENCE_SECONDS, SEATS, ActionError, LiveMatch, MatchService, seat_name
+from tavli.server.store import Store
+from tavli.server.view import state_json
+
+STATIC = Path(__file__).parent / "static"
+HEARTBEAT_SECONDS = 10.0
+POLL_SECONDS = 2.0
+MESSAGES_PER_SECOND = 20.0
+MESSAGE_BURST = 40.0
+REFUSALS_BEFORE_CLOSE = 200
+MATCHES_PER_MINUTE = 30
+
+
+@dataclass
+class TokenBucket:
+    """``rate`` actions per second with bursts of ``burst``."""
+
+    rate: float
+    burst: float
+    tokens: float = 0.0
+    stamp: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        self.tokens = self.burst
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+@dataclass(eq=False)
+class Connection:
+    socket: WebSocket
+    match_id: str | None = None
+    role: str | None = None
+    steps: bool = False
+    bucket: TokenBucket = field(default_factory=lambda: TokenBucket(MESSAGES_PER_SECOND, MESSAGE_BURST))
+    refusals: int = 0
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if self.socket.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):  # a socket that closes meanwhile
+                await self.socket.send_text(json.dumps(message, separators=(",", ":")))
+
+
+class Hub:
+    """The open connections of this process, by match, and the states they are sent."""
+
+    def __init__(self, service: MatchService) -> None:
+        self.service = service
+        self.rooms: dict[str, set[Connection]] = defaultdict(set)
+        service.listeners.append(self.broadcast)
+
+    def local_seats(self, match_id: str) -> set[str]:
+        return {c.role for c in self.rooms.get(match_id, ()) if c.role in SEATS}
+
+    async def connected(self, live: LiveMatch) -> tuple[dict[str, bool], dict[str, float]]:
+        """Who is connected (here, through another process, or a bot), and the stored presence."""
+        local = self.local_seats(live.row.id)
+        out = {name: name in local or live.bot_level(color) is not None for name, color in SEATS.items()}
+        stored: dict[str, float] = {}
+        if not all(out.values()):
+            stored = await self.service.store.presence_of(live.row.id)
+            now = time.time()
+            for name in out:
+                out[name] = out[name] or stored.get(name, 0.0) > now
+        return out, stored
+
+    async def state_for(self, live: LiveMatch, conn: Connection,
+                        presence: tuple[dict[str, bool], dict[str, float]] | None = None) -> dict[str, Any]:
+        connected, stored = presence or await self.connected(live)
+        claim_at = self.claim_at(live, conn.role, connected, stored)
+        state = state_json(live, conn.role or "spectator", steps=conn.steps, connected=connected,
+                           can_claim=claim_at is not None and claim_at <= time.time(),
+                           claim_after=self.service.claim_after)
+        state["claim_at"] = claim_at
+        return state
+
+    def claim_at(self, live: LiveMatch, role: str | None, connected: dict[str, bool],
+                 stored: dict[str, float]) -> float | None:
+        """When ``role`` may claim the game if the opponent stays away; None if he may not."""
+        match = live.match
+        if role not in SEATS or match.is_over or match.turn == SEATS[role]:
+            return None
+        other = seat_name(match.turn)
+        if connected.get(other, True):
+            return None
+        return max(stored.get(other, 0.0), live.last_action) + self.service.claim_after
+
+    async def broadcast(self, live: LiveMatch) -> None:
+        conns = list(self.rooms.get(live.row.id, ()))
+        if not conns:
+            return
+        presence = await self.connected(live)
+        cache: dict[tuple[str | None, bool], str] = {}
+        for conn in conns:
+            key = (conn.role, conn.steps)
+            if key not in cache:
+                cache[key] = json.dumps(await self.state_for(live, conn, presence), separators=(",", ":"))
+            if conn.socket.application_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    await conn.socket.send_text(cache[key])
+
+    async def join(self, conn: Connection, match_id: str, role: str) -> None:
+        self.rooms[match_id].add(conn)
+        conn.match_id, conn.role = match_id, role
+        if role in SEATS:
+            await self.service.store.set_presence(match_id, [role], time.time() + PRESENCE_SECONDS)
+
+    async def leave(self, conn: Connection) -> None:
+        match_id = conn.match_id
+        if match_id is None:
+            return
+        room = self.rooms.get(match_id)
+        if room is not None:
+            room.discard(conn)
+            if not room:
+                del self.rooms[match_id]
+                self.service.forget(match_id)
+        if conn.role in SEATS and conn.role not in self.local_seats(match_id):
+            await self.service.store.set_presence(match_id, [conn.role], time.time())
+            live = await self.service.get(match_id) if match_id in self.rooms else None
+            if live is not None:
+                await self.broadcast(live)
+
+    async def heartbeat(self) -> None:
+        """Keep the stored presence of this process's seats fresh."""
+        until = time.time() + PRESENCE_SECONDS
+        for match_id in list(self.rooms):
+            await self.service.store.set_presence(match_id, sorted(self.local_seats(match_id)), until)
+
+    async def poll(self) -> None:
+        """Pick up actions that another server process stored, and wake claims that came due."""
+        ids = list(self.rooms)
+        stored = await self.service.store.seqs(ids)
+        for match_id in ids:
+            live = await self.service.get(match_id)
+            if live is None:
+                continue
+            if stored.get(match_id, live.seq) > live.seq:
+                async with live.lock:
+                    fresh = await self.service.refresh(match_id)
+                if fresh is not None:
+                    await self.broadcast(fresh)
+
+
+class RateLimiter:
+    """At most ``limit`` events per ``window`` seconds per key (new matches per client address)."""
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit, self.window = limit, window
+        self.events: dict[str, deque[float]] = defaultdict(deque)
+
+    def allow(self, key: str) -> bool:
+        now = time.monotonic()
+        q = self.events[key]
+        while q and q[0] <= now - self.window:
+            q.popleft()
+        if len(q) >= self.limit:
+            return False
+        q.append(now)
+        return True
+
+
+def error(message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120.0, bot_delay: float = 0.0,
+               matches_per_minute: int = MATCHES_PER_MINUTE, messages_per_second: float = MESSAGES_PER_SECOND,
+               message_burst: float = MESSAGE_BURST) -> Starlette:
+    """The web app on ``database`` (``sqlite:///FILE``, ``sqlite://`` in memory, or ``postgresql://...``)."""
+    store = Store(database)
+    service = MatchService(store, claim_after=claim_after, bot_delay=bot_delay)
+    hub = Hub(service)
+    creations = RateLimiter(matches_per_minute, 60.0)
+
+    async def every(seconds: float, job: Any) -> None:
+        while True:
+            await asyncio.sleep(seconds)
+            with contextlib.suppress(Exception):  # a failed round is retried at the next
+                await job()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await store.create_tables()
+        tasks = [asyncio.create_task(every(HEARTBEAT_SECONDS, hub.heartbeat)),
+                 asyncio.create_task(every(POLL_SECONDS, hub.poll))]
+        try:
+            yield
+        finally:
+            for task in tasks:
+                task.cancel()
+            await store.close()
+
+    async def page(request: Request) -> Response:
+        name = "match.html" if "match_id" in request.path_params else "index.html"
+        return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({"ok": True})
+
+    async def levels(request: Request) -> Response:
+        return JSONResponse({"levels": [{"name": lv.name, "description": lv.description, "depth": lv.depth}
+                                        for lv in LEVELS.values()], "default": DEFAULT_LEVEL})
+
+    async def new_match(request: Request) -> Response:
+        client = request.client.host if request.client else "?"
+        if not creations.allow(client):
+            return error(f"at most {matches_per_minute} new matches a minute: try again soon", 429)
+        raw = await request.body()
+        if len(raw) > 4096:
+            return error("the request is too large", 400)
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            return error("the request is not JSON", 400)
+        try:
+            answer = await service.create(body)
+        except ValueError as exc:
+            return error(str(exc).splitlines()[0], 400)
+        return JSONResponse(answer, status_code=201)
+
+    async def dice(request: Request) -> Response:
+        record = await service.dice_record(request.path_params["match_id"])
+        if record is None:
+            return error("no such match", 404)
+        return JSONResponse(record)
+
+    async def socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        conn = Connection(websocket, bucket=TokenBucket(messages_per_second, message_burst))
+        match_id = websocket.path_params["match_id"]
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    text = (message.get("bytes") or b"").decode("utf-8", "replace")
+                await handle(conn, match_id, text)
+                if conn.refusals >= REFUSALS_BEFORE_CLOSE:
+                    await websocket.close(code=1008, reason="too many messages")
+                    break
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await hub.leave(conn)
+
+    async def handle(conn: Connection, match_id: str, text: str) -> None:
+        if not conn.bucket.take():
+            conn.refusals += 1
+            await conn.send({"type": "error", "code": "rate-limited", "id": message_id(text),
+                             "message": f"at most {messages_per_second:g} messages a second: slow down"})
+            return
+        try:
+            msg = parse(text)
+        except ProtocolError as exc:
+            await conn.send({"type": "error", "code": exc.code, "message": str(exc), "id": message_id(text)})
+            return
+        try:
+            if isinstance(msg, Ping):
+                await conn.send({"type": "pong", "id": msg.id})
+                return
+            if isinstance(msg, Hello):
+                if conn.role is not None:
+                    raise ActionError("bad-message", "already joined: send hello once")
+                role = await store.role(match_id, msg.token)
+                live = await service.get(match_id) if role else None
+                if role is None or live is None:
+                    raise ActionError("bad-token", "this link is not valid for this match")
+                conn.steps = msg.steps
+                await hub.join(conn, match_id, role)
+                await hub.broadcast(live)
+                return
+            if conn.role is None:
+                raise ActionError("not-joined", "send hello with your token first")
+            assert isinstance(msg, Roll | PlayMessage | Claim)
+            play = msg.play if isinstance(msg, PlayMessage) else None
+            await service.act(match_id, conn.role, msg.type, msg.seq, play)
+        except ActionError as exc:
+            await conn.send({"type": "error", "code": exc.code, "message": str(exc), "id": msg.id})
+            if exc.code in ("stale", "illegal", "not-your-turn") and conn.match_id is not None:
+                live = await service.get(conn.match_id)
+                if live is not None:
+                    await conn.send(await hub.state_for(live, conn))
+
+    routes = [
+        Route("/", page),
+        Route("/match/{match_id}", page),
+        Route("/healthz", health),
+        Route("/api/levels", levels),
+        Route("/api/matches", new_match, methods=["POST"]),
+        Route("/api/matches/{match_id}/dice", dice),
+        WebSocketRoute("/ws/{match_id}", socket),
+        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.service = service
+    app.state.hub = hub
+    return app

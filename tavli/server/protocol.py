@@ -1,0 +1,106 @@
+"""The WebSocket messages a client may send, read strictly, with one-line errors.
+
+>>> parse('{"type": "roll", "seq": 3}')
+Roll(type='roll', seq=3, id=None)
+>>> parse('{"type": "roll", "seq": "3"}')
+Traceback (most recent call last):
+...
+tavli.server.protocol.ProtocolError: seq: Input should be a valid integer
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+MAX_MESSAGE_BYTES = 4096
+
+MessageId = Annotated[str, Field(max_length=64)] | Annotated[int, Field(ge=-(2**53), le=2**53)] | None
+Seq = Annotated[int, Field(ge=0, le=10**9)]
+
+
+class ProtocolError(ValueError):
+    """A message that cannot be read; ``code`` is the error code sent back."""
+
+    def __init__(self, message: str, code: str = "bad-message") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    token: Annotated[str, Field(min_length=1, max_length=128)]
+    steps: bool = False
+    id: MessageId = None
+
+
+class Roll(_Message):
+    type: Literal["roll"]
+    seq: Seq
+    id: MessageId = None
+
+
+class PlayMessage(_Message):
+    type: Literal["play"]
+    seq: Seq
+    play: Annotated[str, Field(max_length=200)]
+    id: MessageId = None
+
+
+class Claim(_Message):
+    type: Literal["claim"]
+    seq: Seq
+    id: MessageId = None
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+    id: MessageId = None
+
+
+Message = Hello | Roll | PlayMessage | Claim | Ping
+_ADAPTER: TypeAdapter[Message] = TypeAdapter(Annotated[Message, Field(discriminator="type")])
+TYPES = ("hello", "roll", "play", "claim", "ping")
+
+
+def parse(text: str | bytes) -> Message:
+    """Read one client message; ProtocolError says in one line what is wrong."""
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"messages are at most {MAX_MESSAGE_BYTES} bytes", "too-large")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("the message is not JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("the message must be a JSON object")
+    kind = data.get("type")
+    if kind not in TYPES:
+        raise ProtocolError(f"unknown message type {kind!r}: use one of {', '.join(TYPES)}"
+                            if isinstance(kind, str) and len(kind) < 40 else
+                            f"the message needs a type: one of {', '.join(TYPES)}")
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(part) for part in error["loc"][1:]) or "message"
+        raise ProtocolError(f"{where}: {error['msg']}") from None
+
+
+def message_id(text: str | bytes) -> str | int | None:
+    """The ``id`` of a message that could not be read, if it has a usable one (to echo it)."""
+    try:
+        data = json.loads(text) if len(text) <= MAX_MESSAGE_BYTES else None
+    except (ValueError, RecursionError):
+        return None
+    value = data.get("id") if isinstance(data, dict) else None
+    if isinstance(value, bool):
+        return None
+    if (isinstance(value, int) and abs(value) <= 2**53) or (isinstance(value, str) and len(value) <= 64):
+        return value
+    return None

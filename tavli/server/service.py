@@ -1,0 +1,355 @@
+"""Matches as the web app runs them: created, replayed from the database, acted on, watched.
+
+Every action is checked by the rules library and stored before anyone sees
+it; the ``Match`` objects kept here are only a cache of the stored actions
+replayed, and are rebuilt whenever the database is ahead of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from tavli.dice import Dice
+from tavli.errors import TavliError
+from tavli.fairdice import SeededRoller, commitment
+from tavli.match import Match, MatchSettings
+from tavli.neural import LEVELS, NeuralBot
+from tavli.server.store import ActionRow, Conflict, MatchRow, Store
+from tavli.variants import BLACK, WHITE, Color
+
+SEATS: dict[str, Color] = {"white": WHITE, "black": BLACK}
+CLAIM_REASON = "claimed: the opponent was absent"
+PRESENCE_SECONDS = 30.0
+"""A seat counts as connected this long after its last heartbeat."""
+
+
+class ActionError(ValueError):
+    """An action the server refuses; ``code`` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def seat_name(color: Color) -> str:
+    return "white" if color == WHITE else "black"
+
+
+def settings_from_request(body: dict[str, Any]) -> tuple[MatchSettings, dict[str, Any]]:
+    """Match settings from the start page's request, with one-line errors; also their JSON form."""
+    length = body.get("length", 5)
+    if type(length) is not int or not 1 <= length <= 25:
+        raise ValueError("length must be a whole number of points from 1 to 25")
+    games_text = body.get("games", "tavli")
+    if not isinstance(games_text, str) or len(games_text) > 100:
+        raise ValueError("games must be text such as tavli, portes or fevga,portes")
+    games = MatchSettings.parse_games(games_text)
+    mother_pin = body.get("mother_pin", "double")
+    prime_limits = body.get("prime_limits", True)
+    prime_in_start = body.get("prime_in_opponent_start", True)
+    if not isinstance(mother_pin, str):
+        raise ValueError("mother_pin must be text")
+    if type(prime_limits) is not bool or type(prime_in_start) is not bool:
+        raise ValueError("prime_limits and prime_in_opponent_start must be true or false")
+    settings = MatchSettings(length=length, games=games, mother_pin=mother_pin,  # type: ignore[arg-type]
+                             prime_limits=prime_limits, prime_in_opponent_start=prime_in_start)
+    return settings, settings_json(settings)
+
+
+def settings_json(settings: MatchSettings) -> dict[str, Any]:
+    return {"length": settings.length, "games": list(settings.games), "mother_pin": settings.mother_pin,
+            "prime_limits": settings.prime_limits, "prime_in_opponent_start": settings.prime_in_opponent_start}
+
+
+def settings_of(data: dict[str, Any]) -> MatchSettings:
+    return MatchSettings(length=data["length"], games=tuple(data["games"]), mother_pin=data["mother_pin"],
+                         prime_limits=data["prime_limits"], prime_in_opponent_start=data["prime_in_opponent_start"])
+
+
+@dataclass
+class LiveMatch:
+    """A match replayed from its stored actions."""
+
+    row: MatchRow
+    match: Match
+    roller: SeededRoller
+    seq: int
+    last_action: float
+    moves: list[list[dict[str, Any]]] = field(default_factory=list)
+    """Per game, the turns as the protocol shows them (kept in step with ``match``)."""
+    passed: list[int] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def kind(self, color: Color) -> str:
+        return self.row.white if color == WHITE else self.row.black
+
+    def bot_level(self, color: Color) -> str | None:
+        kind = self.kind(color)
+        return kind.split(":", 1)[1] if kind.startswith("bot:") else None
+
+
+def _replay(row: MatchRow, seeds: list[bytes], rows: list[ActionRow]) -> LiveMatch:
+    roller = SeededRoller(list(seeds))
+    match = Match(settings_of(row.settings), roller)
+    live = LiveMatch(row, match, roller, 0, row.created)
+    for action in rows:
+        _apply(live, action.kind, action.seat, action.data)
+        live.seq = action.seq
+        live.last_action = action.at
+    return live
+
+
+def _apply(live: LiveMatch, kind: str, seat: str, data: dict[str, Any]) -> None:
+    """Carry out one action on the cached match (already checked, or being replayed)."""
+    match = live.match
+    if kind == "roll":
+        dice = match.roll()
+        if "dice" in data and list(dice) != data["dice"]:
+            raise TavliError(f"stored roll {data['dice']} differs from the seed's {list(dice)}")
+    elif kind == "play":
+        game_index = len(match.records) - 1
+        turn = match.play(data["play"] or None)
+        _record_turn(live, game_index, turn.color, turn.dice, turn.play)
+    elif kind == "claim":
+        match.concede(SEATS[seat].other, CLAIM_REASON)
+    else:
+        raise TavliError(f"unknown stored action {kind!r}")
+
+
+def _record_turn(live: LiveMatch, game_index: int, color: Color, dice: Dice, play: Any) -> None:
+    from tavli.server.view import steps_json
+
+    while len(live.moves) <= game_index:
+        live.moves.append([])
+    variant = live.match.records[game_index].game.variant
+    live.moves[game_index].append({
+        "color": seat_name(color), "dice": list(dice),
+        "play": "" if play.is_pass else str(play),
+        "steps": steps_json(variant, color, play.steps)})
+
+
+Listener = Callable[[LiveMatch], Awaitable[None]]
+
+
+class MatchService:
+    """Creates matches, carries out actions, runs the bots, and tells listeners."""
+
+    def __init__(self, store: Store, claim_after: float = 120.0, bot_delay: float = 0.0) -> None:
+        self.store = store
+        self.claim_after = claim_after
+        self.bot_delay = bot_delay
+        self._live: dict[str, LiveMatch] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self.listeners: list[Listener] = []
+        self._bots: dict[str, NeuralBot] = {}
+
+    # -- creating and loading ------------------------------------------------
+    async def create(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A new match from the start page's request; returns the tokens and links."""
+        if not isinstance(body, dict):
+            raise ValueError("the request must be a JSON object")
+        known = {"opponent", "length", "games", "seat", "mother_pin", "prime_limits", "prime_in_opponent_start"}
+        unknown = sorted(set(body) - known)
+        if unknown:
+            raise ValueError(f"unknown field {unknown[0]!r}")
+        opponent = body.get("opponent", "expert")
+        if opponent != "friend" and opponent not in LEVELS:
+            raise ValueError(f"opponent must be friend or a bot level ({', '.join(LEVELS)})")
+        seat = body.get("seat", "white")
+        if seat not in ("white", "black", "random"):
+            raise ValueError("seat must be white, black or random")
+        if seat == "random":
+            seat = secrets.choice(["white", "black"])
+        _, data = settings_from_request(body)
+        other = "black" if seat == "white" else "white"
+        kinds = {seat: "human", other: "human" if opponent == "friend" else f"bot:{opponent}"}
+        match_id = secrets.token_urlsafe(9)
+        tokens = {seat: secrets.token_urlsafe(24), "spectator": secrets.token_urlsafe(24)}
+        if opponent == "friend":
+            tokens[other] = secrets.token_urlsafe(24)
+        await self.store.create_match(match_id, data, kinds["white"], kinds["black"],
+                                      {t: role for role, t in tokens.items()})
+        live = await self.get(match_id)
+        assert live is not None
+        async with live.lock:
+            await self._run_bots(live)
+        link = f"/match/{match_id}#t="
+        return {"match": match_id, "seat": seat, "token": tokens[seat], "play": link + tokens[seat],
+                "friend": link + tokens[other] if other in tokens else None,
+                "watch": link + tokens["spectator"]}
+
+    async def get(self, match_id: str) -> LiveMatch | None:
+        """The match, replayed from the database the first time it is asked for."""
+        live = self._live.get(match_id)
+        if live is not None:
+            return live
+        lock = self._loading.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            live = self._live.get(match_id)
+            if live is None:
+                live = await self._load(match_id)
+                if live is not None:
+                    self._live[match_id] = live
+        self._loading.pop(match_id, None)
+        return live
+
+    async def _load(self, match_id: str) -> LiveMatch | None:
+        loaded = await self.store.load(match_id)
+        if loaded is None:
+            return None
+        row, seeds, rows = loaded
+        live = _replay(row, seeds, rows)
+        if len(live.roller.seeds) > len(seeds):  # the first game's seed, drawn on the first load
+            try:
+                await self.store.add_seeds(match_id, dict(enumerate(live.roller.seeds[len(seeds):], len(seeds))))
+            except IntegrityError:  # another process drew it first: use that one
+                return await self._load(match_id)
+        return live
+
+    async def refresh(self, match_id: str) -> LiveMatch | None:
+        """Replay the match again from the database (another process acted on it)."""
+        fresh = await self._load(match_id)
+        if fresh is not None:
+            old = self._live.get(match_id)
+            if old is not None:
+                fresh.lock = old.lock
+            self._live[match_id] = fresh
+        return fresh
+
+    def forget(self, match_id: str) -> None:
+        """Drop the cached replay of a match nobody watches any more."""
+        self._live.pop(match_id, None)
+
+    def cached(self) -> list[str]:
+        return list(self._live)
+
+    # -- acting ------------------------------------------------------------
+    async def act(self, match_id: str, role: str, kind: str, seq: int, play: str | None = None) -> LiveMatch:
+        """Carry out a player's action, then the bots' answers; ActionError if refused."""
+        live = await self.get(match_id)
+        if live is None:
+            raise ActionError("bad-token", "no such match")
+        async with live.lock:
+            live = self._live.get(match_id, live)
+            if role not in SEATS:
+                raise ActionError("spectator", "spectators can only watch")
+            if seq != live.seq:
+                raise ActionError("stale", f"the match is at action {live.seq}, not {seq}: here is the state")
+            match = live.match
+            if match.is_over:
+                raise ActionError("match-over", "the match is over")
+            color = SEATS[role]
+            if kind == "claim":
+                if not await self.can_claim(live, color):
+                    raise ActionError("not-absent", f"you can claim only when the opponent is away on his turn "
+                                                    f"and nothing has happened for {self.claim_after:g} s")
+                await self._commit(live, role, "claim", {})
+            else:
+                if match.turn != color:
+                    raise ActionError("not-your-turn", "it is your opponent's turn")
+                if kind == "roll":
+                    if match.dice is not None:
+                        raise ActionError("illegal", f"the dice are already rolled ({match.dice}): play first")
+                    await self._roll(live, role)
+                elif kind == "play":
+                    if match.dice is None:
+                        raise ActionError("illegal", "roll the dice first")
+                    text = play or ""
+                    try:
+                        parsed = match.game.position.parse_play(text, match.dice) if text else None
+                        if parsed is None and len(match.legal_plays()):
+                            raise TavliError("give the play to make: the dice can be played")
+                    except TavliError as exc:
+                        raise ActionError("illegal", str(exc).splitlines()[0]) from None
+                    await self._commit(live, role, "play", {"play": str(parsed) if parsed else ""})
+                else:
+                    raise ActionError("bad-message", f"unknown action {kind!r}")
+            await self._run_bots(live)
+        return live
+
+    async def _roll(self, live: LiveMatch, seat: str) -> None:
+        """Roll (the dice come from the game's seed); a roll that cannot be played passes at once."""
+        await self._commit(live, seat, "roll", {})
+        if live.match.dice is not None and len(live.match.legal_plays()) == 0:
+            await self._commit(live, seat, "play", {"play": ""})
+
+    async def _commit(self, live: LiveMatch, seat: str, kind: str, data: dict[str, Any]) -> None:
+        """Apply an action to the cache and store it; on a conflict, reload and refuse."""
+        seeds_before = len(live.roller.seeds)
+        try:
+            if kind == "roll":
+                dice = live.match.roll()
+                data = {"dice": list(dice)}
+            else:
+                _apply(live, kind, seat, data)
+        except TavliError as exc:
+            await self.refresh(live.row.id)
+            raise ActionError("illegal", str(exc).splitlines()[0]) from None
+        new_seeds = dict(enumerate(live.roller.seeds[seeds_before:], seeds_before))
+        try:
+            at = await self.store.append(live.row.id, live.seq + 1, seat, kind, data, new_seeds,
+                                         live.match.is_over)
+        except Conflict:
+            await self.refresh(live.row.id)
+            raise ActionError("stale", "the match moved on meanwhile: here is the state") from None
+        live.seq += 1
+        live.last_action = at
+        await self._tell(live)
+
+    async def _tell(self, live: LiveMatch) -> None:
+        for listener in self.listeners:
+            await listener(live)
+
+    async def _run_bots(self, live: LiveMatch) -> None:
+        """Let bot seats roll and play until a human is to act or the match ends."""
+        match = live.match
+        while not match.is_over:
+            level = live.bot_level(match.turn)
+            if level is None:
+                return
+            seat = seat_name(match.turn)
+            if match.dice is None:
+                if self.bot_delay:
+                    await asyncio.sleep(self.bot_delay)
+                await self._roll(live, seat)
+                continue
+            legal = match.legal_plays()
+            bot = self._bots.setdefault(level, NeuralBot(level))
+            index = await asyncio.to_thread(bot.choose, legal)
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+            await self._commit(live, seat, "play", {"play": str(legal[index])})
+
+    async def can_claim(self, live: LiveMatch, color: Color) -> bool:
+        """Whether ``color`` may claim the game: the opponent is away on his turn, long enough."""
+        match = live.match
+        if match.is_over or match.turn == color or live.bot_level(match.turn) is not None:
+            return False
+        until = (await self.store.presence_of(live.row.id)).get(seat_name(match.turn), 0.0)
+        now = time.time()
+        return until <= now and now - max(until, live.last_action) >= self.claim_after
+
+    async def dice_record(self, match_id: str) -> dict[str, Any] | None:
+        """Every game's commitment, and its seed and dice once it is over (for checking)."""
+        live = await self.get(match_id)
+        if live is None:
+            return None
+        out = []
+        for index, record in enumerate(live.match.records):
+            seed = live.roller.seeds[index] if index < len(live.roller.seeds) else None
+            over = record.game.is_over
+            entry: dict[str, Any] = {"index": index, "variant": record.game.variant.name,
+                                     "commitment": commitment(seed) if seed else None,
+                                     "seed": seed.hex() if seed and over else None}
+            if over:
+                entry["opening"] = [list(r) for r in record.opening_rolls]
+                entry["rolls"] = [list(t.dice) for t in record.game.history]
+            out.append(entry)
+        return {"match": match_id, "games": out}

@@ -1,0 +1,260 @@
+"""The web app's database: matches, seat tokens, dice seeds and every action, as they happen.
+
+SQLite by default, PostgreSQL by URL; SQLAlchemy Core with its asyncio drivers
+(aiosqlite, asyncpg). A match is its settings plus the ordered list of its
+actions: appending action ``n`` succeeds only if the match is still at
+``n - 1`` actions, so two server processes sharing a database cannot both
+act on the same turn.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import StaticPool
+
+metadata = MetaData()
+
+matches = Table(
+    "matches", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("settings", Text, nullable=False),
+    Column("white", String(32), nullable=False),
+    Column("black", String(32), nullable=False),
+    Column("seq", Integer, nullable=False, default=0),
+    Column("over", Boolean, nullable=False, default=False),
+    Column("updated", Float, nullable=False),
+)
+
+tokens = Table(
+    "tokens", metadata,
+    Column("hash", String(64), primary_key=True),
+    Column("match_id", String(32), ForeignKey("matches.id"), nullable=False, index=True),
+    Column("role", String(16), nullable=False),
+)
+
+seeds = Table(
+    "seeds", metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("game", Integer, primary_key=True),
+    Column("seed", String(64), nullable=False),
+    Column("commitment", String(64), nullable=False),
+)
+
+actions = Table(
+    "actions", metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("seat", String(8), nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("data", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+presence = Table(
+    "presence", metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("seat", String(8), primary_key=True),
+    # connected until this time: a heartbeat moves it on, a disconnect sets it to now
+    Column("until", Float, nullable=False),
+)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def async_url(url: str) -> str:
+    """The SQLAlchemy URL with an asyncio driver: ``sqlite://`` and ``postgresql://`` become
+    ``sqlite+aiosqlite://`` and ``postgresql+asyncpg://``.
+
+    >>> async_url("sqlite:///tavli.db")
+    'sqlite+aiosqlite:///tavli.db'
+    >>> async_url("postgresql://u:p@localhost/tavli")
+    'postgresql+asyncpg://u:***@localhost/tavli'
+    """
+    try:
+        u = make_url(url)
+    except Exception as exc:
+        raise ValueError(f"not a database URL: {url!r}") from exc
+    backend = u.get_backend_name()
+    if backend == "sqlite":
+        u = u.set(drivername="sqlite+aiosqlite")
+    elif backend in ("postgresql", "postgres"):
+        u = u.set(drivername="postgresql+asyncpg")
+    else:
+        raise ValueError(f"unsupported database {backend!r}: use sqlite:///FILE or postgresql://...")
+    return str(u)
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    id: str
+    created: float
+    settings: dict[str, Any]
+    white: str
+    black: str
+    seq: int
+    over: bool
+    updated: float
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    seq: int
+    seat: str
+    kind: str
+    data: dict[str, Any]
+    at: float
+
+
+class Conflict(Exception):
+    """Another writer appended to the match first."""
+
+
+class Store:
+    """All database access of the web app."""
+
+    def __init__(self, url: str) -> None:
+        full = async_url(url)
+        self.url = url
+        kwargs: dict[str, Any] = {}
+        if full.startswith("sqlite"):
+            kwargs["connect_args"] = {"timeout": 30}
+            if make_url(full).database in (None, "", ":memory:"):
+                kwargs["poolclass"] = StaticPool  # one in-memory database, shared
+        self.engine: AsyncEngine = create_async_engine(full, **kwargs)
+        if full.startswith("sqlite"):
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+
+    async def create_tables(self) -> None:
+        async with self.engine.begin() as conn:
+            await conn.run_sync(metadata.create_all)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    async def create_match(self, match_id: str, settings: dict[str, Any], white: str, black: str,
+                           roles: dict[str, str]) -> None:
+        """A new match; ``roles`` maps each token to ``white``, ``black`` or ``spectator``."""
+        now = time.time()
+        async with self.engine.begin() as conn:
+            await conn.execute(insert(matches).values(
+                id=match_id, created=now, settings=json.dumps(settings), white=white, black=black,
+                seq=0, over=False, updated=now))
+            await conn.execute(insert(tokens), [
+                {"hash": token_hash(t), "match_id": match_id, "role": role} for t, role in roles.items()])
+
+    async def role(self, match_id: str, token: str) -> str | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(tokens.c.role).where(
+                tokens.c.hash == token_hash(token), tokens.c.match_id == match_id))).first()
+        return None if row is None else str(row[0])
+
+    async def load(self, match_id: str) -> tuple[MatchRow, list[bytes], list[ActionRow]] | None:
+        """The match, its games' seeds in order and its actions in order; None if unknown."""
+        async with self.engine.connect() as conn:
+            m = (await conn.execute(select(matches).where(matches.c.id == match_id))).first()
+            if m is None:
+                return None
+            seed_rows = (await conn.execute(select(seeds.c.seed).where(seeds.c.match_id == match_id)
+                                            .order_by(seeds.c.game))).all()
+            action_rows = (await conn.execute(select(actions).where(actions.c.match_id == match_id)
+                                              .order_by(actions.c.seq))).all()
+        row = MatchRow(m.id, m.created, json.loads(m.settings), m.white, m.black, m.seq, m.over, m.updated)
+        return (row, [bytes.fromhex(s[0]) for s in seed_rows],
+                [ActionRow(a.seq, a.seat, a.kind, json.loads(a.data), a.at) for a in action_rows])
+
+    async def append(self, match_id: str, seq: int, seat: str, kind: str, data: dict[str, Any],
+                     new_seeds: dict[int, bytes], over: bool) -> float:
+        """Store action ``seq`` (and the seeds of games that start with it); Conflict if taken."""
+        from tavli.fairdice import commitment
+
+        now = time.time()
+        try:
+            async with self.engine.begin() as conn:
+                moved = await conn.execute(update(matches).where(
+                    matches.c.id == match_id, matches.c.seq == seq - 1).values(seq=seq, over=over, updated=now))
+                if moved.rowcount != 1:
+                    raise Conflict(match_id)
+                await conn.execute(insert(actions).values(
+                    match_id=match_id, seq=seq, seat=seat, kind=kind, data=json.dumps(data), at=now))
+                if new_seeds:
+                    await conn.execute(insert(seeds), [
+                        {"match_id": match_id, "game": g, "seed": s.hex(), "commitment": commitment(s)}
+                        for g, s in new_seeds.items()])
+        except IntegrityError as exc:
+            raise Conflict(match_id) from exc
+        return now
+
+    async def add_seeds(self, match_id: str, new_seeds: dict[int, bytes]) -> None:
+        """Seeds drawn before any action (the first game's roll-off)."""
+        from tavli.fairdice import commitment
+
+        async with self.engine.begin() as conn:
+            await conn.execute(insert(seeds), [
+                {"match_id": match_id, "game": g, "seed": s.hex(), "commitment": commitment(s)}
+                for g, s in new_seeds.items()])
+
+    async def seqs(self, match_ids: list[str]) -> dict[str, int]:
+        """The action counts of some matches, to notice moves made by another server process."""
+        if not match_ids:
+            return {}
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(matches.c.id, matches.c.seq)
+                                       .where(matches.c.id.in_(match_ids)))).all()
+        return {r[0]: int(r[1]) for r in rows}
+
+    async def set_presence(self, match_id: str, seats: list[str], until: float) -> None:
+        if not seats:
+            return
+        async with self.engine.begin() as conn:
+            for seat in seats:
+                moved = await conn.execute(update(presence).where(
+                    presence.c.match_id == match_id, presence.c.seat == seat).values(until=until))
+                if moved.rowcount == 0:
+                    try:
+                        async with conn.begin_nested():
+                            await conn.execute(insert(presence).values(match_id=match_id, seat=seat, until=until))
+                    except IntegrityError:
+                        await conn.execute(update(presence).where(
+                            presence.c.match_id == match_id, presence.c.seat == seat).values(until=until))
+
+    async def presence_of(self, match_id: str) -> dict[str, float]:
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(presence.c.seat, presence.c.until)
+                                       .where(presence.c.match_id == match_id))).all()
+        return {r[0]: float(r[1]) for r in rows}
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL lets readers go on during a write; NORMAL sync is durable across a process crash
+    # (kill -9), which is the failure the server must survive.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
