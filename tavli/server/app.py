@@ -225,6 +225,9 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         finally:
             for task in tasks:
                 task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            if sessions:  # let closing connections record their absence before the database goes
+                await asyncio.wait(sessions, timeout=5.0)
             await store.close()
 
     async def page(request: Request) -> Response:
@@ -261,7 +264,13 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
             return error("no such match", 404)
         return JSONResponse(record)
 
+    sessions: set[asyncio.Task[Any]] = set()
+
     async def socket(websocket: WebSocket) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            sessions.add(task)
+            task.add_done_callback(sessions.discard)
         await websocket.accept()
         conn = Connection(websocket, bucket=TokenBucket(messages_per_second, message_burst))
         match_id = websocket.path_params["match_id"]
@@ -280,7 +289,11 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         except WebSocketDisconnect:
             pass
         finally:
-            await hub.leave(conn)
+            # in a task of its own, so that a cancelled session still records the absence
+            leaving = asyncio.create_task(hub.leave(conn))
+            sessions.add(leaving)
+            leaving.add_done_callback(sessions.discard)
+            await asyncio.shield(leaving)
 
     async def handle(conn: Connection, match_id: str, text: str) -> None:
         if not conn.bucket.take():
