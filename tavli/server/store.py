@@ -94,7 +94,7 @@ def async_url(url: str) -> str:
     >>> async_url("sqlite:///tavli.db")
     'sqlite+aiosqlite:///tavli.db'
     >>> async_url("postgresql://u:p@localhost/tavli")
-    'postgresql+asyncpg://u:***@localhost/tavli'
+    'postgresql+asyncpg://u:p@localhost/tavli'
     """
     try:
         u = make_url(url)
@@ -107,7 +107,7 @@ def async_url(url: str) -> str:
         u = u.set(drivername="postgresql+asyncpg")
     else:
         raise ValueError(f"unsupported database {backend!r}: use sqlite:///FILE or postgresql://...")
-    return str(u)
+    return u.render_as_string(hide_password=False)
 
 
 @dataclass(frozen=True)
@@ -146,7 +146,10 @@ class Store:
             kwargs["connect_args"] = {"timeout": 30}
             if make_url(full).database in (None, "", ":memory:"):
                 kwargs["poolclass"] = StaticPool  # one in-memory database, shared
-        self.engine: AsyncEngine = create_async_engine(full, **kwargs)
+        try:
+            self.engine: AsyncEngine = create_async_engine(full, **kwargs)
+        except ModuleNotFoundError as exc:
+            raise ValueError(f"this database needs the {exc.name} package: pip install 'tavli[postgres]'") from None
         if full.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
 

@@ -1,0 +1,128 @@
+"""The database layer and the match service over it: on SQLite, and on PostgreSQL when one is given.
+
+``TAVLI_TEST_POSTGRES=postgresql://user@host/db`` runs every test here on PostgreSQL too
+(``.ci/run`` starts one).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from tavli.server.service import ActionError, MatchService
+from tavli.server.store import Conflict, Store, async_url
+
+URLS = ["sqlite"] + (["postgresql"] if os.environ.get("TAVLI_TEST_POSTGRES") else [])
+
+
+def database(kind: str, tmp_path: Path) -> str:
+    if kind == "sqlite":
+        return f"sqlite:///{tmp_path / 'tavli.db'}"
+    return os.environ["TAVLI_TEST_POSTGRES"]
+
+
+def run(kind: str, tmp_path: Path, test: Callable[[str], Awaitable[None]]) -> None:
+    asyncio.run(test(database(kind, tmp_path)))
+
+
+def test_database_urls() -> None:
+    assert async_url("sqlite:////tmp/x.db") == "sqlite+aiosqlite:////tmp/x.db"
+    assert async_url("postgres://u@h/d") == "postgresql+asyncpg://u@h/d"
+    with pytest.raises(ValueError, match="unsupported database 'mysql'"):
+        async_url("mysql://u@h/d")
+    with pytest.raises(ValueError, match="not a database URL"):
+        async_url("::::")
+
+
+@pytest.mark.parametrize("kind", URLS)
+def test_actions_are_appended_once(kind: str, tmp_path: Path) -> None:
+    async def test(url: str) -> None:
+        store = Store(url)
+        await store.create_tables()
+        mid = secrets.token_urlsafe(9)
+        await store.create_match(mid, {"length": 1}, "human", "bot:expert", {"tok-w": "white", "tok-s": "spectator"})
+        assert await store.role(mid, "tok-w") == "white"
+        assert await store.role(mid, "tok-x") is None
+        assert await store.role("other", "tok-w") is None
+        await store.append(mid, 1, "white", "roll", {"dice": [6, 2]}, {1: b"\x01" * 32}, False)
+        with pytest.raises(Conflict):
+            await store.append(mid, 1, "black", "roll", {"dice": [1, 1]}, {}, False)
+        with pytest.raises(Conflict):
+            await store.append(mid, 3, "white", "play", {"play": ""}, {}, False)
+        loaded = await store.load(mid)
+        assert loaded is not None
+        row, seeds, actions = loaded
+        assert row.seq == 1 and seeds == [b"\x01" * 32]
+        assert [(a.seq, a.seat, a.kind, a.data) for a in actions] == [(1, "white", "roll", {"dice": [6, 2]})]
+        assert await store.seqs([mid, "nope"]) == {mid: 1}
+        await store.set_presence(mid, ["white"], 100.0)
+        await store.set_presence(mid, ["white", "black"], 200.0)
+        assert await store.presence_of(mid) == {"white": 200.0, "black": 200.0}
+        assert await store.load("nope") is None
+        await store.close()
+
+    run(kind, tmp_path, test)
+
+
+@pytest.mark.parametrize("kind", URLS)
+def test_two_servers_on_one_database_cannot_both_act(kind: str, tmp_path: Path) -> None:
+    async def test(url: str) -> None:
+        stores = [Store(url), Store(url)]
+        await stores[0].create_tables()
+        one, two = MatchService(stores[0]), MatchService(stores[1])
+        links = await one.create({"opponent": "friend", "games": "portes"})
+        mid = links["match"]
+        a, b = await one.get(mid), await two.get(mid)
+        assert a is not None and b is not None
+        assert a.match.records[0].opening_rolls == b.match.records[0].opening_rolls  # one seed for both
+        mover = "white" if a.match.turn.name == "WHITE" else "black"
+        await one.act(mid, mover, "roll", 0)
+        with pytest.raises(ActionError) as refused:  # the second server's cache is behind: refused
+            await two.act(mid, mover, "roll", 0)
+        assert refused.value.code == "stale"
+        fresh = await two.get(mid)
+        assert fresh is not None and fresh.seq == 1 and fresh.match.dice == a.match.dice
+        play = str(fresh.match.legal_plays()[0]) if len(fresh.match.legal_plays()) else ""
+        if play:
+            await two.act(mid, mover, "play", 1, play)
+            with pytest.raises(ActionError) as late:
+                await one.act(mid, mover, "play", 1, play)
+            assert late.value.code == "stale"
+        for store in stores:
+            await store.close()
+
+    run(kind, tmp_path, test)
+
+
+@pytest.mark.parametrize("kind", URLS)
+def test_a_bot_match_is_stored_and_replayed(kind: str, tmp_path: Path) -> None:
+    async def test(url: str) -> None:
+        store = Store(url)
+        await store.create_tables()
+        service = MatchService(store)
+        links = await service.create({"opponent": "advanced", "length": 1, "games": "fevga", "seat": "black"})
+        mid, me = links["match"], links["seat"]
+        live = await service.get(mid)
+        assert live is not None
+        while not live.match.is_over:
+            if live.match.dice is None:
+                live = await service.act(mid, me, "roll", live.seq)
+            else:
+                live = await service.act(mid, me, "play", live.seq, str(live.match.legal_plays()[0]))
+        again = MatchService(Store(url))
+        replayed = await again.get(mid)
+        assert replayed is not None and replayed.seq == live.seq
+        assert replayed.match.score == live.match.score and replayed.moves == live.moves
+        assert str(replayed.match.game.position) == str(live.match.game.position)
+        with pytest.raises(ActionError) as over:
+            await again.act(mid, me, "roll", replayed.seq)
+        assert over.value.code == "match-over"
+        await store.close()
+        await again.store.close()
+
+    run(kind, tmp_path, test)
