@@ -157,6 +157,15 @@ LEVELS: dict[str, Level] = {level.name: level for level in (
 )}
 DEFAULT_LEVEL = "expert"
 
+NOISY_CHOICES: dict[str, int] = {"plakoto": 3, "fevga": 3}
+"""Games where the noisy levels choose only among this many best plays (by their own judgement).
+
+In Plakoto and Fevga one wild play can throw away a double game (or the
+game) even against random play, so noise over every play makes the low
+levels lose against random play far more than a weak human would; noise
+among the best few keeps them weaker than the level above without that.
+"""
+
 
 class NeuralBot:
     """A player at one of the ``LEVELS``, using each game's shipped network.
@@ -188,5 +197,7 @@ class NeuralBot:
         found = self.analyse(legal)
         if self.level.noise == 0.0:
             return found[0].index
-        noisy = [(a.equity + self._rng.gauss(0.0, self.level.noise), a.index) for a in found]
+        limit = NOISY_CHOICES.get(legal.position.variant.name)
+        candidates = found[:limit] if limit else found
+        noisy = [(a.equity + self._rng.gauss(0.0, self.level.noise), a.index) for a in candidates]
         return max(noisy)[1]

@@ -20,7 +20,16 @@ from tavli import BLACK, WHITE, Dice, Position, TavliError, bearoff
 from tavli import _kernel as K
 from tavli import _neural as N
 from tavli.bots import RandomBot
-from tavli.neural import DEFAULT_LEVEL, LEVELS, Analysis, Evaluator, NeuralBot, Probabilities, WeightsError
+from tavli.neural import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    NOISY_CHOICES,
+    Analysis,
+    Evaluator,
+    NeuralBot,
+    Probabilities,
+    WeightsError,
+)
 from tavli.variants import Fevga, Plakoto
 
 GAMES = ("portes", "plakoto", "fevga")
@@ -262,6 +271,23 @@ def test_noisy_levels_repeat_with_a_seed(level: str) -> None:
     if level == "beginner":
         assert [other.choose(legal) for legal in rolls] != first
         assert [best.choose(legal) for legal in rolls] != first
+
+
+@pytest.mark.parametrize("game", ["plakoto", "fevga", "portes"])
+def test_noisy_levels_choose_among_the_best_few_where_the_game_asks(game: str) -> None:
+    limit = NOISY_CHOICES.get(game)
+    bot = NeuralBot("beginner", seed=3)
+    outside = 0
+    for pos, dice in positions_with_rolls(game, 11, 40):
+        legal = pos.legal_plays(dice)
+        ranks = [a.index for a in bot.analyse(legal)]
+        for _ in range(5):
+            rank = ranks.index(bot.choose(legal))
+            outside += rank >= 3
+            if limit is not None:
+                assert rank < limit
+    if limit is None:
+        assert outside > 0  # Portes keeps noise over every play
 
 
 def test_advanced_level_is_deterministic_without_a_seed() -> None:
