@@ -45,10 +45,11 @@ def test_actions_are_appended_once(kind: str, tmp_path: Path) -> None:
         store = Store(url)
         await store.create_tables()
         mid = secrets.token_urlsafe(9)
-        await store.create_match(mid, {"length": 1}, "human", "bot:expert", {"tok-w": "white", "tok-s": "spectator"})
-        assert await store.role(mid, "tok-w") == "white"
-        assert await store.role(mid, "tok-x") is None
-        assert await store.role("other", "tok-w") is None
+        white, watch = secrets.token_urlsafe(), secrets.token_urlsafe()
+        await store.create_match(mid, {"length": 1}, "human", "bot:expert", {white: "white", watch: "spectator"})
+        assert await store.role(mid, white) == "white" and await store.role(mid, watch) == "spectator"
+        assert await store.role(mid, "forged") is None
+        assert await store.role("other", white) is None
         await store.append(mid, 1, "white", "roll", {"dice": [6, 2]}, {1: b"\x01" * 32}, False)
         with pytest.raises(Conflict):
             await store.append(mid, 1, "black", "roll", {"dice": [1, 1]}, {}, False)
@@ -124,5 +125,34 @@ def test_a_bot_match_is_stored_and_replayed(kind: str, tmp_path: Path) -> None:
         assert over.value.code == "match-over"
         await store.close()
         await again.store.close()
+
+    run(kind, tmp_path, test)
+
+
+@pytest.mark.parametrize("kind", URLS)
+def test_bots_go_on_after_a_restart_cut_them_off(kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def test(url: str) -> None:
+        crashed = MatchService(Store(url))
+        await crashed.store.create_tables()
+        links = await crashed.create({"opponent": "advanced", "games": "portes", "seat": "white"})
+        mid = links["match"]
+        live = await crashed.get(mid)
+        assert live is not None and live.match.turn.name == "WHITE"
+
+        async def cut_off(live: object) -> None:  # the server dies right after storing the play
+            return None
+
+        monkeypatch.setattr(crashed, "_run_bots", cut_off)
+        live = await crashed.act(mid, "white", "roll", live.seq)
+        if live.match.dice is not None:
+            live = await crashed.act(mid, "white", "play", live.seq, str(live.match.legal_plays()[0]))
+        assert live.match.turn.name == "BLACK" and live.match.dice is None
+        stopped_at = live.seq
+        restarted = MatchService(Store(url))
+        await restarted.wake(mid)
+        after = await restarted.get(mid)
+        assert after is not None and after.seq >= stopped_at + 2 and after.match.turn.name == "WHITE"
+        await crashed.store.close()
+        await restarted.store.close()
 
     run(kind, tmp_path, test)

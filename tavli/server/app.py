@@ -164,7 +164,7 @@ class Hub:
             await self.service.store.set_presence(match_id, sorted(self.local_seats(match_id)), until)
 
     async def poll(self) -> None:
-        """Pick up actions that another server process stored, and wake claims that came due."""
+        """Pick up actions that another server process stored."""
         ids = list(self.rooms)
         stored = await self.service.store.seqs(ids)
         for match_id in ids:
@@ -320,6 +320,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
                 conn.steps = msg.steps
                 await hub.join(conn, match_id, role)
                 await hub.broadcast(live)
+                await service.wake(match_id)
                 return
             if conn.role is None:
                 raise ActionError("not-joined", "send hello with your token first")

@@ -223,6 +223,14 @@ class MatchService:
             self._live[match_id] = fresh
         return fresh
 
+    async def wake(self, match_id: str) -> None:
+        """Let the bots act if it is their turn (after a restart cut them off, say)."""
+        live = await self.get(match_id)
+        if live is not None and not live.match.is_over and live.bot_level(live.match.turn) is not None:
+            async with live.lock:
+                live = self._live.get(match_id, live)
+                await self._run_bots(live)
+
     def forget(self, match_id: str) -> None:
         """Drop the cached replay of a match nobody watches any more."""
         self._live.pop(match_id, None)
