@@ -327,29 +327,43 @@ def serve(host: str, port: int, database: str, claim_after: float, bot_delay: fl
 @cli.command("verify-dice")
 @click.argument("url")
 def verify_dice(url: str) -> None:
-    """Check every finished game's dice of a match against its published seed (URL of the match or its dice)."""
+    """Check every finished game's dice of a match against its published seed.
+
+    URL is the match's address, its /api/matches/ID/dice, or a file saved from there.
+    """
     import urllib.request
 
     from tavli.fairdice import check_game, dice_of_rolls
 
     target = url.split("#")[0].rstrip("/")
-    if "/api/matches/" not in target:
+    if Path(url).is_file():
+        try:
+            record = json.loads(Path(url).read_text())
+        except (OSError, ValueError) as e:
+            raise InputError(f"cannot read {url}: {e}") from None
+    elif "/api/matches/" not in target:
         if "/match/" not in target:
             raise InputError("give the match's address (http://host/match/ID) or its /api/matches/ID/dice")
         base, match_id = target.rsplit("/match/", 1)
         target = f"{base}/api/matches/{match_id}/dice"
-    try:
-        with urllib.request.urlopen(target, timeout=30) as answer:
-            record = json.load(answer)
-    except (OSError, ValueError) as e:
-        raise InputError(f"cannot read {target}: {e}") from None
+    if not Path(url).is_file():
+        try:
+            with urllib.request.urlopen(target, timeout=30) as answer:
+                record = json.load(answer)
+        except (OSError, ValueError) as e:
+            raise InputError(f"cannot read {target}: {e}") from None
+    if not isinstance(record, dict) or not isinstance(record.get("games"), list):
+        raise InputError(f"{url} is not a match's dice record")
     checked = 0
     for game in record.get("games", []):
         if game.get("seed") is None:
             click.echo(f"game {game['index'] + 1} ({game['variant']}): not over, seed not yet revealed")
             continue
-        dice = dice_of_rolls(game["opening"], game["rolls"])
-        check_game(game["seed"], game["commitment"], dice)
+        try:
+            dice = dice_of_rolls(game["opening"], game["rolls"])
+            check_game(game["seed"], game["commitment"], dice)
+        except (KeyError, TypeError) as e:
+            raise InputError(f"game {game.get('index')}: the record lacks {e}") from None
         checked += 1
         click.echo(f"game {game['index'] + 1} ({game['variant']}): {len(dice)} dice match seed {game['seed'][:12]}… "
                    f"and commitment {game['commitment'][:12]}…")

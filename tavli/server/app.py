@@ -259,7 +259,10 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         return JSONResponse(answer, status_code=201)
 
     async def dice(request: Request) -> Response:
-        record = await service.dice_record(request.path_params["match_id"])
+        try:
+            record = await service.dice_record(request.path_params["match_id"])
+        except ActionError as exc:
+            return error(str(exc), 500)
         if record is None:
             return error("no such match", 404)
         return JSONResponse(record)

@@ -205,7 +205,10 @@ class MatchService:
         if loaded is None:
             return None
         row, seeds, rows = loaded
-        live = _replay(row, seeds, rows)
+        try:
+            live = _replay(row, seeds, rows)
+        except TavliError as exc:  # the stored actions do not replay: say so, never guess
+            raise ActionError("corrupt", f"match {match_id} cannot be replayed from the database: {exc}") from None
         if len(live.roller.seeds) > len(seeds):  # the first game's seed, drawn on the first load
             try:
                 await self.store.add_seeds(match_id, dict(enumerate(live.roller.seeds[len(seeds):], len(seeds))))

@@ -1,0 +1,158 @@
+"""``tavli serve`` as a real process with real WebSocket clients: a match, a kill -9, the dice check."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+Message = dict[str, Any]
+
+
+class Server:
+    """One ``tavli serve`` process on a free port."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tavli.cli", "serve", "--port", "0", "--bot-delay", "0",
+             "--database", f"sqlite:///{db}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert found, f"no address in {line!r}: {self.process.stderr.read() if self.process.stderr else ''}"
+        self.url = f"http://127.0.0.1:{found.group(1)}"
+
+    def post(self, path: str, body: Message) -> Message:
+        request = urllib.request.Request(self.url + path, json.dumps(body).encode(),
+                                         {"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return dict(json.load(answer))
+
+    def socket(self, match_id: str) -> ClientConnection:
+        return connect(self.url.replace("http", "ws") + f"/ws/{match_id}", open_timeout=60)
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+            self.process.wait(timeout=30)
+
+
+@pytest.fixture
+def servers(tmp_path: Path) -> Iterator[list[Server]]:
+    started: list[Server] = []
+    yield started
+    for server in started:
+        server.stop(signal.SIGKILL)
+
+
+def receive(ws: ClientConnection, done: Callable[[Message], bool]) -> Message:
+    for _ in range(500):
+        msg = json.loads(ws.recv(timeout=60))
+        if done(msg):
+            return dict(msg)
+    raise AssertionError("the expected message never came")
+
+
+def hello(ws: ClientConnection, token: str) -> Message:
+    ws.send(json.dumps({"type": "hello", "token": token}))
+    return receive(ws, lambda m: m["type"] == "state")
+
+
+def act(ws: ClientConnection, state: Message) -> Message:
+    """Roll or play the first legal play, and return the next state where the seat must act or the match ended.
+
+    A client this fast meets the rate limit: it waits and sends again, as the error asks.
+    """
+    if state["can_roll"]:
+        message = {"type": "roll", "seq": state["seq"]}
+    else:
+        message = {"type": "play", "seq": state["seq"], "play": state["legal"]["plays"][0]}
+    while True:
+        ws.send(json.dumps(message))
+        answer = receive(ws, lambda m: m["type"] == "error" or m["type"] == "state" and m["seq"] > state["seq"]
+                         and (m["can_roll"] or m["can_play"] or m["over"]))
+        if answer["type"] == "state":
+            return answer
+        assert answer["code"] == "rate-limited", answer
+        time.sleep(0.2)
+
+
+def test_a_bot_match_survives_kill_9_and_its_dice_check_out(tmp_path: Path, servers: list[Server]) -> None:
+    db = tmp_path / "tavli.db"
+    servers.append(Server(db))
+    first = servers[0]
+    links = first.post("/api/matches", {"opponent": "beginner", "length": 1, "games": "portes"})
+    with first.socket(links["match"]) as ws:
+        state = hello(ws, links["token"])
+        for _ in range(4):
+            state = act(ws, state)
+    first.stop(signal.SIGKILL)
+
+    servers.append(Server(db))
+    second = servers[1]
+    with second.socket(links["match"]) as ws:
+        resumed = hello(ws, links["token"])
+        for key in ("seq", "game", "dice", "score", "turn"):
+            assert resumed[key] == state[key], key
+        state = resumed
+        while not state["over"]:
+            state = act(ws, state)
+    assert max(state["score"].values()) >= 1
+
+    check = subprocess.run([sys.executable, "-m", "tavli.cli", "verify-dice", second.url + links["play"]],
+                           capture_output=True, text=True, timeout=120)
+    assert check.returncode == 0, check.stderr
+    assert "1 finished game(s) checked" in check.stdout
+    second.stop()
+    assert second.process.returncode in (0, -signal.SIGTERM)
+
+
+def test_tampered_dice_are_caught(tmp_path: Path, servers: list[Server]) -> None:
+    servers.append(Server(tmp_path / "tavli.db"))
+    links = servers[0].post("/api/matches", {"opponent": "beginner", "length": 1, "games": "fevga"})
+    with servers[0].socket(links["match"]) as ws:
+        state = hello(ws, links["token"])
+        while not state["over"]:
+            state = act(ws, state)
+    with urllib.request.urlopen(f"{servers[0].url}/api/matches/{links['match']}/dice", timeout=60) as answer:
+        record = json.load(answer)
+    saved = tmp_path / "dice.json"
+    saved.write_text(json.dumps(record))
+    honest = subprocess.run([sys.executable, "-m", "tavli.cli", "verify-dice", str(saved)],
+                            capture_output=True, text=True, timeout=120)
+    assert honest.returncode == 0 and "1 finished game(s) checked" in honest.stdout, honest.stderr
+    roll = record["games"][0]["rolls"][5]
+    roll[0] = roll[0] % 6 + 1  # a dishonest record: one die changed
+    saved.write_text(json.dumps(record))
+    check = subprocess.run([sys.executable, "-m", "tavli.cli", "verify-dice", str(saved)],
+                           capture_output=True, text=True, timeout=120)
+    assert check.returncode == 2
+    assert check.stderr.count("\n") == 1 and "but the seed gives" in check.stderr
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--database", "mysql://x@y/z"], "unsupported database 'mysql'"),
+    (["--port", "70000"], "70000"),
+])
+def test_bad_serve_options_are_one_line(args: list[str], words: str) -> None:
+    run = subprocess.run([sys.executable, "-m", "tavli.cli", "serve", *args], capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "NO_COLOR": "1"})
+    assert run.returncode == 2 and words in run.stderr
+
+
+def test_verify_dice_needs_a_match_address() -> None:
+    run = subprocess.run([sys.executable, "-m", "tavli.cli", "verify-dice", "http://127.0.0.1:9/elsewhere"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2 and "give the match's address" in run.stderr
