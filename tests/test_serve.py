@@ -81,8 +81,8 @@ def act(ws: ClientConnection, state: Message) -> Message:
         message = {"type": "play", "seq": state["seq"], "play": state["legal"]["plays"][0]}
     while True:
         ws.send(json.dumps(message))
-        answer = receive(ws, lambda m: m["type"] == "error" or m["type"] == "state" and m["seq"] > state["seq"]
-                         and (m["can_roll"] or m["can_play"] or m["over"]))
+        answer = receive(ws, lambda m: m["type"] == "error" or (m["type"] == "state" and m["seq"] > state["seq"]
+                         and (m["can_roll"] or m["can_play"] or m["over"])))
         if answer["type"] == "state":
             return answer
         assert answer["code"] == "rate-limited", answer
