@@ -231,7 +231,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
             await store.close()
 
     async def page(request: Request) -> Response:
-        name = "match.html" if "match_id" in request.path_params else "index.html"
+        name = "board.html" if "match_id" in request.path_params else "home.html"
         return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
 
     async def health(request: Request) -> Response:

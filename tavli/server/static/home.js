@@ -1,0 +1,63 @@
+// The start page: choose the opponent, the length, the games and the house rules; create the match.
+import { languageSwitch, t, translatePage } from "/static/strings.js";
+
+const $ = (id) => document.getElementById(id);
+
+async function loadLevels() {
+  const select = $("opponent");
+  let levels = [], chosen = "expert";
+  try {
+    const answer = await fetch("/api/levels");
+    const body = await answer.json();
+    levels = body.levels;
+    chosen = body.default;
+  } catch {
+    levels = [{ name: "expert", description: "" }];
+  }
+  select.innerHTML = "";
+  for (const level of levels) {
+    const option = new Option(`${level.name[0].toUpperCase()}${level.name.slice(1)} — ${level.description}`, level.name);
+    select.append(option);
+  }
+  select.append(new Option(t("friend"), "friend"));
+  select.value = chosen;
+}
+
+function request() {
+  const length = $("length").value === "other" ? Number($("length-other").value) : Number($("length").value);
+  const games = $("games").value === "custom" ? $("games-custom").value.trim() : $("games").value;
+  return {
+    opponent: $("opponent").value, length, games, seat: $("seat").value,
+    mother_pin: $("mother-pin").value,
+    prime_limits: $("prime-limits").checked,
+    prime_in_opponent_start: $("prime-in-start").checked,
+  };
+}
+
+async function start(event) {
+  event.preventDefault();
+  const button = $("start");
+  $("error").textContent = "";
+  button.disabled = true;
+  button.textContent = t("starting");
+  try {
+    const answer = await fetch("/api/matches", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(request()),
+    });
+    const body = await answer.json().catch(() => ({ error: `HTTP ${answer.status}` }));
+    if (!answer.ok) throw new Error(body.error || `HTTP ${answer.status}`);
+    localStorage.setItem(`tavli:links:${body.match}`, JSON.stringify({ friend: body.friend, watch: body.watch }));
+    location.assign(body.play);
+  } catch (error) {
+    $("error").textContent = error.message;
+    button.disabled = false;
+    button.textContent = t("start");
+  }
+}
+
+$("length").addEventListener("change", () => { $("length-other").hidden = $("length").value !== "other"; });
+$("games").addEventListener("change", () => { $("games-custom").hidden = $("games").value !== "custom"; });
+$("new-match").addEventListener("submit", start);
+languageSwitch($("lang"), loadLevels);
+translatePage();
+loadLevels();
