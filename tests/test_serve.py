@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -15,38 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.sync.client import ClientConnection, connect
+from webserver import Server
+from websockets.sync.client import ClientConnection
 
 Message = dict[str, Any]
-
-
-class Server:
-    """One ``tavli serve`` process on a free port."""
-
-    def __init__(self, db: Path) -> None:
-        self.db = db
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "tavli.cli", "serve", "--port", "0", "--bot-delay", "0",
-             "--database", f"sqlite:///{db}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-        assert found, f"no address in {line!r}: {self.process.stderr.read() if self.process.stderr else ''}"
-        self.url = f"http://127.0.0.1:{found.group(1)}"
-
-    def post(self, path: str, body: Message) -> Message:
-        request = urllib.request.Request(self.url + path, json.dumps(body).encode(),
-                                         {"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=60) as answer:
-            return dict(json.load(answer))
-
-    def socket(self, match_id: str) -> ClientConnection:
-        return connect(self.url.replace("http", "ws") + f"/ws/{match_id}", open_timeout=60)
-
-    def stop(self, sig: int = signal.SIGTERM) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-            self.process.wait(timeout=30)
 
 
 @pytest.fixture

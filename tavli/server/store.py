@@ -9,6 +9,7 @@ act on the same turn.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import time
@@ -31,7 +32,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
@@ -154,8 +155,16 @@ class Store:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
 
     async def create_tables(self) -> None:
-        async with self.engine.begin() as conn:
-            await conn.run_sync(metadata.create_all)
+        """Create the tables that do not exist yet (several servers may start at once)."""
+        for attempt in range(5):
+            try:
+                async with self.engine.begin() as conn:
+                    await conn.run_sync(metadata.create_all)
+                return
+            except DBAPIError:  # another server created them at the same moment
+                if attempt == 4:
+                    raise
+                await asyncio.sleep(0.2 * (attempt + 1))
 
     async def close(self) -> None:
         await self.engine.dispose()

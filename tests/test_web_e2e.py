@@ -1,0 +1,227 @@
+"""The web app in a real browser: Debian's chromium driven by Playwright, against ``tavli serve``.
+
+``.ci/run`` installs chromium; without it these tests fail (``TAVLI_SKIP_BROWSER=1`` skips them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from webserver import Server
+
+if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
+    pytest.skip("TAVLI_SKIP_BROWSER=1", allow_module_level=True)
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--no-first-run", "--disable-sync", "--disable-dev-shm-usage"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert Path(CHROMIUM).exists(), "Debian's chromium is needed: apt-get install chromium (.ci/run does)"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(tmp_path / "tavli.db")
+    yield s
+    s.stop(signal.SIGKILL)
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    ctx = browser.new_context(viewport={"width": 1200, "height": 850})
+    yield ctx
+    ctx.close()
+
+
+def state(page: Page) -> dict[str, Any]:
+    return dict(page.evaluate("window.tavliState"))
+
+
+def start_match(page: Page, url: str, opponent: str, length: str = "1", games: str = "portes") -> None:
+    page.goto(url + "/")
+    page.wait_for_selector(f"[data-testid=opponent] option[value={opponent}]", state="attached")
+    page.select_option("[data-testid=opponent]", opponent)
+    page.select_option("[data-testid=length]", length)
+    page.select_option("[data-testid=games]", games)
+    page.click("[data-testid=start]")
+    page.wait_for_function("window.tavliState && window.tavliState.type === 'state'")
+
+
+def wait_for_my_turn_or_end(page: Page) -> dict[str, Any]:
+    page.wait_for_function("(s => s && (s.can_roll || s.can_play || s.over))(window.tavliState)", timeout=60_000)
+    return state(page)
+
+
+def move_by_clicks(page: Page) -> None:
+    """Make a whole legal move by clicking checkers and highlighted points, then confirm."""
+    seq = state(page)["seq"]
+    for _ in range(8):
+        if page.locator("[data-testid=confirm]").is_visible():
+            break
+        if page.locator(".point.selected").count() == 0:
+            page.locator(".point.source").first.click()
+        page.locator(".point.target").first.click()
+    page.click("[data-testid=confirm]")
+    page.wait_for_function(f"window.tavliState.seq > {seq}")
+
+
+def take_turn(page: Page) -> None:
+    s = wait_for_my_turn_or_end(page)
+    if s["over"]:
+        return
+    if s["can_roll"]:
+        if not page.locator("[data-testid=auto-roll]").is_checked():  # else the page rolls by itself
+            page.click("[data-testid=roll]")
+        page.wait_for_function(f"window.tavliState.seq > {s['seq']}")
+        s = wait_for_my_turn_or_end(page)
+    if s["can_play"]:
+        move_by_clicks(page)
+
+
+def test_a_whole_game_against_a_bot(context: BrowserContext, server: Server) -> None:
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    start_match(page, server.url, "beginner", games="plakoto")
+    expect(page.locator("[data-testid=game-name]")).to_contain_text("Plakoto")
+    s = wait_for_my_turn_or_end(page)
+    if s["can_roll"]:
+        page.click("[data-testid=roll]")
+        page.wait_for_function(f"window.tavliState.seq > {s['seq']}")
+    s = wait_for_my_turn_or_end(page)
+    if s["can_play"]:  # undo puts the checker back
+        before = page.locator("[data-checker]").count(), page.locator("[data-point] [data-checker]").all_inner_texts()
+        source = page.locator(".point.source").first
+        point = source.get_attribute("data-point")
+        count = page.locator(f"[data-point='{point}'] [data-checker]").count()
+        source.click()
+        page.locator(".point.target").first.click()
+        expect(page.locator("[data-testid=undo]")).to_be_visible()
+        page.click("[data-testid=undo]")
+        expect(page.locator(f"[data-point='{point}'] [data-checker]")).to_have_count(count)
+        assert page.locator("[data-checker]").count() == before[0]
+    page.check("[data-testid=auto-roll]")
+    for _ in range(200):
+        take_turn(page)
+        if state(page)["over"]:
+            break
+    final = state(page)
+    assert final["over"] and final["winner"] in ("white", "black")
+    expect(page.locator("[data-testid=match-over]")).to_be_visible()
+    shown = page.locator("[data-testid=score]").inner_text()
+    assert f"{final['score']['white']} – {final['score']['black']}" in shown
+    assert final["games"][0]["seed"], "the seed is revealed after the game"
+    assert not errors
+
+
+def test_two_friends_and_a_spectator(browser: Browser, server: Server) -> None:
+    first_ctx, second_ctx, watch_ctx = (browser.new_context() for _ in range(3))
+    try:
+        first = first_ctx.new_page()
+        start_match(first, server.url, "friend", length="3", games="fevga")
+        friend_link = first.locator("[data-testid=share-friend]").input_value()
+        watch_link = first.locator("[data-testid=share-watch]").input_value()
+        assert "#t=" in friend_link and "#t=" in watch_link and friend_link != watch_link
+        second = second_ctx.new_page()
+        second.goto(friend_link)
+        second.wait_for_function("window.tavliState && window.tavliState.you !== undefined")
+        watcher = watch_ctx.new_page()
+        watcher.goto(watch_link)
+        watcher.wait_for_function("window.tavliState !== undefined")
+        assert state(watcher)["you"] == "spectator"
+        expect(watcher.locator("[data-testid=watching]")).to_be_visible()
+        pages = {state(first)["you"]: first, state(second)["you"]: second}
+        assert set(pages) == {"white", "black"}
+        for _ in range(4):  # four turns, alternately, through the board
+            turn = state(first)["turn"]
+            mover, waiting = pages[turn], pages["black" if turn == "white" else "white"]
+            expect(waiting.locator("[data-testid=roll]")).to_be_hidden()
+            expect(watcher.locator("[data-testid=roll]")).to_be_hidden()
+            moves_before = len(state(waiting)["game"]["moves"])
+            take_turn(mover)
+            for page in (waiting, watcher):
+                page.wait_for_function(f"window.tavliState.game.moves.length > {moves_before}")
+            seen = state(waiting)["game"]["moves"][-1]
+            assert seen["color"] == turn
+            expect(waiting.locator("[data-testid=moves] li")).to_have_count(moves_before + 1)
+            assert state(watcher)["game"]["position"] == state(waiting)["game"]["position"]
+        # the spectator's link cannot act, even by hand over a raw WebSocket
+        token = watch_link.split("#t=")[1]
+        match_id = state(watcher)["match"]
+        seq = state(watcher)["seq"]
+        answer = watcher.evaluate("""([id, token, seq]) => new Promise(done => {
+            const ws = new WebSocket(`ws://${location.host}/ws/${id}`);
+            const got = [];
+            ws.onopen = () => ws.send(JSON.stringify({type: "hello", token}));
+            ws.onmessage = (e) => { const m = JSON.parse(e.data); got.push(m);
+              if (m.type === "state") ws.send(JSON.stringify({type: "roll", seq}));
+              if (m.type === "error") { ws.close(); done(m); } };
+        })""", [match_id, token, seq])
+        assert answer["code"] == "spectator"
+        assert state(first)["seq"] == seq
+    finally:
+        for ctx in (first_ctx, second_ctx, watch_ctx):
+            ctx.close()
+
+
+def test_reload_and_a_killed_server_lose_nothing(context: BrowserContext, tmp_path: Path) -> None:
+    db = tmp_path / "tavli.db"
+    server = Server(db)
+    try:
+        page = context.new_page()
+        start_match(page, server.url, "advanced", length="3", games="portes")
+        take_turn(page)
+        s = wait_for_my_turn_or_end(page)
+        if s["can_roll"]:
+            page.click("[data-testid=roll]")
+            page.wait_for_function(f"window.tavliState.seq > {s['seq']}")
+            s = wait_for_my_turn_or_end(page)
+        before = state(page)
+        page.reload()
+        page.wait_for_function(f"window.tavliState && window.tavliState.seq === {before['seq']}")
+        after = state(page)
+        for key in ("seq", "dice", "score", "turn"):
+            assert after[key] == before[key], key
+        assert after["game"]["position"] == before["game"]["position"]
+
+        server.stop(signal.SIGKILL)
+        expect(page.locator("[data-testid=status]")).to_contain_text("reconnecting", ignore_case=True)
+        server = Server(db, port=server.port)
+        page.wait_for_function("document.querySelector('[data-testid=status]').textContent.indexOf('onnect') < 0",
+                               timeout=30_000)
+        resumed = state(page)
+        assert resumed["seq"] == before["seq"] and resumed["game"]["position"] == before["game"]["position"]
+        take_turn(page)  # and the match goes on
+        assert state(page)["seq"] > before["seq"]
+    finally:
+        server.stop(signal.SIGKILL)
+
+
+def test_start_page_errors_and_greek(context: BrowserContext, server: Server) -> None:
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.select_option("[data-testid=lang]", "el")
+    expect(page.locator("[data-testid=start]")).to_have_text("Αρχίστε")
+    page.select_option("[data-testid=games]", "custom")
+    page.fill("[data-testid=games-custom]", "chess")
+    page.click("[data-testid=start]")
+    expect(page.locator("[data-testid=error]")).to_contain_text("unknown game 'chess'")
+    page.goto(server.url + "/match/nope#t=forged")
+    expect(page.locator("[data-testid=status]")).to_contain_text("δεν ισχύει")
+    assert json.loads(page.evaluate("localStorage.getItem('tavli:lang') && '1'")) == 1

@@ -1,0 +1,47 @@
+"""A real ``tavli serve`` process for the end-to-end tests."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from websockets.sync.client import ClientConnection, connect
+
+Message = dict[str, Any]
+
+
+class Server:
+    """One ``tavli serve`` process on a free port."""
+
+    def __init__(self, db: Path, port: int = 0, claim_after: float = 120.0) -> None:
+        self.db = db
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tavli.cli", "serve", "--port", str(port), "--bot-delay", "0",
+             "--claim-after", str(claim_after), "--database", f"sqlite:///{db}"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert found, f"no address in {line!r}: {self.process.stderr.read() if self.process.stderr else ''}"
+        self.port = int(found.group(1))
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def post(self, path: str, body: Message) -> Message:
+        request = urllib.request.Request(self.url + path, json.dumps(body).encode(),
+                                         {"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return dict(json.load(answer))
+
+    def socket(self, match_id: str) -> ClientConnection:
+        return connect(self.url.replace("http", "ws") + f"/ws/{match_id}", open_timeout=60)
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+            self.process.wait(timeout=30)
