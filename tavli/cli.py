@@ -300,7 +300,9 @@ def engine(level: str, seed: int | None) -> None:
               help="seconds an absent opponent has before the game can be claimed")
 @click.option("--bot-delay", type=click.FloatRange(min=0), default=0.5, show_default=True,
               help="seconds a bot waits before each roll and play, so that people can follow")
-def serve(host: str, port: int, database: str, claim_after: float, bot_delay: float) -> None:
+@click.option("--create-limit", type=click.IntRange(min=1), default=30, show_default=True,
+              help="new matches a minute per client address")
+def serve(host: str, port: int, database: str, claim_after: float, bot_delay: float, create_limit: int) -> None:
     """Run the web app: play in the browser against a bot or a friend (docs/web.md)."""
     import socket
 
@@ -310,7 +312,7 @@ def serve(host: str, port: int, database: str, claim_after: float, bot_delay: fl
     from tavli.server.store import async_url
 
     async_url(database)  # a bad URL is one line, before anything starts
-    app = create_app(database, claim_after=claim_after, bot_delay=bot_delay)
+    app = create_app(database, claim_after=claim_after, bot_delay=bot_delay, matches_per_minute=create_limit)
     try:
         sock = socket.create_server((host, port), reuse_port=False)
     except OSError as e:
@@ -319,8 +321,9 @@ def serve(host: str, port: int, database: str, claim_after: float, bot_delay: fl
     click.echo(f"Tavli is running at http://{shown}:{sock.getsockname()[1]}/  (database {database}; "
                "Ctrl-C stops it)", err=False)
     sys.stdout.flush()
+    # moves are small: compressing each message costs more CPU than it saves
     config = uvicorn.Config(app, log_level="warning", ws_max_size=1 << 20, ws_ping_interval=20.0,
-                            ws_ping_timeout=20.0)
+                            ws_ping_timeout=20.0, ws_per_message_deflate=False)
     uvicorn.Server(config).run(sockets=[sock])
 
 

@@ -21,6 +21,7 @@ from tavli.errors import TavliError
 from tavli.fairdice import SeededRoller, commitment
 from tavli.match import Match, MatchSettings
 from tavli.neural import LEVELS, NeuralBot
+from tavli.position import Play
 from tavli.server.store import ActionRow, Conflict, MatchRow, Store
 from tavli.variants import BLACK, WHITE, Color
 
@@ -87,6 +88,15 @@ class LiveMatch:
     passed: list[int] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
+    _listed: tuple[object, dict[str, Play]] | None = None
+
+    def listed_plays(self) -> dict[str, Play]:
+        """The legal plays of the rolled dice by their notation, worked out once per roll."""
+        legal = self.match.legal_plays()
+        if self._listed is None or self._listed[0] is not legal:
+            self._listed = (legal, {str(p): p for p in legal})
+        return self._listed[1]
+
     def kind(self, color: Color) -> str:
         return self.row.white if color == WHITE else self.row.black
 
@@ -115,7 +125,8 @@ def _apply(live: LiveMatch, kind: str, seat: str, data: dict[str, Any]) -> None:
             raise TavliError(f"stored roll {data['dice']} differs from the seed's {list(dice)}")
     elif kind == "play":
         game_index = len(match.records) - 1
-        turn = match.play(data["play"] or None)
+        text = data["play"]
+        turn = match.play(live.listed_plays().get(text, text) if text else None)
         _record_turn(live, game_index, turn.color, turn.dice, turn.play)
     elif kind == "claim":
         match.concede(SEATS[seat].other, CLAIM_REASON)
@@ -274,7 +285,8 @@ class MatchService:
                         raise ActionError("illegal", "roll the dice first")
                     text = play or ""
                     try:
-                        parsed = match.game.position.parse_play(text, match.dice) if text else None
+                        listed = live.listed_plays().get(text)
+                        parsed = listed or (match.game.position.parse_play(text, match.dice) if text else None)
                         if parsed is None and len(match.legal_plays()):
                             raise TavliError("give the play to make: the dice can be played")
                     except TavliError as exc:

@@ -125,7 +125,7 @@ def state_json(live: LiveMatch, you: str, *, steps: bool, connected: dict[str, b
         "legal": None,
     }
     if legal is not None:
-        state["legal"] = {"plays": [str(p) for p in legal]}
+        state["legal"] = {"plays": list(live.listed_plays())}
         if steps:
             state["legal"]["orders"] = step_orders(legal)
     return state
