@@ -210,7 +210,8 @@ async def run_server_load(base: str, args: argparse.Namespace) -> tuple[Figures,
             tasks.append(asyncio.create_task(pair.play_matches(client, base, body, stop, started)))
             if (k + 1) % args.ramp == 0:
                 await asyncio.sleep(1.0)
-        while figures.connected < args.matches * 0.98 and time.perf_counter() - ramp_start < args.matches / args.ramp + 60:
+        patience = args.matches / args.ramp + 60
+        while figures.connected < args.matches * 0.98 and time.perf_counter() - ramp_start < patience:
             await asyncio.sleep(0.5)
         ramp = time.perf_counter() - ramp_start
         console.print(f"ramp-up: {figures.connected} matches connected in {ramp:.1f} s")
