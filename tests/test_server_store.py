@@ -156,3 +156,21 @@ def test_bots_go_on_after_a_restart_cut_them_off(kind: str, tmp_path: Path, monk
         await restarted.store.close()
 
     run(kind, tmp_path, test)
+
+
+@pytest.mark.parametrize("kind", URLS)
+def test_the_heartbeat_moves_presence_on_in_one_go(kind: str, tmp_path: Path) -> None:
+    async def test(url: str) -> None:
+        store = Store(url)
+        await store.create_tables()
+        ids = [secrets.token_urlsafe(9) for _ in range(3)]
+        for mid in ids:
+            await store.create_match(mid, {}, "human", "human", {secrets.token_urlsafe(): "white"})
+            await store.set_presence(mid, ["white", "black"], 10.0)
+        await store.refresh_presence([(ids[0], "white"), (ids[2], "black")], 99.0)
+        assert await store.presence_of(ids[0]) == {"white": 99.0, "black": 10.0}
+        assert await store.presence_of(ids[1]) == {"white": 10.0, "black": 10.0}
+        assert await store.presence_of(ids[2]) == {"white": 10.0, "black": 99.0}
+        await store.close()
+
+    run(kind, tmp_path, test)

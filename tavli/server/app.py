@@ -159,9 +159,8 @@ class Hub:
 
     async def heartbeat(self) -> None:
         """Keep the stored presence of this process's seats fresh."""
-        until = time.time() + PRESENCE_SECONDS
-        for match_id in list(self.rooms):
-            await self.service.store.set_presence(match_id, sorted(self.local_seats(match_id)), until)
+        seats = [(match_id, seat) for match_id in list(self.rooms) for seat in sorted(self.local_seats(match_id))]
+        await self.service.store.refresh_presence(seats, time.time() + PRESENCE_SECONDS)
 
     async def poll(self) -> None:
         """Pick up actions that another server process stored."""

@@ -26,6 +26,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     event,
     insert,
     select,
@@ -254,6 +255,15 @@ class Store:
                     except IntegrityError:
                         await conn.execute(update(presence).where(
                             presence.c.match_id == match_id, presence.c.seat == seat).values(until=until))
+
+    async def refresh_presence(self, seats: list[tuple[str, str]], until: float) -> None:
+        """Move on the presence of many (match, seat) pairs at once (the server's heartbeat)."""
+        if not seats:
+            return
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                update(presence).where(presence.c.match_id == bindparam("m"), presence.c.seat == bindparam("s"))
+                .values(until=until), [{"m": m, "s": seat} for m, seat in seats])
 
     async def presence_of(self, match_id: str) -> dict[str, float]:
         async with self.engine.connect() as conn:
