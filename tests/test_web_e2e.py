@@ -49,6 +49,14 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
     ctx.close()
 
 
+def checkers_on(page: Page, point: str) -> int:
+    """The checkers the board shows on a point: the circles, or the number written on a tall stack."""
+    label = page.locator(f"[data-point='{point}'] text.count")
+    if label.count():
+        return int(label.first.text_content() or 0)
+    return page.locator(f"[data-point='{point}'] [data-checker]").count()
+
+
 def state(page: Page) -> dict[str, Any]:
     return dict(page.evaluate("window.tavliState"))
 
@@ -109,13 +117,31 @@ def test_a_whole_game_against_a_bot(context: BrowserContext, server: Server) -> 
         before = page.locator("[data-checker]").count(), page.locator("[data-point] [data-checker]").all_inner_texts()
         source = page.locator(".point.source").first
         point = source.get_attribute("data-point")
-        count = page.locator(f"[data-point='{point}'] [data-checker]").count()
+        count = checkers_on(page, point)
         source.click()
         page.locator(".point.target").first.click()
         expect(page.locator("[data-testid=undo]")).to_be_visible()
+        assert checkers_on(page, point) == count - 1
         page.click("[data-testid=undo]")
-        expect(page.locator(f"[data-point='{point}'] [data-checker]")).to_have_count(count)
+        expect(page.locator("[data-testid=undo]")).to_be_hidden()
+        assert checkers_on(page, point) == count
         assert page.locator("[data-checker]").count() == before[0]
+        # the same step by dragging the checker onto a highlighted point
+        box = source.bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        target = page.locator(".point.target").first
+        goal = target.get_attribute("data-point")
+        tbox = target.bounding_box()
+        assert tbox is not None
+        page.mouse.move(tbox["x"] + tbox["width"] / 2, tbox["y"] + tbox["height"] / 2, steps=5)
+        page.mouse.up()
+        expect(page.locator("[data-testid=undo]")).to_be_visible()
+        assert checkers_on(page, point) == count - 1
+        assert goal is not None and checkers_on(page, goal) >= 1
+        page.click("[data-testid=undo]")
+        assert checkers_on(page, point) == count
     page.check("[data-testid=auto-roll]")
     for _ in range(200):
         take_turn(page)
