@@ -85,6 +85,12 @@ presence = Table(
 )
 
 
+# the statements of every action, built once
+_MOVE_ON = (update(matches).where(matches.c.id == bindparam("mid"), matches.c.seq == bindparam("prev"))
+            .values(seq=bindparam("next"), over=bindparam("over"), updated=bindparam("now")))
+_ADD_ACTION = insert(actions)
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -148,6 +154,10 @@ class Store:
             kwargs["connect_args"] = {"timeout": 30}
             if make_url(full).database in (None, "", ":memory:"):
                 kwargs["poolclass"] = StaticPool  # one in-memory database, shared
+            else:
+                # SQLite lets one writer in at a time and makes the others sleep and retry:
+                # one connection, which callers wait for in turn, is faster than several
+                kwargs.update(pool_size=1, max_overflow=0, pool_timeout=120)
         try:
             self.engine: AsyncEngine = create_async_engine(full, **kwargs)
         except ModuleNotFoundError as exc:
@@ -209,12 +219,12 @@ class Store:
         now = time.time()
         try:
             async with self.engine.begin() as conn:
-                moved = await conn.execute(update(matches).where(
-                    matches.c.id == match_id, matches.c.seq == seq - 1).values(seq=seq, over=over, updated=now))
+                moved = await conn.execute(_MOVE_ON, {"mid": match_id, "prev": seq - 1, "next": seq,
+                                                      "over": over, "now": now})
                 if moved.rowcount != 1:
                     raise Conflict(match_id)
-                await conn.execute(insert(actions).values(
-                    match_id=match_id, seq=seq, seat=seat, kind=kind, data=json.dumps(data), at=now))
+                await conn.execute(_ADD_ACTION, {"match_id": match_id, "seq": seq, "seat": seat, "kind": kind,
+                                                 "data": json.dumps(data), "at": now})
                 if new_seeds:
                     await conn.execute(insert(seeds), [
                         {"match_id": match_id, "game": g, "seed": s.hex(), "commitment": commitment(s)}
