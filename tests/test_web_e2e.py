@@ -185,7 +185,9 @@ def test_two_friends_and_a_spectator(browser: Browser, server: Server) -> None:
                 page.wait_for_function(f"window.tavliState.game.moves.length > {moves_before}")
             seen = state(waiting)["game"]["moves"][-1]
             assert seen["color"] == turn
-            expect(waiting.locator("[data-testid=moves] li")).to_have_count(moves_before + 1)
+            expect(waiting.locator("[data-testid=moves] li:not(.opening)")).to_have_count(moves_before + 1)
+            openings = len(state(waiting)["game"]["opening"])
+            expect(waiting.locator("[data-testid=moves] li.opening")).to_have_count(openings)
             assert state(watcher)["game"]["position"] == state(waiting)["game"]["position"]
         # the spectator's link cannot act, even by hand over a raw WebSocket
         token = watch_link.split("#t=")[1]

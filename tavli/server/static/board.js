@@ -309,6 +309,12 @@ function renderPanel() {
   }
   const list = $("moves");
   list.innerHTML = "";
+  for (const [w, b] of s.game.opening) {
+    const li = document.createElement("li");
+    li.className = "opening";
+    li.textContent = t("opening", { w, b });
+    list.append(li);
+  }
   for (const m of s.game.moves) {
     const li = document.createElement("li");
     li.className = m.color;
