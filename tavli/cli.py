@@ -312,6 +312,9 @@ def serve(host: str, port: int, database: str, claim_after: float, bot_delay: fl
     from tavli.server.store import async_url
 
     async_url(database)  # a bad URL is one line, before anything starts
+    from tavli.server.service import warm_up
+
+    warm_up()
     app = create_app(database, claim_after=claim_after, bot_delay=bot_delay, matches_per_minute=create_limit)
     try:
         sock = socket.create_server((host, port), reuse_port=False)

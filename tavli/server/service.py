@@ -31,6 +31,20 @@ PRESENCE_SECONDS = 30.0
 """A seat counts as connected this long after its last heartbeat."""
 
 
+def warm_up() -> None:
+    """Compile the rules kernel and the bots' search, and load the networks and bear-off tables.
+
+    The very first run compiles (about 45 s; cached on disk afterwards, then about a second),
+    so the server does it before it takes players rather than during someone's first move.
+    """
+    from tavli import Dice, Position
+
+    for game in ("portes", "plakoto", "fevga"):
+        legal = Position.start(game).legal_plays(Dice(3, 1))
+        for level in ("advanced", "expert", "champion"):
+            NeuralBot(level).choose(legal)
+
+
 class ActionError(ValueError):
     """An action the server refuses; ``code`` is the protocol's error code."""
 
