@@ -88,7 +88,8 @@ def test_bad_match_requests_get_one_line(client: TestClient, body: Message, word
 def test_non_json_and_oversized_requests(client: TestClient) -> None:
     assert client.post("/api/matches", content=b"{nope").json() == {"error": "the request is not JSON"}
     assert client.post("/api/matches", content=b"[1]").status_code == 400
-    assert client.post("/api/matches", content=b" " * 5000).status_code == 400
+    assert client.post("/api/matches", content=b" " * 5000).status_code == 413
+    assert "too large" in client.post("/api/matches", content=b"x" * 10**6).json()["error"]
 
 
 def test_new_matches_are_rate_limited(db: Path) -> None:

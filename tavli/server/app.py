@@ -38,6 +38,7 @@ MESSAGES_PER_SECOND = 20.0
 MESSAGE_BURST = 40.0
 REFUSALS_BEFORE_CLOSE = 200
 MATCHES_PER_MINUTE = 30
+MAX_REQUEST_BYTES = 4096
 
 
 @dataclass
@@ -244,9 +245,11 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         client = request.client.host if request.client else "?"
         if not creations.allow(client):
             return error(f"at most {matches_per_minute} new matches a minute: try again soon", 429)
-        raw = await request.body()
-        if len(raw) > 4096:
-            return error("the request is too large", 400)
+        raw = b""
+        async for chunk in request.stream():  # read no more than the limit, whatever the client says
+            raw += chunk
+            if len(raw) > MAX_REQUEST_BYTES:
+                return error(f"the request is too large: at most {MAX_REQUEST_BYTES} bytes", 413)
         try:
             body = json.loads(raw or b"{}")
         except ValueError:
