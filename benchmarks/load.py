@@ -1,20 +1,26 @@
 """Load on one ``tavli serve`` process: many concurrent matches played through real WebSocket clients.
 
-Each match is a friend match whose two seats are two WebSocket connections of this process,
-each rolling and playing a random legal play as soon as it may. When a match ends, its pair
-starts another, so that ``--matches`` stay in play. After the ramp-up, a window of
-``--duration`` seconds is measured:
+Each match is a friend match whose two seats are two WebSocket connections of this process
+(docs/web.md: ``POST /api/matches``, then ``hello`` on ``/ws/{id}`` with each seat's token),
+each rolling and playing a random legal play (seeded) as soon as the state says it may. When a
+match ends, its pair starts another, so that ``--matches`` stay in play. Matches are started
+``--ramp`` a second; once they are connected, a window of ``--duration`` seconds is measured:
 
-- matches held (connected and playing) and finished;
-- actions per second (rolls and plays the server carried out);
+- matches held (both seats connected), fewest and mean over the window's seconds, and finished;
+- actions per second: rolls and plays of the clients that the server acknowledged (a state with
+  a higher ``seq`` came back to the seat that sent them);
 - latency from a play sent to the *opponent's* connection receiving the state that shows it
-  (p50, p90, p99, max).
+  (p50, p90, p99, max);
+- errors by code, dropped connections by close code, matches stalled at the end of the window,
+  and the CPU time of the server and of this client during the window.
 
-The same clients then run against a relay that only forwards each message to the other
-connection of its pair (the ``websockets`` library, same machine): the floor any server on this
-machine could reach, reported next to the server's figures as a ratio.
+There is no other Tavli web server to compare with, so the same clients then run (``--baseline``
+seconds, on by default) against a relay in a process of its own that only forwards each
+message to the other connection of its pair (the ``websockets`` library, same machine): the
+floor that any server could reach here, with the ratio of the server's latency to it.
 
     .venv/bin/python benchmarks/load.py --matches 1000 --duration 60
+    .venv/bin/python benchmarks/load.py --matches 50 --duration 10 --baseline 5 --json load.json
 """
 
 from __future__ import annotations
@@ -23,10 +29,11 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import re
 import resource
-import statistics
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -41,26 +48,30 @@ import websockets
 from rich.console import Console
 from rich.table import Table
 
+try:
+    import uvloop
+except ImportError:  # optional: the plain asyncio loop works too, with a little more client CPU
+    uvloop = None  # type: ignore[assignment]
+
 console = Console()
+ROOT = Path(__file__).resolve().parents[1]
+STALLED_AFTER = 10.0
+"""A match that has seen no state for this many seconds at the end of the window is stalled."""
 
 
 @dataclass
 class Figures:
-    """What the clients saw during the measured window."""
+    """What the clients saw; the counters count only inside the measured window."""
 
     measuring: bool = False
     actions: int = 0
     latencies: list[float] = field(default_factory=list)
     finished: int = 0
     errors: Counter[str] = field(default_factory=Counter)
-    dropped: int = 0
+    dropped: Counter[str] = field(default_factory=Counter)
     connected: int = 0
-    """Matches whose two seats are connected now."""
-    peak: int = 0
-
-    def held(self, delta: int) -> None:
-        self.connected += delta
-        self.peak = max(self.peak, self.connected)
+    """Matches whose two seats have joined now (not only in the window)."""
+    pairs: list[Pair] = field(default_factory=list)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -71,29 +82,67 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def raise_file_limit() -> int:
+    """The soft limit of open files raised to the hard limit (two sockets a match on each side)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < hard:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
-class Server:
-    """A ``tavli serve`` process of its own, on a free port and a fresh database."""
+def cpu_seconds(pid: int | None) -> float | None:
+    """User + system CPU time of a process (Linux /proc), or None where it cannot be read."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
-    def __init__(self, database: str | None) -> None:
-        self.folder = tempfile.TemporaryDirectory()
-        url = database or f"sqlite:///{Path(self.folder.name) / 'load.db'}"
-        command = [sys.executable, "-m", "tavli.cli", "serve", "--port", "0", "--bot-delay", "0",
-                   "--create-limit", "1000000", "--database", url]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                        preexec_fn=raise_file_limit)
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        found = re.search(r"http://[\d.]+:(\d+)/", line)
-        if not found:
-            err = self.process.stderr.read() if self.process.stderr else ""
-            raise SystemExit(f"the server did not start: {err.strip().splitlines()[-1:] or line!r}")
-        self.url = f"http://127.0.0.1:{found.group(1)}"
+
+def loop_factory(choice: str) -> Any:
+    if choice == "asyncio" or (choice == "auto" and uvloop is None):
+        return None
+    if uvloop is None:
+        raise SystemExit("--loop uvloop: uvloop is not installed")
+    return uvloop.new_event_loop
+
+
+class Process:
+    """A server process of this benchmark: waits for the address it prints, stops it at the end.
+
+    Its output goes to files (a pipe nobody reads would stop a server that logs a lot)."""
+
+    def __init__(self, what: str, command: list[str], address: str, folder: tempfile.TemporaryDirectory[str],
+                 timeout: float = 120.0) -> None:
+        self.what, self.folder = what, folder
+        path = Path(folder.name)
+        self.out, self.err = path / "stdout.txt", path / "stderr.txt"
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+        with self.out.open("w") as out, self.err.open("w") as err:
+            # a session of its own: Ctrl-C reaches this process only, which then stops the server
+            self.process = subprocess.Popen(command, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=env,
+                                            cwd=path, start_new_session=True, preexec_fn=raise_file_limit)
+        deadline = time.monotonic() + timeout
+        while True:
+            found = re.search(address, self.out.read_text())
+            if found:
+                self.url = found.group(0).rstrip("/")
+                return
+            if self.process.poll() is not None:
+                self.fail(f"exited with status {self.process.returncode}")
+            if time.monotonic() > deadline:
+                self.fail(f"printed no address in {timeout:.0f} s")
+            time.sleep(0.1)
+
+    def tail(self, lines: int = 3) -> str:
+        text = self.err.read_text(errors="replace").strip().splitlines() if self.err.exists() else []
+        return " | ".join(line.strip() for line in text[-lines:]) or "(nothing on stderr)"
+
+    def fail(self, why: str) -> None:
+        tail = self.tail()
+        self.stop()
+        raise SystemExit(f"{self.what} {why}: {tail}")
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -102,7 +151,29 @@ class Server:
                 self.process.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+                self.process.wait()
         self.folder.cleanup()
+
+
+def start_server(database: str | None) -> Process:
+    """``tavli serve`` on a free port (it prints the one it got) and, unless told, a fresh SQLite database."""
+    folder = tempfile.TemporaryDirectory(prefix="tavli-load-")
+    url = database or f"sqlite:///{Path(folder.name) / 'load.db'}"
+    command = [sys.executable, "-m", "tavli.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+               "--bot-delay", "0", "--create-limit", "1000000000", "--database", url]
+    server = Process("tavli serve", command, r"http://127\.0\.0\.1:\d+/", folder)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            answer = httpx.get(server.url + "/healthz", timeout=10)
+            if answer.status_code == 200 and answer.json().get("ok") is True:
+                return server
+            why = f"answered /healthz with {answer.status_code} {answer.text[:80]!r}"
+        except (httpx.HTTPError, ValueError) as exc:
+            why = f"did not answer /healthz: {exc}"
+        if server.process.poll() is not None or time.monotonic() > deadline:
+            server.fail(why)
+        time.sleep(0.2)
 
 
 class Seat:
@@ -111,48 +182,68 @@ class Seat:
     def __init__(self, pair: Pair, token: str) -> None:
         self.pair, self.token = pair, token
         self.ws: Any = None
-        self.last_seq = -1
+        self.acted_at = -1
+        """The seq of the last state acted on: a state sent again (another seat joins) is not acted on twice."""
+        self.waiting: int | None = None
+        """The seq of this seat's action not yet acknowledged."""
+        self.state: dict[str, Any] | None = None
 
-    async def run(self, url: str, ready: asyncio.Event) -> None:
-        figures = self.pair.figures
+    async def act(self, state: dict[str, Any]) -> None:
+        seq = state["seq"]
+        if seq <= self.acted_at:
+            return
+        if state["can_roll"]:
+            self.acted_at = self.waiting = seq
+            await self.ws.send(f'{{"type":"roll","seq":{seq}}}')
+        elif state["can_play"]:
+            self.acted_at = self.waiting = seq
+            pair = self.pair
+            play = pair.rng.choice(state["legal"]["plays"])
+            pair.sent[seq + 1] = (self, time.perf_counter())
+            await self.ws.send(json.dumps({"type": "play", "seq": seq, "play": play}))
+
+    async def run(self, url: str, joined: asyncio.Event) -> None:
+        pair = self.pair
+        figures = pair.figures
         async with websockets.connect(url, max_queue=None, ping_interval=None, open_timeout=120,
-                                      close_timeout=2) as ws:
+                                      close_timeout=2, compression=None) as ws:
             self.ws = ws
             await ws.send(json.dumps({"type": "hello", "token": self.token}))
-            ready.set()
             async for raw in ws:
                 msg = json.loads(raw)
-                if msg["type"] == "error":
-                    figures.errors[msg["code"]] += 1
-                    if msg["code"] == "rate-limited":
-                        await asyncio.sleep(0.5)
-                        self.last_seq = -1  # act again on the next state
+                kind = msg.get("type")
+                if kind == "error":
+                    code = msg.get("code", "?")
+                    if figures.measuring:
+                        figures.errors[code] += 1
+                    if code == "rate-limited" and self.state is not None:
+                        await asyncio.sleep(1.0)  # then try again: no other state may come
+                        self.acted_at = -1
+                        await self.act(self.state)
+                    elif code == "bad-token":
+                        raise RuntimeError(f"bad-token: {msg.get('message')}")
                     continue
-                if msg["type"] != "state":
+                if kind != "state":
                     continue
+                now = time.perf_counter()
+                pair.last_state = now
                 seq = msg["seq"]
-                sent = self.pair.sent.pop(seq, None)
-                if sent is not None and sent[0] is not self:  # the opponent's play, now seen here
+                if not joined.is_set():
+                    joined.set()
+                if self.waiting is not None and seq > self.waiting:
+                    self.waiting = None
                     if figures.measuring:
-                        figures.latencies.append(time.perf_counter() - sent[1])
-                elif sent is not None:
-                    self.pair.sent[seq] = sent
-                if seq > self.pair.seq:
-                    if figures.measuring:
-                        figures.actions += seq - self.pair.seq
-                    self.pair.seq = seq
+                        figures.actions += 1
+                sent = pair.sent
+                if sent:
+                    for key in [k for k, (seat, _) in sent.items() if k <= seq and seat is not self]:
+                        t = sent.pop(key)[1]
+                        if figures.measuring:
+                            figures.latencies.append(now - t)
                 if msg["over"]:
                     return
-                if seq <= self.last_seq:
-                    continue
-                if msg["can_roll"]:
-                    self.last_seq = seq
-                    await ws.send(json.dumps({"type": "roll", "seq": seq}))
-                elif msg["can_play"]:
-                    self.last_seq = seq
-                    play = self.pair.rng.choice(msg["legal"]["plays"])
-                    self.pair.sent[seq + 1] = (self, time.perf_counter())
-                    await ws.send(json.dumps({"type": "play", "seq": seq, "play": play}))
+                self.state = msg
+                await self.act(msg)
 
 
 class Pair:
@@ -161,186 +252,342 @@ class Pair:
     def __init__(self, figures: Figures, rng: random.Random) -> None:
         self.figures, self.rng = figures, rng
         self.sent: dict[int, tuple[Seat, float]] = {}
-        self.seq = 0
+        """Plays not yet seen by the opponent, by the seq of the state that will show them."""
+        self.last_state = time.perf_counter()
+        self.held = False
 
     async def play_matches(self, client: httpx.AsyncClient, base: str, body: dict[str, Any],
-                           stop: asyncio.Event, started: asyncio.Event) -> None:
-        while not stop.is_set():
-            answer = await client.post(f"{base}/api/matches", json=body)
-            if answer.status_code != 201:
-                self.figures.errors[f"http-{answer.status_code}"] += 1
+                           first: dict[str, Any] | None) -> None:
+        figures = self.figures
+        links = first
+        while True:
+            if links is None:
+                try:
+                    answer = await client.post(f"{base}/api/matches", json=body)
+                except httpx.HTTPError as exc:
+                    answer = None
+                    figures.errors[f"http-{type(exc).__name__}"] += 1
+                if answer is None or answer.status_code != 201:
+                    if answer is not None:
+                        figures.errors[f"http-{answer.status_code}"] += 1
+                    await asyncio.sleep(1.0)
+                    continue
+                links = answer.json()
+            self.sent = {}
+            ws_url = base.replace("http", "ws", 1) + f"/ws/{links['match']}"
+            seats = [Seat(self, links["token"]), Seat(self, links["friend"].split("#t=", 1)[1])]
+            links = None
+            joined = [asyncio.Event(), asyncio.Event()]
+            tasks = [asyncio.create_task(s.run(ws_url, j)) for s, j in zip(seats, joined, strict=True)]
+            both: asyncio.Future[Any] = asyncio.gather(*(j.wait() for j in joined))
+            failures: list[BaseException] = []
+            try:
+                await asyncio.wait([both, *tasks], timeout=120, return_when=asyncio.FIRST_COMPLETED)
+                both.cancel()
+                if all(j.is_set() for j in joined):
+                    self.held = True
+                    figures.connected += 1
+                    self.last_state = time.perf_counter()
+                    done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+                    if not any(t.exception() for t in done):  # one seat saw the end: the other will too
+                        more, pending = await asyncio.wait(pending, timeout=30)
+                        done |= more
+                failures = [e for t in tasks if t.done() and (e := t.exception()) is not None]
+                failures += [TimeoutError("no state") for t in tasks if not t.done()]
+            finally:
+                for task in tasks:
+                    task.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+                if self.held:
+                    self.held = False
+                    figures.connected -= 1
+            if failures:
+                if figures.measuring:
+                    for failure in failures:
+                        figures.dropped[drop_reason(failure)] += 1
                 await asyncio.sleep(1.0)
-                continue
-            links = answer.json()
-            self.sent, self.seq = {}, 0
-            ws_url = base.replace("http", "ws") + f"/ws/{links['match']}"
-            seats = [Seat(self, links["token"]), Seat(self, links["friend"].split("#t=")[1])]
-            readies = [asyncio.Event(), asyncio.Event()]
-            tasks = [asyncio.create_task(s.run(ws_url, r)) for s, r in zip(seats, readies, strict=True)]
-            await asyncio.gather(*(r.wait() for r in readies), return_exceptions=True)
-            self.figures.held(+1)
-            started.set()
-            done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-            failed = [t for t in done if t.exception() is not None]
-            if not failed:
-                done2, pending = await asyncio.wait(pending, timeout=30)
-                failed += [t for t in done2 if t.exception() is not None]
-            for task in pending:
-                task.cancel()
-            self.figures.held(-1)
-            if failed:
-                self.figures.dropped += 1
-                await asyncio.sleep(0.5)
-            elif self.figures.measuring:
-                self.figures.finished += 1
+            elif figures.measuring:
+                figures.finished += 1
 
 
-async def run_server_load(base: str, args: argparse.Namespace) -> tuple[Figures, float]:
+def drop_reason(exc: BaseException) -> str:
+    if isinstance(exc, websockets.ConnectionClosed):
+        frame = exc.rcvd or exc.sent
+        return f"close {frame.code}" if frame is not None else "closed without a close frame"
+    return f"{type(exc).__name__}: {str(exc)[:60]}" if str(exc) else type(exc).__name__
+
+
+async def sample_window(figures: Figures, duration: float, server_pid: int | None) -> dict[str, Any]:
+    """Measure ``duration`` seconds: matches held each second, CPU of the server and of this client."""
+    held: list[int] = []
+    cpu0, client0 = cpu_seconds(server_pid), time.process_time()
+    figures.measuring = True
+    start = time.perf_counter()
+    while (left := duration - (time.perf_counter() - start)) > 0:
+        await asyncio.sleep(min(1.0, left))
+        held.append(figures.connected)
+    figures.measuring = False
+    elapsed = time.perf_counter() - start
+    cpu1, client1 = cpu_seconds(server_pid), time.process_time()
+    now = time.perf_counter()
+    return {"elapsed": elapsed, "held": held,
+            "stalled": sum(1 for p in figures.pairs if p.held and now - p.last_state > STALLED_AFTER),
+            "server_cpu": None if cpu0 is None or cpu1 is None else (cpu1 - cpu0) / elapsed,
+            "client_cpu": (client1 - client0) / elapsed}
+
+
+async def run_server_load(base: str, args: argparse.Namespace, server_pid: int | None) -> dict[str, Any]:
     figures = Figures()
-    stop = asyncio.Event()
     body = {"opponent": "friend", "length": args.length, "games": args.games}
-    limits = httpx.Limits(max_connections=200, max_keepalive_connections=50)
+    limits = httpx.Limits(max_connections=100, max_keepalive_connections=100)
     async with httpx.AsyncClient(limits=limits, timeout=120) as client:
-        tasks = []
+        probe = await client.post(f"{base}/api/matches", json=body)  # the first pair's match: bad options fail here
+        if probe.status_code != 201:
+            raise SystemExit(f"POST /api/matches answered {probe.status_code}: {probe.text[:200]}")
         rng = random.Random(args.seed)
+        tasks = []
         ramp_start = time.perf_counter()
+        first: dict[str, Any] | None = probe.json()
         for k in range(args.matches):
-            started = asyncio.Event()
-            pair = Pair(figures, random.Random(rng.random()))
-            tasks.append(asyncio.create_task(pair.play_matches(client, base, body, stop, started)))
-            if (k + 1) % args.ramp == 0:
+            pair = Pair(figures, random.Random(rng.getrandbits(64)))
+            figures.pairs.append(pair)
+            tasks.append(asyncio.create_task(pair.play_matches(client, base, body, first)))
+            first = None
+            if (k + 1) % args.ramp == 0 and k + 1 < args.matches:
                 await asyncio.sleep(1.0)
         patience = args.matches / args.ramp + 60
-        while figures.connected < args.matches * 0.98 and time.perf_counter() - ramp_start < patience:
-            await asyncio.sleep(0.5)
+        while figures.connected < args.matches and time.perf_counter() - ramp_start < patience:
+            await asyncio.sleep(0.2)
         ramp = time.perf_counter() - ramp_start
-        console.print(f"ramp-up: {figures.connected} matches connected in {ramp:.1f} s")
-        figures.measuring = True
-        held: list[int] = []
-        start = time.perf_counter()
-        while time.perf_counter() - start < args.duration:
-            await asyncio.sleep(1.0)
-            held.append(figures.connected)
-        figures.measuring = False
-        elapsed = time.perf_counter() - start
-        stop.set()
+        at_start = figures.connected
+        console.print(f"ramp-up: {at_start} of {args.matches} matches connected in {ramp:.1f} s; "
+                      f"measuring {args.duration:g} s")
+        window = await sample_window(figures, args.duration, server_pid)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    figures.peak = min(held) if held else 0  # the fewest held at any second of the window
-    return figures, elapsed
+    lat, held, elapsed = figures.latencies, window["held"], window["elapsed"]
+    return {
+        "matches": args.matches, "ramp_s": round(ramp, 1), "connected_at_start": at_start,
+        "duration_s": round(elapsed, 1),
+        "held_each_second": held,
+        "held_min": min(held, default=0), "held_mean": round(sum(held) / len(held), 1) if held else 0,
+        "finished": figures.finished, "actions": figures.actions,
+        "actions_per_s": round(figures.actions / elapsed, 1),
+        "latency_ms": latency_ms(lat),
+        "errors": dict(figures.errors), "dropped": dict(figures.dropped), "stalled": window["stalled"],
+        "server_cpu": None if window["server_cpu"] is None else round(window["server_cpu"], 2),
+        "client_cpu": round(window["client_cpu"], 2),
+    }
 
 
-async def run_relay_baseline(pairs: int, duration: float) -> tuple[int, list[float]]:
-    """The machine's floor: a relay forwarding each message to the other connection of its pair."""
+def latency_ms(values: list[float]) -> dict[str, Any]:
+    def r(v: float) -> float | None:
+        return None if v != v else round(1000 * v, 1)
+    return {"p50": r(percentile(values, 0.5)), "p90": r(percentile(values, 0.9)),
+            "p99": r(percentile(values, 0.99)), "max": r(max(values)) if values else None, "count": len(values)}
+
+
+# The relay baseline: the same shape of traffic (one message in flight per pair, JSON parsed at
+# each end) through a server process that does nothing but forward it.
+
+async def serve_relay() -> None:
     rooms: dict[str, list[Any]] = {}
 
     async def relay(ws: Any) -> None:
         room = rooms.setdefault(ws.request.path, [])
         room.append(ws)
-        with contextlib.suppress(websockets.ConnectionClosed):
+        try:
+            if len(room) == 2:
+                for each in room:
+                    await each.send('{"type":"go"}')
             async for message in ws:
                 for other in room:
                     if other is not ws:
                         await other.send(message)
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            room.remove(ws)
+            if not room:
+                rooms.pop(ws.request.path, None)
 
-    latencies: list[float] = []
-    count = 0
-    measuring = False
-    async with websockets.serve(relay, "127.0.0.1", 0, max_queue=None, ping_interval=None) as server:
+    async with websockets.serve(relay, "127.0.0.1", 0, max_queue=None, ping_interval=None,
+                                compression=None) as server:
         port = server.sockets[0].getsockname()[1]
-
-        async def player(path: str, first: bool) -> None:
-            nonlocal count
-            async with websockets.connect(f"ws://127.0.0.1:{port}{path}", ping_interval=None) as ws:
-                await asyncio.sleep(0.5)
-                if first:
-                    await ws.send(json.dumps({"t": time.perf_counter()}))
-                async for raw in ws:
-                    sent = json.loads(raw)["t"]
-                    if measuring:
-                        latencies.append(time.perf_counter() - sent)
-                        count += 1
-                    await ws.send(json.dumps({"t": time.perf_counter()}))
-
-        tasks = [asyncio.create_task(player(f"/{k}", first)) for k in range(pairs) for first in (True, False)]
-        await asyncio.sleep(2.0)
-        measuring = True
-        await asyncio.sleep(duration)
-        measuring = False
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-    return count, latencies
+        print(f"relay at ws://127.0.0.1:{port}/", flush=True)
+        await asyncio.get_running_loop().create_future()
 
 
-def ms(value: float) -> str:
-    return f"{1000 * value:.1f}"
+async def run_relay_baseline(url: str, pairs: int, ramp: int, duration: float, relay_pid: int) -> dict[str, Any]:
+    figures = Figures()
+    count = 0
+
+    async def player(path: str, first: bool) -> None:
+        nonlocal count
+        async with websockets.connect(url + path, max_queue=None, ping_interval=None, open_timeout=120,
+                                      close_timeout=2, compression=None) as ws:
+            async for raw in ws:
+                msg = json.loads(raw)
+                if msg["type"] == "go":
+                    figures.connected += first
+                    if not first:
+                        continue
+                elif figures.measuring:
+                    figures.latencies.append(time.perf_counter() - msg["t"])
+                    count += 1
+                await ws.send(json.dumps({"type": "state", "seq": msg.get("seq", 0) + 1, "t": time.perf_counter()}))
+
+    tasks = []
+    for k in range(pairs):
+        tasks += [asyncio.create_task(player(f"/{k}", first)) for first in (True, False)]
+        if (k + 1) % ramp == 0 and k + 1 < pairs:
+            await asyncio.sleep(1.0)
+    deadline = time.perf_counter() + pairs / ramp + 60
+    while figures.connected < pairs and time.perf_counter() < deadline:
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(1.0)
+    window = await sample_window(figures, duration, relay_pid)
+    failed = [t for t in tasks if t.done() and t.exception() is not None]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {"pairs": pairs, "connected": figures.connected, "failed_connections": len(failed),
+            "duration_s": round(window["elapsed"], 1), "messages_per_s": round(count / window["elapsed"], 1),
+            "latency_ms": latency_ms(figures.latencies),
+            "server_cpu": None if window["server_cpu"] is None else round(window["server_cpu"], 2),
+            "client_cpu": round(window["client_cpu"], 2)}
+
+
+def ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:,.1f}"
+
+
+def cpu(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.0f}% of a core"
+
+
+def report(args: argparse.Namespace, command: str, server: dict[str, Any], relay: dict[str, Any] | None) -> None:
+    lat = server["latency_ms"]
+    table = Table(title=f"tavli serve: {args.matches} concurrent matches, {server['duration_s']:g} s measured")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    table.add_row("ramp-up (matches connected / time)", f"{server['connected_at_start']} in {server['ramp_s']} s")
+    table.add_row("matches held, fewest / mean in the window's seconds",
+                  f"{server['held_min']} / {server['held_mean']:g} of {args.matches}")
+    table.add_row("matches finished in the window", str(server["finished"]))
+    table.add_row("actions per second (rolls + plays acknowledged)", f"{server['actions_per_s']:,.1f}")
+    table.add_row("play sent → opponent sees it, p50 / p90 / p99 / max (ms)",
+                  f"{ms(lat['p50'])} / {ms(lat['p90'])} / {ms(lat['p99'])} / {ms(lat['max'])}")
+    table.add_row("plays timed", f"{lat['count']:,}")
+    table.add_row("errors by code", ", ".join(f"{k} {v}" for k, v in sorted(server["errors"].items())) or "none")
+    table.add_row("dropped connections",
+                  ", ".join(f"{k}: {v}" for k, v in sorted(server["dropped"].items())) or "0")
+    table.add_row(f"matches stalled (no state for {STALLED_AFTER:g} s at the end)", str(server["stalled"]))
+    table.add_row("CPU: server / this client", f"{cpu(server['server_cpu'])} / {cpu(server['client_cpu'])}")
+    if relay is not None:
+        rl = relay["latency_ms"]
+        table.add_section()
+        table.add_row(f"relay floor ({relay['pairs']} pairs, {relay['duration_s']:g} s): messages per second",
+                      f"{relay['messages_per_s']:,.1f}")
+        table.add_row("relay floor: p50 / p90 / p99 / max (ms)",
+                      f"{ms(rl['p50'])} / {ms(rl['p90'])} / {ms(rl['p99'])} / {ms(rl['max'])}")
+        table.add_row("relay floor: CPU relay / this client",
+                      f"{cpu(relay['server_cpu'])} / {cpu(relay['client_cpu'])}")
+        if relay.get("p50_ratio") is not None:
+            table.add_row("tavli serve / relay floor: p50, p99 latency",
+                          f"{relay['p50_ratio']:,.1f}× , {relay['p99_ratio']:,.1f}×")
+        if relay.get("rate_ratio") is not None:
+            table.add_row("relay floor messages/s / tavli serve actions/s", f"{relay['rate_ratio']:,.1f}×")
+    console.print(table)
+    console.print(f"command: {command}")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=1000, help="concurrent matches (default 1000)")
     parser.add_argument("--duration", type=float, default=60.0, help="measured seconds (default 60)")
-    parser.add_argument("--ramp", type=int, default=100, help="matches started per second (default 100)")
+    parser.add_argument("--ramp", type=int, default=100, help="matches started a second during ramp-up (default 100)")
     parser.add_argument("--length", type=int, default=1, help="points per match (default 1)")
     parser.add_argument("--games", default="portes", help="games of each match (default portes)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the clients' choice of plays (default 1)")
     parser.add_argument("--database", help="database URL for the server (default: a fresh SQLite file)")
-    parser.add_argument("--url", help="use this running server instead of starting one")
+    parser.add_argument("--url", help="load this running server (http://host:port) instead of starting one; "
+                                      "its --create-limit must allow the matches")
+    parser.add_argument("--baseline", type=float, default=10.0, metavar="SECONDS",
+                        help="seconds of the relay baseline (default 10)")
     parser.add_argument("--no-baseline", action="store_true", help="skip the relay baseline")
-    parser.add_argument("--baseline-seconds", type=float, default=10.0)
+    parser.add_argument("--loop", choices=["auto", "uvloop", "asyncio"], default="auto",
+                        help="the clients' event loop (auto: uvloop where installed)")
     parser.add_argument("--json", metavar="FILE", help="write the figures as JSON")
+    parser.add_argument("--serve-relay", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    factory = loop_factory(args.loop)
+    if args.serve_relay:
+        with contextlib.suppress(KeyboardInterrupt), asyncio.Runner(loop_factory=factory) as runner:
+            runner.run(serve_relay())
+        return
+    if args.matches < 1 or args.ramp < 1 or args.duration <= 0:
+        parser.error("--matches and --ramp must be at least 1, --duration above 0")
+    command = shlex.join([Path(sys.executable).name, "benchmarks/load.py",
+                          *(argv if argv is not None else sys.argv[1:])])
     files = raise_file_limit()
     if files < 4 * args.matches + 100:
         console.print(f"[yellow]only {files} open files allowed: fewer matches may connect[/]")
-    console.print(f"command: {' '.join([Path(sys.argv[0]).name, *(argv if argv is not None else sys.argv[1:])])}")
+    loop_name = "uvloop" if factory is not None else "asyncio"
+    console.print(f"command: {command}")
+    console.print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} before the run; "
+                  f"client loop {loop_name}; open files {files}")
 
-    server = None if args.url else Server(args.database)
-    base = args.url.rstrip("/") if args.url else server.url  # type: ignore[union-attr]
+    result: dict[str, Any] = {"command": command, "cpus": os.cpu_count(), "client_loop": loop_name}
+    server: Process | None = None
+    relay: Process | None = None
     try:
-        httpx.get(base + "/healthz", timeout=120).raise_for_status()
-        figures, elapsed = asyncio.run(run_server_load(base, args))
-    finally:
+        if args.url:
+            base = args.url.rstrip("/")
+            try:
+                httpx.get(base + "/healthz", timeout=30).raise_for_status()
+            except httpx.HTTPError as exc:
+                raise SystemExit(f"{base}/healthz: {exc}") from None
+        else:
+            server = start_server(args.database)
+            base = server.url
+        console.print(f"server {base}" + (f" (pid {server.process.pid})" if server else ""))
+        with asyncio.Runner(loop_factory=factory) as runner:
+            figures = runner.run(run_server_load(base, args, server.process.pid if server else None))
         if server is not None:
+            if server.process.poll() is not None:
+                raise SystemExit(f"tavli serve exited during the run ({server.process.returncode}): {server.tail()}")
             server.stop()
-
-    lat = figures.latencies
-    result: dict[str, Any] = {
-        "matches": args.matches, "duration_s": round(elapsed, 1), "held_min": figures.peak,
-        "finished": figures.finished, "actions_per_s": round(figures.actions / elapsed, 1),
-        "latency_ms": {q: round(1000 * percentile(lat, v), 1) for q, v in (("p50", .5), ("p90", .9), ("p99", .99))}
-        | {"max": round(1000 * max(lat), 1) if lat else None, "count": len(lat)},
-        "errors": dict(figures.errors), "dropped": figures.dropped,
-    }
-    table = Table(title=f"tavli serve under {args.matches} concurrent matches ({elapsed:.0f} s measured)")
-    for column in ("figure", "value"):
-        table.add_column(column)
-    table.add_row("matches held (fewest in any second)", f"{figures.peak} of {args.matches}")
-    table.add_row("matches finished in the window", str(figures.finished))
-    table.add_row("actions per second", f"{result['actions_per_s']:.0f}")
-    table.add_row("play → opponent sees it, p50 / p90 / p99 / max (ms)",
-                  f"{ms(percentile(lat, .5))} / {ms(percentile(lat, .9))} / {ms(percentile(lat, .99))} / "
-                  f"{ms(max(lat)) if lat else '-'}  ({len(lat)} plays)")
-    table.add_row("errors", ", ".join(f"{k} {v}" for k, v in figures.errors.items()) or "none")
-    table.add_row("dropped connections", str(figures.dropped))
-
-    if not args.no_baseline:
-        count, relay_lat = asyncio.run(run_relay_baseline(args.matches, args.baseline_seconds))
-        p50 = percentile(relay_lat, .5)
-        result["relay"] = {"messages_per_s": round(count / args.baseline_seconds, 1),
-                           "p50_ms": round(1000 * p50, 2), "p99_ms": round(1000 * percentile(relay_lat, .99), 2)}
-        table.add_row("relay floor: messages per second", f"{count / args.baseline_seconds:.0f}")
-        table.add_row("relay floor: p50 / p99 (ms)", f"{ms(p50)} / {ms(percentile(relay_lat, .99))}")
-        if relay_lat and lat:
-            ratio = percentile(lat, .5) / p50
-            result["p50_ratio_to_relay"] = round(ratio, 2)
-            table.add_row("server p50 / relay p50", f"{ratio:.1f}×")
-    console.print(table)
-    if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=2))
-    console.print(f"median play latency {statistics.median(lat) * 1000:.1f} ms" if lat else "no plays measured")
+            server = None
+        result["server"] = figures
+        relay_figures = None
+        if not args.no_baseline and args.baseline > 0:
+            relay = Process("the relay", [sys.executable, str(Path(__file__).resolve()), "--serve-relay",
+                                          "--loop", args.loop], r"ws://127\.0\.0\.1:\d+/",
+                            tempfile.TemporaryDirectory(prefix="tavli-load-relay-"))
+            with asyncio.Runner(loop_factory=factory) as runner:
+                relay_figures = runner.run(run_relay_baseline(relay.url, args.matches, args.ramp, args.baseline,
+                                                              relay.process.pid))
+            relay.stop()
+            relay = None
+            lat, rl = figures["latency_ms"], relay_figures["latency_ms"]
+            if lat["p50"] and rl["p50"]:
+                relay_figures["p50_ratio"] = round(lat["p50"] / rl["p50"], 1)
+                relay_figures["p99_ratio"] = round(lat["p99"] / rl["p99"], 1)
+            if figures["actions_per_s"]:
+                relay_figures["rate_ratio"] = round(relay_figures["messages_per_s"] / figures["actions_per_s"], 1)
+            result["relay"] = relay_figures
+        report(args, command, figures, relay_figures)
+        if args.json:
+            Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
+            console.print(f"figures written to {args.json}")
+    except KeyboardInterrupt:
+        raise SystemExit("interrupted") from None
+    finally:
+        for process in (server, relay):
+            if process is not None:
+                process.stop()
 
 
 if __name__ == "__main__":

@@ -302,7 +302,10 @@ def engine(level: str, seed: int | None) -> None:
               help="seconds a bot waits before each roll and play, so that people can follow")
 @click.option("--create-limit", type=click.IntRange(min=1), default=30, show_default=True,
               help="new matches a minute per client address")
-def serve(host: str, port: int, database: str, claim_after: float, bot_delay: float, create_limit: int) -> None:
+@click.option("--connection-limit", type=click.IntRange(min=1), default=100, show_default=True,
+              help="open WebSocket connections per client address")
+def serve(host: str, port: int, database: str, claim_after: float, bot_delay: float, create_limit: int,
+          connection_limit: int) -> None:
     """Run the web app: play in the browser against a bot or a friend (docs/web.md)."""
     import socket
 
@@ -315,7 +318,8 @@ def serve(host: str, port: int, database: str, claim_after: float, bot_delay: fl
     from tavli.server.service import warm_up
 
     warm_up()
-    app = create_app(database, claim_after=claim_after, bot_delay=bot_delay, matches_per_minute=create_limit)
+    app = create_app(database, claim_after=claim_after, bot_delay=bot_delay, matches_per_minute=create_limit,
+                     connections_per_address=connection_limit)
     try:
         sock = socket.create_server((host, port), reuse_port=False)
     except OSError as e:

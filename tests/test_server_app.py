@@ -285,3 +285,19 @@ def test_flooding_is_rate_limited_then_closed(db: Path) -> None:
             ws.send_json({"type": "ping"})
             error = ws.receive_json()
             assert error["code"] == "rate-limited" and "slow down" in error["message"]
+
+
+def test_open_connections_per_address_are_limited(db: Path) -> None:
+    with make_client(db, connections_per_address=2) as c:
+        links = new_match(c, opponent="friend")
+        path = f"/ws/{links['match']}"
+        with c.websocket_connect(path) as a, c.websocket_connect(path) as b:
+            with c.websocket_connect(path) as third:
+                refused = third.receive_json()
+                assert refused["code"] == "rate-limited" and "open connections" in refused["message"]
+            for ws in (a, b):
+                ws.send_json({"type": "ping"})
+                assert ws.receive_json()["type"] == "pong"
+        with c.websocket_connect(path) as again:  # the count goes down when connections close
+            again.send_json({"type": "ping"})
+            assert again.receive_json()["type"] == "pong"

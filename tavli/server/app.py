@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +39,7 @@ MESSAGE_BURST = 40.0
 REFUSALS_BEFORE_CLOSE = 200
 MATCHES_PER_MINUTE = 30
 MAX_REQUEST_BYTES = 4096
+CONNECTIONS_PER_ADDRESS = 100
 
 
 @dataclass
@@ -202,7 +203,8 @@ def error(message: str, status: int) -> JSONResponse:
 
 def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120.0, bot_delay: float = 0.0,
                matches_per_minute: int = MATCHES_PER_MINUTE, messages_per_second: float = MESSAGES_PER_SECOND,
-               message_burst: float = MESSAGE_BURST) -> Starlette:
+               message_burst: float = MESSAGE_BURST,
+               connections_per_address: int = CONNECTIONS_PER_ADDRESS) -> Starlette:
     """The web app on ``database`` (``sqlite:///FILE``, ``sqlite://`` in memory, or ``postgresql://...``)."""
     store = Store(database)
     service = MatchService(store, claim_after=claim_after, bot_delay=bot_delay)
@@ -270,6 +272,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         return JSONResponse(record)
 
     sessions: set[asyncio.Task[Any]] = set()
+    open_per_address: Counter[str] = Counter()
 
     async def socket(websocket: WebSocket) -> None:
         task = asyncio.current_task()
@@ -277,6 +280,22 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
             sessions.add(task)
             task.add_done_callback(sessions.discard)
         await websocket.accept()
+        address = websocket.client.host if websocket.client else "?"
+        if open_per_address[address] >= connections_per_address:
+            await websocket.send_text(json.dumps({
+                "type": "error", "code": "rate-limited", "id": None,
+                "message": f"at most {connections_per_address} open connections from one address"}))
+            await websocket.close(code=1008, reason="too many connections")
+            return
+        open_per_address[address] += 1
+        try:
+            await session(websocket)
+        finally:
+            open_per_address[address] -= 1
+            if open_per_address[address] <= 0:
+                del open_per_address[address]
+
+    async def session(websocket: WebSocket) -> None:
         conn = Connection(websocket, bucket=TokenBucket(messages_per_second, message_burst))
         match_id = websocket.path_params["match_id"]
         try:
