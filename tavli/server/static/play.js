@@ -1,4 +1,4 @@
-// The board page: draws the match the server sends, and lets the player on turn roll, move and confirm.
+// The board page (board.html): draws the match the server sends, and lets the player on turn roll, move and confirm.
 //
 // The server is authoritative (docs/web.md): the page only proposes. A move is built here step by
 // step from the server's list of legal step orders, can be taken back, and is sent whole on Confirm.
