@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webserver import Server
+from serve_process import Server
 from websockets.sync.client import ClientConnection
 
 Message = dict[str, Any]

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webserver import Server
+from serve_process import Server
 
 if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
     pytest.skip("TAVLI_SKIP_BROWSER=1", allow_module_level=True)
