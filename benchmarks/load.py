@@ -4,7 +4,8 @@ Each match is a friend match whose two seats are two WebSocket connections of th
 (docs/web.md: ``POST /api/matches``, then ``hello`` on ``/ws/{id}`` with each seat's token),
 each rolling and playing a random legal play (seeded) as soon as the state says it may. When a
 match ends, its pair starts another, so that ``--matches`` stay in play. Matches are started
-``--ramp`` a second; once they are connected, a window of ``--duration`` seconds is measured:
+``--ramp`` a second (a batch once the one before has connected); once all are connected, a
+window of ``--duration`` seconds is measured:
 
 - matches held (both seats connected), fewest and mean over the window's seconds, and finished;
 - actions per second: rolls and plays of the clients that the server acknowledged (a state with
@@ -39,6 +40,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,6 +68,8 @@ class Figures:
     measuring: bool = False
     actions: int = 0
     latencies: list[float] = field(default_factory=list)
+    joins: list[float] = field(default_factory=list)
+    """Seconds from opening a connection to its first state (handshake + hello), in the ramp-up too."""
     finished: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     dropped: Counter[str] = field(default_factory=Counter)
@@ -211,6 +215,7 @@ class Seat:
     async def run(self, url: str, joined: asyncio.Event) -> None:
         pair = self.pair
         figures = pair.figures
+        opened = time.perf_counter()
         async with websockets.connect(url, max_queue=None, ping_interval=None, open_timeout=120,
                                       close_timeout=2, compression=None) as ws:
             self.ws = ws
@@ -236,6 +241,7 @@ class Seat:
                 seq = msg["seq"]
                 if not joined.is_set():
                     joined.set()
+                    figures.joins.append(now - opened)
                 if self.waiting is not None and seq > self.waiting:
                     self.waiting = None
                     if figures.measuring:
@@ -346,6 +352,24 @@ def drop_reason(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {str(exc)[:60]}" if str(exc) else type(exc).__name__
 
 
+async def ramp_up(figures: Figures, total: int, batch: int, start: Callable[[int], None]) -> float:
+    """Start ``total`` pairs, ``batch`` a second, each batch once the one before has connected (30 s at
+    most), so that handshakes do not pile up; then wait for all (60 s at most). Returns the seconds taken."""
+    began = time.perf_counter()
+    for first in range(0, total, batch):
+        at = time.perf_counter()
+        upto = min(total, first + batch)
+        for k in range(first, upto):
+            start(k)
+        if upto < total:
+            while (now := time.perf_counter()) - at < 1.0 or (figures.connected < upto and now - at < 30):
+                await asyncio.sleep(0.05)
+    at = time.perf_counter()
+    while figures.connected < total and time.perf_counter() - at < 60:
+        await asyncio.sleep(0.05)
+    return time.perf_counter() - began
+
+
 async def sample_window(figures: Figures, duration: float, server_pid: int | None) -> dict[str, Any]:
     """Measure ``duration`` seconds: matches held each second, CPU of the server and of this client."""
     held: list[int] = []
@@ -375,19 +399,14 @@ async def run_server_load(base: str, args: argparse.Namespace, server_pid: int |
             raise SystemExit(f"POST /api/matches answered {probe.status_code}: {probe.text[:200]}")
         rng = random.Random(args.seed)
         tasks = []
-        ramp_start = time.perf_counter()
-        first: dict[str, Any] | None = probe.json()
-        for k in range(args.matches):
+        first: list[dict[str, Any]] = [probe.json()]
+
+        def start(k: int) -> None:
             pair = Pair(figures, random.Random(rng.getrandbits(64)))
             figures.pairs.append(pair)
-            tasks.append(asyncio.create_task(pair.play_matches(client, base, body, first)))
-            first = None
-            if (k + 1) % args.ramp == 0 and k + 1 < args.matches:
-                await asyncio.sleep(1.0)
-        patience = args.matches / args.ramp + 60
-        while figures.connected < args.matches and time.perf_counter() - ramp_start < patience:
-            await asyncio.sleep(0.2)
-        ramp = time.perf_counter() - ramp_start
+            tasks.append(asyncio.create_task(pair.play_matches(client, base, body, first.pop() if first else None)))
+
+        ramp = await ramp_up(figures, args.matches, args.ramp, start)
         at_start = figures.connected
         console.print(f"ramp-up: {at_start} of {args.matches} matches connected in {ramp:.1f} s; "
                       f"measuring {args.duration:g} s")
@@ -404,6 +423,7 @@ async def run_server_load(base: str, args: argparse.Namespace, server_pid: int |
         "finished": figures.finished, "actions": figures.actions,
         "actions_per_s": round(figures.actions / elapsed, 1),
         "latency_ms": latency_ms(lat),
+        "join_ms": latency_ms(figures.joins),
         "errors": dict(figures.errors), "dropped": dict(figures.dropped), "stalled": window["stalled"],
         "server_cpu": None if window["server_cpu"] is None else round(window["server_cpu"], 2),
         "client_cpu": round(window["client_cpu"], 2),
@@ -467,14 +487,12 @@ async def run_relay_baseline(url: str, pairs: int, ramp: int, duration: float, r
                     count += 1
                 await ws.send(json.dumps({"type": "state", "seq": msg.get("seq", 0) + 1, "t": time.perf_counter()}))
 
-    tasks = []
-    for k in range(pairs):
-        tasks += [asyncio.create_task(player(f"/{k}", first)) for first in (True, False)]
-        if (k + 1) % ramp == 0 and k + 1 < pairs:
-            await asyncio.sleep(1.0)
-    deadline = time.perf_counter() + pairs / ramp + 60
-    while figures.connected < pairs and time.perf_counter() < deadline:
-        await asyncio.sleep(0.2)
+    tasks: list[asyncio.Task[None]] = []
+
+    def start(k: int) -> None:
+        tasks.extend(asyncio.create_task(player(f"/{k}", first)) for first in (True, False))
+
+    await ramp_up(figures, pairs, ramp, start)
     await asyncio.sleep(1.0)
     window = await sample_window(figures, duration, relay_pid)
     failed = [t for t in tasks if t.done() and t.exception() is not None]
@@ -502,6 +520,9 @@ def report(args: argparse.Namespace, command: str, server: dict[str, Any], relay
     table.add_column("figure")
     table.add_column("value", justify="right")
     table.add_row("ramp-up (matches connected / time)", f"{server['connected_at_start']} in {server['ramp_s']} s")
+    joins = server["join_ms"]
+    table.add_row("connect + hello → first state, p50 / p99 / max (ms)",
+                  f"{ms(joins['p50'])} / {ms(joins['p99'])} / {ms(joins['max'])}")
     table.add_row("matches held, fewest / mean in the window's seconds",
                   f"{server['held_min']} / {server['held_mean']:g} of {args.matches}")
     table.add_row("matches finished in the window", str(server["finished"]))
@@ -536,7 +557,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=1000, help="concurrent matches (default 1000)")
     parser.add_argument("--duration", type=float, default=60.0, help="measured seconds (default 60)")
-    parser.add_argument("--ramp", type=int, default=100, help="matches started a second during ramp-up (default 100)")
+    parser.add_argument("--ramp", type=int, default=100,
+                        help="matches started a second during ramp-up, a batch once the one before has connected "
+                             "(default 100)")
     parser.add_argument("--length", type=int, default=1, help="points per match (default 1)")
     parser.add_argument("--games", default="portes", help="games of each match (default portes)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the clients' choice of plays (default 1)")
