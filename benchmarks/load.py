@@ -411,6 +411,7 @@ async def run_server_load(base: str, args: argparse.Namespace, server_pid: int |
         console.print(f"ramp-up: {at_start} of {args.matches} matches connected in {ramp:.1f} s; "
                       f"measuring {args.duration:g} s")
         window = await sample_window(figures, args.duration, server_pid)
+        phases = Counter(pair.phase for pair in figures.pairs)  # where the pairs are at the end of the window
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -425,6 +426,7 @@ async def run_server_load(base: str, args: argparse.Namespace, server_pid: int |
         "latency_ms": latency_ms(lat),
         "join_ms": latency_ms(figures.joins),
         "errors": dict(figures.errors), "dropped": dict(figures.dropped), "stalled": window["stalled"],
+        "pairs_by_phase_at_end": dict(phases),
         "server_cpu": None if window["server_cpu"] is None else round(window["server_cpu"], 2),
         "client_cpu": round(window["client_cpu"], 2),
     }
