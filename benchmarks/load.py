@@ -392,7 +392,8 @@ async def sample_window(figures: Figures, duration: float, server_pid: int | Non
 async def run_server_load(base: str, args: argparse.Namespace, server_pid: int | None) -> dict[str, Any]:
     figures = Figures()
     body = {"opponent": "friend", "length": args.length, "games": args.games}
-    limits = httpx.Limits(max_connections=100, max_keepalive_connections=100)
+    # kept-alive connections expire before uvicorn's 5 s, so that a POST does not meet one the server is closing
+    limits = httpx.Limits(max_connections=100, max_keepalive_connections=100, keepalive_expiry=3.0)
     async with httpx.AsyncClient(limits=limits, timeout=120) as client:
         probe = await client.post(f"{base}/api/matches", json=body)  # the first pair's match: bad options fail here
         if probe.status_code != 201:
