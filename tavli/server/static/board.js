@@ -395,6 +395,7 @@ function render() {
   drawLabels(root, you);
   drawDice(root, you);
   if (selected !== null) markSelected(root);
+  if (drag && drag.ghost) root.append(drag.ghost);   // a state that comes in mid-drag keeps the checker in hand
 }
 
 function drawGhost(g, p, step, cx, top, variant) {
@@ -606,10 +607,14 @@ function onPointerMove(evt) {
   }
 }
 
+let lastTap = null;   // {point, time}: two quick taps on one checker move it by the higher die
+
 function onPointerUp(evt) {
   const d = drag;
   drag = null;
   if (!d) return;
+  const tap = lastTap;
+  lastTap = null;
   if (d.pendingTarget !== undefined) {
     const p = pointAt(evt.clientX, evt.clientY);
     if (p === d.pendingTarget) makeStep(p);
@@ -622,6 +627,8 @@ function onPointerUp(evt) {
     render();
     return;
   }
+  if (tap && tap.point === d.from && evt.timeStamp - tap.time < 450) { moveByHigherDie(d.from); return; }
+  lastTap = { point: d.from, time: evt.timeStamp };
   if (d.wasSelected) selected = null;       // a click on the checker already picked up puts it down
   render();
 }
@@ -632,11 +639,9 @@ function onPointerCancel() {
   render();
 }
 
-// Double click: move the checker by the higher die it can use.
-function onDoubleClick(evt) {
+// Double click (two quick taps): move the checker by the higher die it can use.
+function moveByHigherDie(p) {
   if (!canMove()) return;
-  const p = pointAt(evt.clientX, evt.clientY);
-  if (p === null) return;
   const color = state.turn;
   const options = candidates().filter((s) => s[0] === p);
   if (!options.length) return;
@@ -899,8 +904,7 @@ function renderInfo() {
   const score = $("score");
   score.textContent = "";
   const w = (state.score && state.score.white) ?? 0, b = (state.score && state.score.black) ?? 0;
-  score.append(html("span", { class: "swatch white", "aria-hidden": "true" }), html("b", { class: "score-white" }, String(w)),
-    document.createTextNode(" – "), html("b", { class: "score-black" }, String(b)),
+  score.append(html("span", { class: "swatch white", "aria-hidden": "true" }), html("b", { class: "nums" }, `${w} – ${b}`),
     html("span", { class: "swatch black", "aria-hidden": "true" }),
     html("small", { class: "match-to" }, ` · ${t("matchTo", { n: settings.length ?? "?" })}`));
   $("watching").hidden = state.you !== "spectator";
@@ -968,15 +972,11 @@ function renderGames() {
   list.textContent = "";
   const games = Array.isArray(state.games) ? state.games : [];
   for (const g of games) {
-    if (!g) continue;
+    if (!g || !g.result) continue;              // the finished games, with their seeds
     const li = html("li", {});
     li.append(html("span", { class: "g-name" }, `${(g.index | 0) + 1} · ${variantName(g.variant)}`));
-    if (g.result) {
-      const r = g.result;
-      li.append(html("span", { class: "g-result" }, r.winner ? `${colorName(r.winner)} +${r.points}` : t("tieGame")));
-    } else {
-      li.append(html("span", { class: "g-result playing" }, "…"));
-    }
+    const r = g.result;
+    li.append(html("span", { class: "g-result" }, r.winner ? `${colorName(r.winner)} +${r.points}` : t("tieGame")));
     if (g.seed) {
       const seed = html("code", { class: "seed", title: g.seed }, `${t("seed")}: ${g.seed.slice(0, 12)}…`);
       li.append(seed);
@@ -1005,15 +1005,28 @@ function statusText() {
     }
   }
   if (isSeat(you) && turn !== you) {
-    if (state.can_claim || claimDue()) return t("claimNow");
-    if (state.claim_at) return t("claimIn", { s: Math.max(0, Math.ceil(state.claim_at - Date.now() / 1000)) });
-    if (info.kind === "human" && !info.connected) {
-      const moves = state.game.moves || [];
-      return moves.length || state.game.index ? t("opponentAway") : t("waitingFriend");
-    }
+    if (waitingForFriend()) return t("waitingFriend");
+    const claimNote = claimText();
+    if (claimNote) return claimNote;
+    if (info.kind === "human" && !info.connected) return t("opponentAway");
   }
   if (info.kind === "bot") return t("botThinking", { who: colorName(turn) });
   return state.dice ? t("waitingFor", { who: colorName(turn) }) : t("waitingRoll", { who: colorName(turn) });
+}
+
+// The friend has never come: the match has not moved since it was created.
+function waitingForFriend() {
+  if (!state || !isSeat(state.you) || state.over) return false;
+  const opp = other(state.you);
+  const info = (state.players && state.players[opp]) || {};
+  return info.kind === "human" && !info.connected && !(state.game.index | 0) && !(state.game.moves || []).length;
+}
+
+function claimText() {
+  if (!state || !isSeat(state.you) || state.turn === state.you || state.over) return "";
+  if (state.can_claim || claimDue()) return t("claimNow");
+  if (state.claim_at) return t("claimIn", { s: Math.max(0, Math.ceil(state.claim_at - Date.now() / 1000)) });
+  return "";
 }
 
 function claimDue() { return Boolean(state && state.claim_at && Date.now() / 1000 >= state.claim_at); }
@@ -1026,7 +1039,12 @@ function renderStatus() {
   const note = $("note");
   const moves = state && state.game && Array.isArray(state.game.moves) ? state.game.moves : [];
   const last = moves[moves.length - 1];
-  if (last && last.play === "" && !state.over) { note.textContent = passText(last); note.hidden = false; } else { note.hidden = true; }
+  let text = "";
+  if (last && last.play === "" && !state.over) text = passText(last);
+  else if (waitingForFriend()) text = claimText();
+  note.textContent = text;
+  note.hidden = !text;
+  $("invite-copy").hidden = !(waitingForFriend() && $("share-friend").value);
   document.body.dataset.connection = connection;
 }
 
@@ -1041,7 +1059,7 @@ function renderControls() {
   $("confirm").disabled = sending;
   $("claim").hidden = !(player && !myTurn && (state.can_claim || claimDue()));
   $("claim").disabled = sending;
-  $("auto-roll-box").hidden = !(state && isSeat(state.you));
+  $("auto-roll-box").hidden = !(state && isSeat(state.you) && !state.over);
   // no step orders from the server: pick the play from the list instead
   const fallback = $("plays");
   const noOrders = myTurn && state.can_play && state.legal && !Array.isArray(state.legal.orders) && Array.isArray(state.legal.plays);
@@ -1175,7 +1193,7 @@ function renderShare() {
   if (!links.friend) panel.querySelector(".hint").hidden = true;
 }
 
-async function copyFrom(input, button) {
+async function copyFrom(input, button, label = "copy") {
   const text = input.value;
   let ok = false;
   try {
@@ -1189,7 +1207,7 @@ async function copyFrom(input, button) {
   if (ok) {
     button.textContent = t("copied");
     button.classList.add("done");
-    setTimeout(() => { button.textContent = t("copy"); button.classList.remove("done"); }, 1600);
+    setTimeout(() => { button.textContent = t(label); button.classList.remove("done"); }, 1600);
   }
 }
 
@@ -1219,6 +1237,7 @@ function init() {
   $("game-over-close").addEventListener("click", hideGameOver);
   $("match-over-close").addEventListener("click", () => { matchOverClosed = true; $("match-over").hidden = true; $("show-result").hidden = false; });
   $("show-result").addEventListener("click", () => { matchOverClosed = false; renderOverlays(state); });
+  $("invite-copy").addEventListener("click", () => copyFrom($("share-friend"), $("invite-copy"), "copyInvite"));
   for (const button of document.querySelectorAll("[data-copy]")) {
     button.addEventListener("click", () => copyFrom($(button.dataset.copy), button));
   }
@@ -1227,10 +1246,9 @@ function init() {
   root.addEventListener("pointermove", onPointerMove);
   root.addEventListener("pointerup", onPointerUp);
   root.addEventListener("pointercancel", onPointerCancel);
-  root.addEventListener("dblclick", onDoubleClick);
   root.addEventListener("keydown", (e) => { if ((e.key === "Enter" || e.key === " ") && e.target.closest(".board-roll")) roll(); });
   document.addEventListener("keydown", (e) => {
-    if (e.target && /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
+    if (e.target && /^(INPUT|SELECT|TEXTAREA|BUTTON|A|SUMMARY)$/.test(e.target.tagName)) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     if (e.key === "Escape") { if (!$("game-over").hidden) hideGameOver(); else if (selected !== null) { selected = null; render(); } }
     else if ((e.key === "r" || e.key === "R") && state && state.can_roll) roll();

@@ -105,6 +105,11 @@ async function submit(event) {
   showError("");
   const body = requestBody();
   if (body.games === "") { showError(t("gamesCustomHint")); $("games-custom").focus(); return; }
+  if (!Number.isInteger(body.length) || body.length < 1 || body.length > 25) {
+    showError(t("lengthInvalid"));
+    $("length-other").focus();
+    return;
+  }
   const button = $("start");
   button.disabled = true;
   button.textContent = t("starting");
