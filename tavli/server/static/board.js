@@ -322,13 +322,25 @@ function stackIndex(pt, color) {
   return base + Math.min(pt[color], SHOWN) - 1;
 }
 
+// The frame and its wood are drawn once; everything on them is drawn again for each change.
+function layer() {
+  const svgRoot = $("board");
+  let dyn = svgRoot.querySelector(":scope > g.dyn");
+  if (!dyn) {
+    svgRoot.textContent = "";
+    svgRoot.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    defs(svgRoot);
+    drawFrame(svgRoot);
+    dyn = svg("g", { class: "dyn" }, svgRoot);
+  } else {
+    dyn.textContent = "";
+  }
+  return dyn;
+}
+
 function render() {
-  const root = $("board");
-  if (!root) return;
-  root.textContent = "";
-  root.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  defs(root);
-  drawFrame(root);
+  if (!$("board")) return;
+  const root = layer();
   if (!state || !board) {
     drawLabels(root, "white");
     return;
@@ -343,7 +355,7 @@ function render() {
   if (selected !== null) for (const s of next) if (s[0] === selected && !targets.has(s[1])) targets.set(s[1], s);
   const last = lastOpponentMove();
   const mine = mover();
-  root.classList.toggle("interactive", canMove());
+  $("board").classList.toggle("interactive", canMove());
 
   const points = svg("g", { class: "points" }, root);
   for (let p = 1; p <= 24; p++) {
@@ -395,7 +407,7 @@ function render() {
   drawLabels(root, you);
   drawDice(root, you);
   if (selected !== null) markSelected(root);
-  if (drag && drag.ghost) root.append(drag.ghost);   // a state that comes in mid-drag keeps the checker in hand
+  if (drag && drag.ghost) $("board").append(drag.ghost);   // keep the checker in hand on top
 }
 
 function drawGhost(g, p, step, cx, top, variant) {
@@ -886,7 +898,9 @@ function renderPlayers() {
     const online = info.kind === "bot" || Boolean(info.connected);
     const conn = row.querySelector(".conn");
     conn.classList.toggle("online", online);
-    conn.textContent = online ? t("connected") : t("away");
+    conn.textContent = "";
+    conn.append(html("span", { class: "conn-text" }, online ? t("connected") : t("away")));
+    conn.title = online ? t("connected") : t("away");
     conn.dataset.testid = `conn-${color}`;
     const pips = row.querySelector(".pips");
     pips.setAttribute("data-testid", `pips-${color}`);
