@@ -25,6 +25,7 @@ const PH = 272;                        // height of a triangle
 const R = 29;                          // checker radius
 const SHOWN = 5;                       // checkers drawn on a point before a count is written
 const COL_H = FH / 2 - 8;              // a point's clickable column
+const PIN_OFFSET = 0.55;               // how far a pinning checker sits over the pinned one (in diameters)
 
 // ---- page state --------------------------------------------------------------------------
 const matchId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop() || "");
@@ -318,7 +319,7 @@ function drawDiceRow(parent, values, cx, cy, color, used = []) {
 
 // Where the top checker of a stack sits (index in checker diameters from the edge).
 function stackIndex(pt, color) {
-  const base = pt.pinned && pt.pinned !== color ? 0.45 : 0;
+  const base = pt.pinned && pt.pinned !== color ? PIN_OFFSET : 0;
   return base + Math.min(pt[color], SHOWN) - 1;
 }
 
@@ -382,7 +383,7 @@ function render() {
     }
     if (owner) {
       const n = pt[owner] - (pt.pinned === owner ? 1 : 0);
-      const start = pt.pinned && pt.pinned !== owner ? 0.45 : 0;
+      const start = pt.pinned && pt.pinned !== owner ? PIN_OFFSET : 0;
       const shown = Math.min(n, SHOWN);
       for (let i = 0; i < shown; i++) {
         const lifted = drag && drag.moved && drag.from === p && i === shown - 1 && owner === mine;
@@ -398,7 +399,7 @@ function render() {
     }
     if (last.from.has(p)) {
       const i = owner ? stackIndex(pt, owner) + 1 : 0;
-      svg("circle", { class: "last-ghost", cx, cy: stackY(top, Math.min(i, SHOWN - 1)), r: R - 3 }, g);
+      if (i < SHOWN) svg("circle", { class: "last-ghost", cx, cy: stackY(top, i), r: R - 3 }, g);
     }
   }
   drawInsetShade(root);
@@ -415,10 +416,10 @@ function drawGhost(g, p, step, cx, top, variant) {
   const color = mover();
   const hit = step[2];
   let index;
-  if (hit && variant === "plakoto") index = 0.45;
+  if (hit && variant === "plakoto") index = PIN_OFFSET;
   else if (hit) index = 0;
   else index = Math.min(stackIndex(pt, color) + 1, SHOWN - 1);
-  if (pt[color] === 0 && !hit) index = pt.pinned ? 0.45 : 0;
+  if (pt[color] === 0 && !hit) index = pt.pinned ? PIN_OFFSET : 0;
   const ghost = svg("g", { class: "ghost", "pointer-events": "none" }, g);
   svg("circle", { cx, cy: stackY(top, index), r: R - 1, fill: `url(#g-${color})`, opacity: 0.55 }, ghost);
   svg("circle", { cx, cy: stackY(top, index), r: R - 1, class: "ghost-ring" }, ghost);
