@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/strength.py [--variants portes,plakoto,fevga] [--levels L1,L2,..]
         [--opponents random,heuristic,below,pubeval,gnubg] [--games N] [--games-random N] ..
-        [--max-seconds S] [--seed X] [--jobs J] [--json FILE]
+        [--max-seconds S] [--seed X] [--jobs J] [--parts P] [--json FILE]
 
 For each game and each level (``tavli.neural.LEVELS``, all by default) it
 plays matches with ``tavli.duel.duel`` (games in pairs that replay the same
@@ -19,7 +19,8 @@ Each pairing plays ``--games`` games (4000 by default, for close matches;
 ``--games-random`` etc. set one kind of opponent apart, random play 1000 by
 default). ``--max-seconds`` stops a pairing early, after a whole pair of
 games, and the games actually played are reported. Pairings run in
-``--jobs`` processes.
+``--jobs`` processes; ``--parts P`` plays each pairing in P parts with
+their own dice, side by side, so that one long pairing can use every core.
 
 Prints one row per pairing: game, level, opponent, games played, points per
 game of the level with the half-width of its 95% confidence interval (each
@@ -45,7 +46,7 @@ import sys
 import time
 import zlib
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from goals import Goal, goal_table, verdict
@@ -77,6 +78,18 @@ class Pairing:
     games: int
     seed: int
     max_seconds: float | None
+    part: int = 0
+    """Which part of the pairing this is; each part has its own dice and noise."""
+
+
+@dataclass
+class Part:
+    """What one part of a pairing played."""
+
+    pairing: Pairing
+    points: list[int]
+    stopped_early: bool
+    seconds: float
 
 
 @dataclass
@@ -130,11 +143,12 @@ def clear_of_zero(result: DuelResult) -> str:
     return "no"
 
 
-def play(pairing: Pairing, gnubg_ply: int) -> Outcome:
-    """Play one pairing (in a worker process)."""
+def play(pairing: Pairing, gnubg_ply: int) -> Part:
+    """Play one part of a pairing (in a worker process)."""
     game, level, opponent = pairing.game, pairing.level, pairing.opponent
-    a = make_player(level, player_seed(pairing.seed, game, level, opponent), gnubg_ply)
-    b = make_player(opponent, player_seed(pairing.seed, game, opponent, level), gnubg_ply)
+    seed = pairing.seed * 1009 + pairing.part if pairing.part else pairing.seed
+    a = make_player(level, player_seed(seed, game, level, opponent), gnubg_ply)
+    b = make_player(opponent, player_seed(seed, game, opponent, level), gnubg_ply)
     start = time.monotonic()
     played: list[DuelResult] = []
 
@@ -147,19 +161,34 @@ def play(pairing: Pairing, gnubg_ply: int) -> Outcome:
 
     stopped = False
     try:
-        result = duel(pairing.game, a, b, pairing.games, seed=pairing.seed, on_game=on_game)
+        result = duel(pairing.game, a, b, pairing.games, seed=seed, on_game=on_game)
     except TimeUp:
         result = played[0]
         stopped = True
-    games = result.games
-    return Outcome(pairing.game, pairing.level, pairing.kind, pairing.opponent, pairing.games, games,
-                   result.ppg, result.ci95, result.wins, sum(p < 0 for p in result.points),
-                   result.wins / games if games else 0.0, clear_of_zero(result), stopped,
-                   time.monotonic() - start)
+    return Part(pairing, list(result.points), stopped, time.monotonic() - start)
 
 
-def _play_star(job: tuple[Pairing, int]) -> Outcome:
+def _play_star(job: tuple[Pairing, int]) -> Part:
     return play(*job)
+
+
+def outcome(parts: list[Part]) -> Outcome:
+    """One pairing's figures from all its parts (each part is whole mirrored pairs)."""
+    first = parts[0].pairing
+    result = DuelResult(points=[p for part in parts for p in part.points])
+    games = result.games
+    return Outcome(first.game, first.level, first.kind, first.opponent, sum(p.pairing.games for p in parts), games,
+                   result.ppg, result.ci95, result.wins, sum(p < 0 for p in result.points),
+                   result.wins / games if games else 0.0, clear_of_zero(result),
+                   any(p.stopped_early for p in parts), max(p.seconds for p in parts))
+
+
+def split(pairing: Pairing, parts: int) -> list[Pairing]:
+    """``pairing`` as up to ``parts`` parts of whole mirrored pairs."""
+    pairs = pairing.games // 2
+    count = max(1, min(parts, pairs))
+    sizes = [pairs // count + (k < pairs % count) for k in range(count)]
+    return [replace(pairing, games=2 * size, part=k) for k, size in enumerate(sizes)]
 
 
 # -- planning ----------------------------------------------------------------------------
@@ -302,7 +331,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                              "(default 0.5)")
     parser.add_argument("--seed", type=int, default=1,
                         help="seed of the dice and the bots' noise (default 1)")
-    parser.add_argument("--jobs", type=int, default=2, help="pairings played at once (default 2)")
+    parser.add_argument("--jobs", type=int, default=2, help="pairings (or parts) played at once (default 2)")
+    parser.add_argument("--parts", type=int, default=1,
+                        help="play each pairing in this many parts with their own dice, side by side (default 1)")
     parser.add_argument("--json", metavar="FILE", help="write all figures to FILE as JSON")
     args = parser.parse_args(argv)
 
@@ -318,12 +349,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     pairings = plan(args, gnubg_ok)
     if not pairings:
         parser.error("nothing to play")
-    err.print(f"{len(pairings)} pairings, {args.jobs} at a time")
-    jobs = [(p, args.gnubg_ply) for p in pairings]
+    if args.jobs < 1 or args.parts < 1:
+        parser.error("--jobs and --parts must be at least 1")
+    parts = {p: split(p, args.parts) for p in pairings}
+    err.print(f"{len(pairings)} pairings in {sum(map(len, parts.values()))} parts, {args.jobs} at a time")
+    jobs = [(part, args.gnubg_ply) for p in pairings for part in parts[p]]
     outcomes: list[Outcome] = []
+    owner = {part: p for p in pairings for part in parts[p]}
+    finished: dict[Pairing, list[Part]] = {p: [] for p in pairings}
     started = time.monotonic()
 
-    def done(o: Outcome) -> None:
+    def done(part: Part) -> None:
+        key = owner[part.pairing]
+        finished[key].append(part)
+        if len(finished[key]) < len(parts[key]):
+            return
+        o = outcome(finished[key])
         outcomes.append(o)
         err.print(f"[{len(outcomes)}/{len(pairings)}] {o.game} {o.level} vs {o.opponent}: "
                   f"{o.ppg:+.3f} ± {o.ci95:.3f} ppg over {o.games} games in {o.seconds:.0f} s")
