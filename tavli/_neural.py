@@ -558,9 +558,13 @@ def _backprop(x: np.ndarray, h: np.ndarray, out: np.ndarray, target: np.ndarray,
 
 @njit(cache=True, nogil=True)
 def train_games(n_games: int, start: np.ndarray, params: int, net: Network, race: Tables,
-                ws: Arrays, alpha: float, seed: int, max_turns: int) -> np.ndarray:
+                ws: Arrays, alpha: float, seed: int, max_turns: int, explore: float = 0.0) -> np.ndarray:
     """Play ``n_games`` games of greedy 0-ply self-play from ``start``, moving the
     network by TD(0) after every turn, in place.
+
+    With probability ``explore`` a turn plays a random legal play instead of
+    the best, so that training also sees the lopsided positions weak play
+    leads to; the value learned is still that of the best play.
 
     Returns counts ``[games, turns, points won by the side that moved first,
     aborted]``.
@@ -601,6 +605,8 @@ def train_games(n_games: int, start: np.ndarray, params: int, net: Network, race
                         best = e
                         k_best = k
                         target[:] = out
+                if explore > 0.0 and np.random.random() < explore:
+                    k_best = np.random.randint(0, rows.shape[0])
                 chosen = rows[k_best, :K.STATE_SIZE].copy()
                 code = K.outcome(chosen, params)
             # learn: the value before the roll moves towards the value after the play

@@ -229,12 +229,14 @@ def play_bot_game(variant: Variant, seats: Mapping[Color, Player], rng: random.R
               help="hidden units of a new network")
 @click.option("--alpha", type=click.FloatRange(min=0, min_open=True), default=0.1, show_default=True,
               help="initial learning rate of a new network")
+@click.option("--explore", type=click.FloatRange(min=0, max=1), default=None,
+              help="chance that a self-play turn plays a random legal play (default 0, or the checkpoint's)")
 @click.option("--eval-every", type=click.IntRange(min=0), default=20_000, show_default=True,
               help="measure strength against the heuristic bot every N games (0 = never)")
 @click.option("--eval-games", type=click.IntRange(min=2), default=400, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, threads: int, hidden: int,
-          alpha: float, eval_every: int, eval_games: int, seed: int) -> None:
+          alpha: float, explore: float | None, eval_every: int, eval_games: int, seed: int) -> None:
     """Train a game's network by self-play (TD learning); Ctrl-C saves and stops."""
     from tavli.training import TrainConfig, Trainer, TrainState, new_state
 
@@ -247,11 +249,13 @@ def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, thread
         state.config.threads = threads
         state.config.eval_every = eval_every
         state.config.eval_games = eval_games
+        if explore is not None:
+            state.config.explore = explore
         click.echo(f"resuming {path} at {state.games:,} games", err=True)
     else:
         state = new_state(TrainConfig(variant=variant, games=games, hidden=hidden, alpha=alpha,
-                                      threads=threads, eval_every=eval_every, eval_games=eval_games,
-                                      seed=seed))
+                                      explore=explore or 0.0, threads=threads, eval_every=eval_every,
+                                      eval_games=eval_games, seed=seed))
     state = Trainer(state, path).run(progress=sys.stderr.isatty())
     minutes = state.seconds / 60
     click.echo(f"{variant}: {state.games:,} games in {minutes:.1f} min "

@@ -54,6 +54,8 @@ class TrainConfig:
     alpha_min: float = 0.02
     half_life: int = 300_000
     """Games over which the learning rate halves, down to ``alpha_min``."""
+    explore: float = 0.0
+    """Chance that a self-play turn plays a random legal play (the value learned stays the best play's)."""
     threads: int = 0
     """Worker threads; 0 = one per core."""
     checkpoint_every: int = 10_000
@@ -149,7 +151,7 @@ class Trainer:
                     games = self.state.games
                 seed = (cfg.seed * 7919 + games * 31 + index * 1_000_003 + chunk) % (2**31)
                 stats = N.train_games(CHUNK, self.start, self.variant.params, self.state.network,
-                                      self.race, ws, cfg.alpha_at(games), seed, 5000)
+                                      self.race, ws, cfg.alpha_at(games), seed, 5000, cfg.explore)
                 chunk += 1
                 with self._lock:
                     self.state.games += int(stats[0])

@@ -176,6 +176,24 @@ def test_train_command_and_resume(tmp_path: Path) -> None:
     assert TrainState.load(path).games == 100
 
 
+def test_exploring_plays_other_games_and_is_kept(tmp_path: Path) -> None:
+    plain = Trainer(new_state(tiny("fevga", games=100)), tmp_path / "a.npz").run(progress=False)
+    again = Trainer(new_state(tiny("fevga", games=100)), tmp_path / "b.npz").run(progress=False)
+    wild = Trainer(new_state(tiny("fevga", games=100, explore=0.5)), tmp_path / "c.npz").run(progress=False)
+    np.testing.assert_array_equal(plain.network[0], again.network[0])  # one thread, one seed: repeatable
+    assert not np.array_equal(plain.network[0], wild.network[0])
+    assert TrainState.load(tmp_path / "c.npz").config.explore == 0.5
+    # a resume keeps the checkpoint's setting unless told otherwise
+    args = ["train", "--variant", "fevga", "--checkpoint", str(tmp_path / "c.npz"), "--threads", "1",
+            "--eval-every", "0"]
+    assert CliRunner().invoke(cli, [*args, "--games", "150"]).exit_code == 0
+    assert TrainState.load(tmp_path / "c.npz").config.explore == 0.5
+    assert CliRunner().invoke(cli, [*args, "--games", "200", "--explore", "0.1"]).exit_code == 0
+    assert TrainState.load(tmp_path / "c.npz").config.explore == 0.1
+    bad = CliRunner().invoke(cli, [*args, "--games", "300", "--explore", "2"])
+    assert bad.exit_code == 2 and "--explore" in bad.output
+
+
 def test_train_refuses_another_games_checkpoint(tmp_path: Path) -> None:
     path = tmp_path / "fevga.npz"
     new_state(tiny("fevga")).save(path)
