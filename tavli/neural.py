@@ -157,13 +157,46 @@ LEVELS: dict[str, Level] = {level.name: level for level in (
 )}
 DEFAULT_LEVEL = "expert"
 
-NOISY_CHOICES: dict[str, int] = {"plakoto": 3, "fevga": 3}
-"""Games where the noisy levels choose only among this many best plays (by their own judgement).
+@dataclass(frozen=True)
+class NoiseRule:
+    """How a game shapes the noisy levels' mistakes.
+
+    ``choices``: the noise picks only among this many best plays (by the bot's
+    own judgement); ``None`` for every play. ``scale``: the levels' noise is
+    multiplied by this. ``calm_at``: the noise fades linearly as the best
+    play's equity moves away from zero, and is gone at this many points
+    either way; ``None`` keeps it whole.
+    """
+
+    choices: int | None = None
+    scale: float = 1.0
+    calm_at: float | None = None
+
+    def sigma(self, noise: float, best_equity: float) -> float:
+        """The noise (in equity) for a level's ``noise`` when the best play is worth ``best_equity``.
+
+        >>> NoiseRule(scale=2.0, calm_at=1.0).sigma(0.1, 0.25)
+        0.15000000000000002
+        """
+        fade = 1.0 if self.calm_at is None else max(0.0, 1.0 - abs(best_equity) / self.calm_at)
+        return noise * self.scale * fade
+
+
+NOISE_RULES: dict[str, NoiseRule] = {
+    "portes": NoiseRule(),
+    "plakoto": NoiseRule(choices=3),
+    "fevga": NoiseRule(choices=3, scale=1.6, calm_at=1.0),
+}
+"""Each game's ``NoiseRule``.
 
 In Plakoto and Fevga one wild play can throw away a double game (or the
 game) even against random play, so noise over every play makes the low
 levels lose against random play far more than a weak human would; noise
 among the best few keeps them weaker than the level above without that.
+In Fevga, where no checker is ever hit, a game once clearly won or lost is
+decided between one point and two by many small choices in a long race, so
+even small noise there costs a double game against anybody: the noise fades
+as the game becomes one-sided, and is larger while it is in the balance.
 """
 
 
@@ -197,7 +230,10 @@ class NeuralBot:
         found = self.analyse(legal)
         if self.level.noise == 0.0:
             return found[0].index
-        limit = NOISY_CHOICES.get(legal.position.variant.name)
-        candidates = found[:limit] if limit else found
-        noisy = [(a.equity + self._rng.gauss(0.0, self.level.noise), a.index) for a in candidates]
+        rule = NOISE_RULES.get(legal.position.variant.name, NoiseRule())
+        sigma = rule.sigma(self.level.noise, found[0].equity)
+        if sigma == 0.0:
+            return found[0].index
+        candidates = found[:rule.choices] if rule.choices else found
+        noisy = [(a.equity + self._rng.gauss(0.0, sigma), a.index) for a in candidates]
         return max(noisy)[1]

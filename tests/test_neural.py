@@ -23,7 +23,7 @@ from tavli.bots import RandomBot
 from tavli.neural import (
     DEFAULT_LEVEL,
     LEVELS,
-    NOISY_CHOICES,
+    NOISE_RULES,
     Analysis,
     Evaluator,
     NeuralBot,
@@ -275,7 +275,7 @@ def test_noisy_levels_repeat_with_a_seed(level: str) -> None:
 
 @pytest.mark.parametrize("game", ["plakoto", "fevga", "portes"])
 def test_noisy_levels_choose_among_the_best_few_where_the_game_asks(game: str) -> None:
-    limit = NOISY_CHOICES.get(game)
+    limit = NOISE_RULES[game].choices
     bot = NeuralBot("beginner", seed=3)
     outside = 0
     for pos, dice in positions_with_rolls(game, 11, 40):
@@ -288,6 +288,30 @@ def test_noisy_levels_choose_among_the_best_few_where_the_game_asks(game: str) -
                 assert rank < limit
     if limit is None:
         assert outside > 0  # Portes keeps noise over every play
+
+
+def test_fevga_noise_fades_as_the_game_becomes_one_sided() -> None:
+    rule = NOISE_RULES["fevga"]
+    assert rule.calm_at is not None
+    assert rule.sigma(0.1, 0.0) == pytest.approx(0.1 * rule.scale)
+    assert rule.sigma(0.1, rule.calm_at / 2) == pytest.approx(0.05 * rule.scale)
+    assert rule.sigma(0.1, -rule.calm_at) == 0.0 == rule.sigma(0.1, 3 * rule.calm_at)
+    assert NOISE_RULES["portes"].sigma(0.1, 1.9) == 0.1  # the other games keep their noise whole
+    beginner, best = NeuralBot("beginner", seed=2), NeuralBot("advanced")
+    one_sided = balanced = 0
+    differs = False
+    for pos, dice in positions_with_rolls("fevga", 5, 300):
+        legal = pos.legal_plays(dice)
+        if len(legal) < 2:
+            continue
+        value = best.analyse(legal)[0].equity
+        if abs(value) >= rule.calm_at:
+            one_sided += 1
+            assert beginner.choose(legal) == best.choose(legal)
+        elif abs(value) < 0.3:
+            balanced += 1
+            differs = differs or any(beginner.choose(legal) != best.choose(legal) for _ in range(5))
+    assert one_sided > 0 and balanced > 0 and differs
 
 
 def test_advanced_level_is_deterministic_without_a_seed() -> None:
