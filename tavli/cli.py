@@ -229,6 +229,8 @@ def play_bot_game(variant: Variant, seats: Mapping[Color, Player], rng: random.R
               help="hidden units of a new network")
 @click.option("--alpha", type=click.FloatRange(min=0, min_open=True), default=0.1, show_default=True,
               help="initial learning rate of a new network")
+@click.option("--alpha-min", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="floor of the learning rate (default 0.02, or the checkpoint's)")
 @click.option("--explore", type=click.FloatRange(min=0, max=1), default=None,
               help="chance that a self-play turn plays a random legal play (default 0, or the checkpoint's)")
 @click.option("--eval-every", type=click.IntRange(min=0), default=20_000, show_default=True,
@@ -236,7 +238,8 @@ def play_bot_game(variant: Variant, seats: Mapping[Color, Player], rng: random.R
 @click.option("--eval-games", type=click.IntRange(min=2), default=400, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, threads: int, hidden: int,
-          alpha: float, explore: float | None, eval_every: int, eval_games: int, seed: int) -> None:
+          alpha: float, alpha_min: float | None, explore: float | None, eval_every: int, eval_games: int,
+          seed: int) -> None:
     """Train a game's network by self-play (TD learning); Ctrl-C saves and stops."""
     from tavli.training import TrainConfig, Trainer, TrainState, new_state
 
@@ -251,9 +254,12 @@ def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, thread
         state.config.eval_games = eval_games
         if explore is not None:
             state.config.explore = explore
+        if alpha_min is not None:
+            state.config.alpha_min = alpha_min
         click.echo(f"resuming {path} at {state.games:,} games", err=True)
     else:
         state = new_state(TrainConfig(variant=variant, games=games, hidden=hidden, alpha=alpha,
+                                      alpha_min=0.02 if alpha_min is None else alpha_min,
                                       explore=explore or 0.0, threads=threads, eval_every=eval_every,
                                       eval_games=eval_games, seed=seed))
     state = Trainer(state, path).run(progress=sys.stderr.isatty())

@@ -194,6 +194,22 @@ def test_exploring_plays_other_games_and_is_kept(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "--explore" in bad.output
 
 
+def test_alpha_min_is_kept_and_can_be_lowered_on_resume(tmp_path: Path) -> None:
+    path = tmp_path / "c.npz"
+    args = ["train", "--variant", "fevga", "--checkpoint", str(path), "--threads", "1", "--hidden", "5",
+            "--eval-every", "0"]
+    assert CliRunner().invoke(cli, [*args, "--games", "100"]).exit_code == 0
+    assert TrainState.load(path).config.alpha_min == 0.02  # the default floor
+    assert CliRunner().invoke(cli, [*args, "--games", "150", "--alpha-min", "0.005"]).exit_code == 0
+    config = TrainState.load(path).config
+    assert config.alpha_min == 0.005 and config.alpha_at(10**7) == 0.005
+    assert CliRunner().invoke(cli, [*args, "--games", "200"]).exit_code == 0
+    assert TrainState.load(path).config.alpha_min == 0.005  # a resume keeps it unless told otherwise
+    bad = CliRunner().invoke(cli, [*args, "--games", "300", "--alpha-min", "0"])
+    assert bad.exit_code == 2 and "--alpha-min" in bad.output
+    assert TrainState.load(path).games == 200
+
+
 def test_train_refuses_another_games_checkpoint(tmp_path: Path) -> None:
     path = tmp_path / "fevga.npz"
     new_state(tiny("fevga")).save(path)
