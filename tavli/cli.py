@@ -259,7 +259,7 @@ def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, thread
         click.echo(f"resuming {path} at {state.games:,} games", err=True)
     else:
         state = new_state(TrainConfig(variant=variant, games=games, hidden=hidden, alpha=alpha,
-                                      alpha_min=0.02 if alpha_min is None else alpha_min,
+                                      alpha_min=TrainConfig.alpha_min if alpha_min is None else alpha_min,
                                       explore=explore or 0.0, threads=threads, eval_every=eval_every,
                                       eval_games=eval_games, seed=seed))
     state = Trainer(state, path).run(progress=sys.stderr.isatty())
