@@ -225,8 +225,9 @@ def play_bot_game(variant: Variant, seats: Mapping[Color, Player], rng: random.R
 @click.option("--fresh", is_flag=True, help="start a new network even if the checkpoint exists")
 @click.option("--threads", type=click.IntRange(min=0), default=0, show_default=True,
               help="worker threads (0 = one per core)")
-@click.option("--hidden", type=click.IntRange(min=1), default=80, show_default=True,
-              help="hidden units of a new network")
+@click.option("--hidden", type=click.IntRange(min=1), default=None,
+              help="hidden units of a new network (default 80); on a resume, widen the network to this "
+                   "many (the new units start silent, so its play is unchanged)")
 @click.option("--alpha", type=click.FloatRange(min=0, min_open=True), default=0.1, show_default=True,
               help="initial learning rate of a new network")
 @click.option("--alpha-min", type=click.FloatRange(min=0, min_open=True), default=None,
@@ -237,7 +238,7 @@ def play_bot_game(variant: Variant, seats: Mapping[Color, Player], rng: random.R
               help="measure strength against the heuristic bot every N games (0 = never)")
 @click.option("--eval-games", type=click.IntRange(min=2), default=400, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
-def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, threads: int, hidden: int,
+def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, threads: int, hidden: int | None,
           alpha: float, alpha_min: float | None, explore: float | None, eval_every: int, eval_games: int,
           seed: int) -> None:
     """Train a game's network by self-play (TD learning); Ctrl-C saves and stops."""
@@ -256,9 +257,16 @@ def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, thread
             state.config.explore = explore
         if alpha_min is not None:
             state.config.alpha_min = alpha_min
-        click.echo(f"resuming {path} at {state.games:,} games", err=True)
+        if hidden is not None:
+            try:
+                state.widen(hidden)
+            except TavliError as e:
+                raise InputError(str(e)) from None
+        click.echo(f"resuming {path} at {state.games:,} games with {state.config.hidden} hidden units",
+                   err=True)
     else:
-        state = new_state(TrainConfig(variant=variant, games=games, hidden=hidden, alpha=alpha,
+        state = new_state(TrainConfig(variant=variant, games=games,
+                                      hidden=TrainConfig.hidden if hidden is None else hidden, alpha=alpha,
                                       alpha_min=TrainConfig.alpha_min if alpha_min is None else alpha_min,
                                       explore=explore or 0.0, threads=threads, eval_every=eval_every,
                                       eval_games=eval_games, seed=seed))

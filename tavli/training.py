@@ -91,6 +91,31 @@ class TrainState:
             np.savez_compressed(f, w1=w1, b1=b1, w2=w2, b2=b2, meta=np.array(json.dumps(meta)))
         os.replace(tmp, path)
 
+    def widen(self, hidden: int) -> None:
+        """Grow the network to ``hidden`` hidden units without changing its judgement.
+
+        The new units start with random input weights and no weight to the
+        outputs, so the network values every position exactly as before and
+        training goes on from there with more capacity.
+
+        >>> state = new_state(TrainConfig(variant="fevga", hidden=4))
+        >>> state.widen(6)
+        >>> state.network[0].shape[1], state.config.hidden
+        (6, 6)
+        """
+        w1, b1, w2, b2 = self.network
+        have = b1.shape[0]
+        if hidden < have:
+            raise TavliError(f"the network has {have} hidden units; it can grow, not shrink to {hidden}")
+        fresh = N.new_network(make_variant(self.config.variant).kernel_id, hidden - have,
+                              self.config.seed + self.games)[0]
+        self.network = (np.ascontiguousarray(np.concatenate([w1, fresh], axis=1)),
+                        np.concatenate([b1, np.zeros(hidden - have, np.float32)]),
+                        np.ascontiguousarray(np.concatenate([w2, np.zeros((3, hidden - have), np.float32)],
+                                                            axis=1)),
+                        b2)
+        self.config.hidden = hidden
+
     @classmethod
     def load(cls, path: Path) -> TrainState:
         try:

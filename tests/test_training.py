@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from tavli import Position, TavliError
+from tavli import _kernel as K
 from tavli import _neural as N
 from tavli.cli import cli
 from tavli.neural import Evaluator, NeuralBot
@@ -207,6 +208,44 @@ def test_alpha_min_is_kept_and_can_be_lowered_on_resume(tmp_path: Path) -> None:
     assert TrainState.load(path).config.alpha_min == 0.005  # a resume keeps it unless told otherwise
     bad = CliRunner().invoke(cli, [*args, "--games", "300", "--alpha-min", "0"])
     assert bad.exit_code == 2 and "--alpha-min" in bad.output
+    assert TrainState.load(path).games == 200
+
+
+def some_positions(variant: str, n: int, seed: int = 3) -> list[Position]:
+    rng = np.random.default_rng(seed)
+    position, found = Position.start(variant), []
+    while len(found) < n and position.result() is None:
+        legal = position.legal_plays((int(rng.integers(1, 7)), int(rng.integers(1, 7))))
+        position = legal.after(int(rng.integers(len(legal)))) if len(legal) else position.pass_turn()
+        found.append(position)
+    return found
+
+
+def test_widening_keeps_every_value(trained: tuple[Path, TrainState]) -> None:
+    state = TrainState.load(trained[0])
+    positions = some_positions("portes", 30)
+    before = Evaluator(K.PORTES, state.network, {"variant": "portes"})
+    state.widen(10)
+    after = Evaluator(K.PORTES, state.network, {"variant": "portes"})
+    assert state.network[0].shape == (N.N_INPUTS[K.PORTES], 10) and state.config.hidden == 10
+    for position in positions:
+        assert after.probabilities(position) == pytest.approx(before.probabilities(position), abs=1e-6)
+    with pytest.raises(TavliError, match="grow, not shrink"):
+        state.widen(9)
+    assert state.network[0].shape[1] == 10
+
+
+def test_train_widens_on_resume_and_the_new_units_learn(tmp_path: Path) -> None:
+    path = tmp_path / "c.npz"
+    args = ["train", "--variant", "fevga", "--checkpoint", str(path), "--threads", "1", "--eval-every", "0"]
+    assert CliRunner().invoke(cli, [*args, "--games", "100", "--hidden", "5"]).exit_code == 0
+    result = CliRunner().invoke(cli, [*args, "--games", "200", "--hidden", "8"])
+    assert result.exit_code == 0 and "with 8 hidden units" in result.output
+    state = TrainState.load(path)
+    assert state.games == 200 and state.config.hidden == 8 and state.network[0].shape[1] == 8
+    assert np.all(state.network[2][:, 5:] != 0.0)  # the new units started silent and have learned
+    bad = CliRunner().invoke(cli, [*args, "--games", "300", "--hidden", "6"])
+    assert bad.exit_code != 0 and "grow, not shrink" in bad.output and len(bad.output.splitlines()) == 1
     assert TrainState.load(path).games == 200
 
 
