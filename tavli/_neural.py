@@ -32,7 +32,7 @@ from tavli.bearoff import all_home, race_probabilities
 N_HIDDEN = 80
 _BASE = 192  # 24 points x 2 sides x 4 units
 _COMMON = 8
-N_INPUTS = (_BASE + _COMMON + 9, _BASE + _COMMON + 9 + 48 + 4, _BASE + _COMMON + 9)
+N_INPUTS = (_BASE + _COMMON + 9 + 4, _BASE + _COMMON + 9 + 48 + 4, _BASE + _COMMON + 9)
 """Inputs per game, indexed by the kernel's variant number."""
 
 WIN, WIN2, LOSE2 = 0, 1, 2
@@ -169,6 +169,8 @@ def encode(s: np.ndarray, variant: int, x: np.ndarray) -> None:
         _contact_inputs(s, variant, x, c)
         if variant == K.PLAKOTO:
             _plakoto_inputs(s, x, c + 9)
+        else:
+            _portes_inputs(s, x, c + 9)
 
 
 @njit(cache=True)
@@ -227,6 +229,66 @@ def _contact_inputs(s: np.ndarray, variant: int, x: np.ndarray, c: int) -> None:
     x[c + 6] = _hits(my_shots) / 36.0
     x[c + 7] = _hits(their_shots) / 36.0
     x[c + 8] = 1.0 if _is_race(s, variant) else 0.0
+
+
+def _escape_table() -> np.ndarray:
+    """For each set of blocked points among the twelve in front of a checker (bit i: the point
+    i + 1 away), how many of the 36 rolls carry it past them as GNU Backgammon counts it: the
+    point the whole roll reaches is open, and so is at least one of the points each die alone
+    reaches."""
+    table = np.zeros(1 << 12, np.int64)
+    for mask in range(1 << 12):
+        for a in range(1, 7):
+            for b in range(1, 7):
+                if not mask >> (a + b - 1) & 1 and not (mask >> (a - 1) & 1 and mask >> (b - 1) & 1):
+                    table[mask] += 1
+    return table
+
+
+_ESCAPES = _escape_table()
+
+
+@njit(cache=True)
+def _escapes(s: np.ndarray, p: int, mine: bool) -> int:
+    """Rolls of 36 that take a checker on the mover's point ``p`` (0 or 25: the bar) past the
+    other side's blocks in the twelve points in front of it. ``mine``: the mover's checker,
+    moving down; otherwise the opponent's, moving up the mover's numbering."""
+    mask = 0
+    for i in range(12):
+        q = p - 1 - i if mine else p + 1 + i
+        if q < 1 or q > 24:
+            break
+        if (s[K.OPP + q] if mine else s[q]) >= 2:
+            mask |= 1 << i
+    return int(_ESCAPES[mask])
+
+
+@njit(cache=True)
+def _portes_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
+    """Escapes and containment: how freely each side's rearmost checker can run past the
+    other's points, and how well each side's points hold the other's checkers back
+    (GNU Backgammon's back escapes and containment)."""
+    back = 0
+    for p in range(25, 0, -1):
+        if s[p] > 0:
+            back = p
+            break
+    their_back = 25
+    for q in range(0, 25):
+        if (s[K.OPP + K.BAR] if q == 0 else s[K.OPP + q]) > 0:
+            their_back = q
+            break
+    x[c] = _escapes(s, back, True) / 36.0 if back > 0 else 1.0
+    x[c + 1] = _escapes(s, their_back, False) / 36.0 if their_back < 25 else 1.0
+    # containment: the fewest escapes from the other side's back area (his points 15..24)
+    least = 36
+    for p in range(15, 25):
+        least = min(least, _escapes(s, p, True))
+    their_least = 36
+    for q in range(1, 11):
+        their_least = min(their_least, _escapes(s, q, False))
+    x[c + 2] = (36 - their_least) / 36.0
+    x[c + 3] = (36 - least) / 36.0
 
 
 @njit(cache=True)

@@ -118,14 +118,28 @@ class TrainState:
 
     @classmethod
     def load(cls, path: Path) -> TrainState:
+        """Read a checkpoint (or a shipped network file).
+
+        A game's inputs are only ever added at the end of its list, so a network
+        from before an addition gets silent rows for the new inputs: it plays as
+        before, and training teaches it to use them.
+        """
         try:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
                 w1, b1, w2, b2 = (np.ascontiguousarray(data[k], dtype=np.float32)
                                   for k in ("w1", "b1", "w2", "b2"))
             config = TrainConfig(**meta["config"])
+            n_in = N.N_INPUTS[make_variant(config.variant).kernel_id]
         except (OSError, EOFError, KeyError, ValueError, TypeError, zipfile.BadZipFile, zlib.error) as e:
             raise TavliError(f"cannot resume from {path}: {e}") from None
+        hidden = b1.shape[0] if b1.ndim == 1 else -1
+        if (w1.ndim != 2 or w1.shape[1] != hidden or w1.shape[0] > n_in or w2.shape != (3, hidden)
+                or b2.shape != (3,)):
+            raise TavliError(f"cannot resume from {path}: its arrays are not a {config.variant} network "
+                             f"({n_in} inputs)")
+        if w1.shape[0] < n_in:
+            w1 = np.ascontiguousarray(np.concatenate([w1, np.zeros((n_in - w1.shape[0], hidden), np.float32)]))
         return cls(config, (w1, b1, w2, b2), int(meta["games"]), int(meta["turns"]), float(meta["seconds"]),
                    list(meta["log"]))
 

@@ -26,6 +26,7 @@ MINE, THEIRS = 0, 96  # four units per point, the mover's points 1..24
 BAR_MINE, BAR_THEIRS, OFF_MINE, OFF_THEIRS, PIPS_MINE, PIPS_THEIRS, BLOCK_MINE, BLOCK_THEIRS = range(192, 200)
 EXTRA = 200  # the game's own inputs
 PLAKOTO = 209  # Plakoto: pins, mothers
+PORTES = 209  # Portes: escapes and containment
 
 Values = tuple[float, float, float]
 
@@ -102,7 +103,7 @@ def test_portes_start_inputs() -> None:
     x = encoded(Position.start("portes"))
     expected = expected_base("portes", {24: 2, 13: 5, 8: 3, 6: 5}, {1: 2, 12: 5, 17: 3, 19: 5},
                              [0, 0, 0, 0, 1.67, 1.67, 1 / 6, 1 / 6],
-                             [0, 0, 0, 0, 1 / 6, 1 / 6, 0, 0, 0])
+                             [0, 0, 0, 0, 1 / 6, 1 / 6, 0, 0, 0, 24 / 36, 24 / 36, 14 / 36, 14 / 36])
     np.testing.assert_allclose(x, expected, rtol=0, atol=1e-6)
     assert x[MINE + 4 * 5:MINE + 4 * 6].tolist() == [1, 1, 1, 1]  # five on the 6 point: (5-3)/2
     assert x[MINE + 4 * 23:MINE + 4 * 24].tolist() == [1, 1, 0, 0]
@@ -121,7 +122,7 @@ def test_portes_blot_three_away() -> None:
     # shots at distance 3: the eleven rolls with a 3, 2-1 twice, 1-1 once
     expected = expected_base("portes", {10: 1, 6: 14}, {7: 15},
                              [0, 0, 0, 0, 0.94, 2.70, 1 / 6, 1 / 6],
-                             [1 / 4, 0, 0, 0, 1 / 6, 0, 0, 14 / 36, 0])
+                             [1 / 4, 0, 0, 0, 1 / 6, 0, 0, 14 / 36, 0, 33 / 36, 1, 5 / 36, 5 / 36])
     np.testing.assert_allclose(x, expected, rtol=0, atol=1e-6)
     assert x[MINE + 4 * 5 + 3] == 5.5  # fourteen on the 6 point
 
@@ -179,6 +180,29 @@ def test_portes_race_flag(mine: dict[int, int], theirs: dict[int, int], race_fla
 def test_race_flag_with_a_checker_on_the_bar() -> None:
     pos = Position.from_checkers("portes", WHITE, {1: 15}, {25: 1, 6: 14})
     assert encoded(pos)[EXTRA + 8] == 0.0  # his checker enters in White's home: contact
+
+
+def test_escape_table() -> None:
+    assert N._ESCAPES[0] == 36  # nothing in front
+    assert N._ESCAPES[0b111111] == 0  # six points straight in front: no roll moves at all
+    assert N._ESCAPES[0b111111 << 6] == 15  # a prime from 7 to 12 away: the rolls summing to 6 or less
+    assert N._ESCAPES[0b100] == 33  # a point 3 away: 2-1 lands on it, 3-3 cannot leave
+
+
+def test_portes_escapes_and_containment() -> None:
+    # Black's prime on White's 13..18 and three on White's 23; White's last checker on 24 gets
+    # past them with the rolls summing to 2..5 but 1-1 (9 of 36); Black's last checkers run
+    # free; White's six-point holds Black's back checkers a little (5 rolls of 36 are stopped),
+    # and the prime holds White's on 19 completely
+    prime = {p: 2 for p in range(7, 13)} | {2: 3}
+    x = encoded(Position.from_checkers("portes", WHITE, {24: 1, 6: 14}, prime))
+    assert (x[PORTES:PORTES + 4] * 36).round().tolist() == [9, 36, 5, 36]
+    y = encoded(Position.from_checkers("portes", BLACK, {24: 1, 6: 14}, prime))
+    assert (y[PORTES:PORTES + 4] * 36).round().tolist() == [36, 9, 36, 5]  # the mover's view
+    z = encoded(Position.from_checkers("portes", WHITE, {25: 1, 6: 14}, prime))
+    # from the bar the prime is 7..12 away and Black's point 2 away: the rolls summing to
+    # 3..6 but 2-2 (13 of 36) get past
+    assert z[PORTES] == pytest.approx(13 / 36)
 
 
 # -- inputs: Plakoto -----------------------------------------------------------

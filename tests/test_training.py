@@ -148,6 +148,34 @@ def test_checkpoint_with_an_unknown_setting(tmp_path: Path) -> None:
         TrainState.load(tmp_path / "noconfig.npz")
 
 
+def with_arrays(src: Path, dst: Path, **arrays: np.ndarray) -> Path:
+    with np.load(src) as data:
+        np.savez(dst, **{**{k: data[k] for k in data.files}, **arrays})
+    return dst
+
+
+def test_a_network_from_before_new_inputs_loads_with_them_silent(trained: tuple[Path, TrainState],
+                                                                 tmp_path: Path) -> None:
+    path, state = trained
+    older = with_arrays(path, tmp_path / "older.npz", w1=state.network[0][:-4])  # four inputs fewer
+    loaded = TrainState.load(older)
+    assert loaded.network[0].shape == state.network[0].shape
+    assert not loaded.network[0][-4:].any()
+    np.testing.assert_array_equal(loaded.network[0][:-4], state.network[0][:-4])
+
+
+@pytest.mark.parametrize("bad", ["more inputs", "hidden mismatch", "outputs"])
+def test_a_checkpoint_whose_arrays_do_not_fit_is_refused(trained: tuple[Path, TrainState], tmp_path: Path,
+                                                         bad: str) -> None:
+    path, state = trained
+    w1, b1, w2, _ = state.network
+    arrays = {"more inputs": {"w1": np.concatenate([w1, w1[:1]])},
+              "hidden mismatch": {"b1": b1[:-1]},
+              "outputs": {"w2": w2[:2]}}[bad]
+    with pytest.raises(TavliError, match="not a portes network"):
+        TrainState.load(with_arrays(path, tmp_path / "bad.npz", **arrays))
+
+
 def test_truncated_checkpoint(trained: tuple[Path, TrainState], tmp_path: Path) -> None:
     data = trained[0].read_bytes()
     path = tmp_path / "cut.npz"
