@@ -110,10 +110,7 @@ class TrainState:
         fresh = N.new_network(make_variant(self.config.variant).kernel_id, hidden - have,
                               self.config.seed + self.games)[0]
         self.network = (np.ascontiguousarray(np.concatenate([w1, fresh], axis=1)),
-                        np.concatenate([b1, np.zeros(hidden - have, np.float32)]),
-                        np.ascontiguousarray(np.concatenate([w2, np.zeros((3, hidden - have), np.float32)],
-                                                            axis=1)),
-                        b2)
+                        _grown(b1, hidden, 0), _grown(w2, hidden, 1), b2)
         self.config.hidden = hidden
 
     @classmethod
@@ -138,10 +135,15 @@ class TrainState:
                 or b2.shape != (3,)):
             raise TavliError(f"cannot resume from {path}: its arrays are not a {config.variant} network "
                              f"({n_in} inputs)")
-        if w1.shape[0] < n_in:
-            w1 = np.ascontiguousarray(np.concatenate([w1, np.zeros((n_in - w1.shape[0], hidden), np.float32)]))
-        return cls(config, (w1, b1, w2, b2), int(meta["games"]), int(meta["turns"]), float(meta["seconds"]),
-                   list(meta["log"]))
+        return cls(config, (_grown(w1, n_in, 0), b1, w2, b2), int(meta["games"]), int(meta["turns"]),
+                   float(meta["seconds"]), list(meta["log"]))
+
+
+def _grown(array: np.ndarray, size: int, axis: int) -> np.ndarray:
+    """``array`` with zeros appended along ``axis`` up to ``size``: weights that change nothing."""
+    shape = list(array.shape)
+    shape[axis] = size - array.shape[axis]
+    return np.ascontiguousarray(np.concatenate([array, np.zeros(shape, array.dtype)], axis=axis))
 
 
 def new_state(config: TrainConfig) -> TrainState:
