@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/strength.py [--variants portes,plakoto,fevga] [--levels L1,L2,..]
         [--opponents random,heuristic,below,pubeval,gnubg] [--games N] [--games-random N] ..
-        [--max-seconds S] [--seed X] [--jobs J] [--parts P] [--json FILE]
+        [--max-seconds S] [--seed X] [--jobs J] [--parts P] [--no-luck] [--json FILE]
 
 For each game and each level (``tavli.neural.LEVELS``, all by default) it
 plays matches with ``tavli.duel.duel`` (games in pairs that replay the same
@@ -22,10 +22,16 @@ games, and the games actually played are reported. Pairings run in
 ``--jobs`` processes; ``--parts P`` plays each pairing in P parts with
 their own dice, side by side, so that one long pairing can use every core.
 
+Every roll's luck is measured too (``tavli.neural.Evaluator.luck``, the
+game's network at 0-ply; ``--no-luck`` skips it), and points less luck give
+a second estimate of the same points per game with a far narrower interval
+(see ``tavli.duel``).
+
 Prints one row per pairing: game, level, opponent, games played, points per
 game of the level with the half-width of its 95% confidence interval (each
-mirrored pair one sample), win rate, and whether the interval is clear of
-zero. Then the goals, each PASS, FAIL or not measured:
+mirrored pair one sample), the same less luck, win rate, and whether the
+interval (less luck, when measured) is clear of zero. Then the goals, each
+PASS, FAIL or not measured, judged on points less luck when measured:
 
 * Portes: the strongest level run scores >= 0.00 ppg against GNU Backgammon 0-ply;
 * Plakoto and Fevga: every level beats the one below with the interval clear
@@ -55,7 +61,7 @@ from rich.table import Table
 
 from tavli.bots import HeuristicBot, Player, RandomBot
 from tavli.duel import DuelResult, duel
-from tavli.neural import LEVELS, NeuralBot
+from tavli.neural import LEVELS, Evaluator, NeuralBot
 
 GAMES = ("portes", "plakoto", "fevga")
 OPPONENTS = ("random", "heuristic", "below", "pubeval", "gnubg")
@@ -78,6 +84,7 @@ class Pairing:
     games: int
     seed: int
     max_seconds: float | None
+    luck: bool = True
     part: int = 0
     """Which part of the pairing this is; each part has its own dice and noise."""
 
@@ -88,6 +95,7 @@ class Part:
 
     pairing: Pairing
     points: list[int]
+    luck: list[float]
     stopped_early: bool
     seconds: float
 
@@ -102,11 +110,15 @@ class Outcome:
     games: int
     ppg: float
     ci95: float
+    adjusted_ppg: float | None
+    """Points per game less luck (``None`` when luck was not measured)."""
+    adjusted_ci95: float | None
     wins: int
     losses: int
     win_rate: float
     clear_of_zero: str
-    """``above`` or ``below`` when the 95% interval excludes zero, else ``no``."""
+    """``above`` or ``below`` when the 95% interval (less luck, when measured)
+    excludes zero, else ``no``."""
     stopped_early: bool
     seconds: float
 
@@ -135,10 +147,10 @@ def player_seed(seed: int, *names: str) -> int:
     return (seed * 1_000_003 + zlib.crc32("/".join(names).encode())) % 2**32
 
 
-def clear_of_zero(result: DuelResult) -> str:
-    if result.ppg - result.ci95 > 0:
+def clear_of_zero(mean: float, ci95: float) -> str:
+    if mean - ci95 > 0:
         return "above"
-    if result.ppg + result.ci95 < 0:
+    if mean + ci95 < 0:
         return "below"
     return "no"
 
@@ -161,11 +173,12 @@ def play(pairing: Pairing, gnubg_ply: int) -> Part:
 
     stopped = False
     try:
-        result = duel(pairing.game, a, b, pairing.games, seed=seed, on_game=on_game)
+        luck = Evaluator.for_variant(game).luck if pairing.luck else None
+        result = duel(pairing.game, a, b, pairing.games, seed=seed, on_game=on_game, luck=luck)
     except TimeUp:
         result = played[0]
         stopped = True
-    return Part(pairing, list(result.points), stopped, time.monotonic() - start)
+    return Part(pairing, list(result.points), list(result.luck), stopped, time.monotonic() - start)
 
 
 def _play_star(job: tuple[Pairing, int]) -> Part:
@@ -175,11 +188,14 @@ def _play_star(job: tuple[Pairing, int]) -> Part:
 def outcome(parts: list[Part]) -> Outcome:
     """One pairing's figures from all its parts (each part is whole mirrored pairs)."""
     first = parts[0].pairing
-    result = DuelResult(points=[p for part in parts for p in part.points])
+    result = DuelResult(points=[p for part in parts for p in part.points],
+                        luck=[x for part in parts for x in part.luck])
     games = result.games
+    adjusted = (result.adjusted_ppg, result.adjusted_ci95) if result.luck else None
     return Outcome(first.game, first.level, first.kind, first.opponent, sum(p.pairing.games for p in parts), games,
-                   result.ppg, result.ci95, result.wins, sum(p < 0 for p in result.points),
-                   result.wins / games if games else 0.0, clear_of_zero(result),
+                   result.ppg, result.ci95, *(adjusted or (None, None)), result.wins,
+                   sum(p < 0 for p in result.points), result.wins / games if games else 0.0,
+                   clear_of_zero(*(adjusted or (result.ppg, result.ci95))),
                    any(p.stopped_early for p in parts), max(p.seconds for p in parts))
 
 
@@ -224,7 +240,7 @@ def plan(args: argparse.Namespace, gnubg_ok: bool) -> list[Pairing]:
                     opponent = kind
                 games = per_kind[kind] if per_kind[kind] is not None else args.games
                 games += games % 2  # whole mirrored pairs
-                out.append(Pairing(game, level, kind, opponent, games, args.seed, args.max_seconds))
+                out.append(Pairing(game, level, kind, opponent, games, args.seed, args.max_seconds, not args.no_luck))
     # the deepest searches first, so that the slowest pairings do not finish last alone
     depth = {name: LEVELS[name].depth for name in names}
     out.sort(key=lambda p: -(depth[p.level] + depth.get(p.opponent, 0)))
@@ -233,7 +249,14 @@ def plan(args: argparse.Namespace, gnubg_ok: bool) -> list[Pairing]:
 
 # -- goals ------------------------------------------------------------------------------------
 
+def best_estimate(o: Outcome) -> float:
+    """Points per game less luck when measured, else points per game."""
+    return o.adjusted_ppg if o.adjusted_ppg is not None else o.ppg
+
+
 def figure(o: Outcome) -> str:
+    if o.adjusted_ppg is not None and o.adjusted_ci95 is not None:
+        return f"{o.level} {o.adjusted_ppg:+.3f} ± {o.adjusted_ci95:.3f} less luck ({o.games} games)"
     return f"{o.level} {o.ppg:+.3f} ± {o.ci95:.3f} ({o.games} games)"
 
 
@@ -250,7 +273,7 @@ def goals(outcomes: list[Outcome], args: argparse.Namespace) -> list[Goal]:
         if game == "portes":
             text = f"portes: strongest level vs gnubg {args.gnubg_ply}-ply >= {GNUBG_GOAL:.2f} ppg"
             got = find("portes", "gnubg", strongest)
-            found.append(Goal(text, verdict(got[0].ppg >= GNUBG_GOAL), figure(got[0])) if got
+            found.append(Goal(text, verdict(best_estimate(got[0]) >= GNUBG_GOAL), figure(got[0])) if got
                          else Goal(text, "not measured", ""))
         else:
             text = f"{game}: every level beats the one below, 95% CI clear of zero"
@@ -264,13 +287,13 @@ def goals(outcomes: list[Outcome], args: argparse.Namespace) -> list[Goal]:
             wide = args.wide_margin
             text = f"{game}: strongest level beats heuristic by >= {wide:.2f} ppg, CI clear of zero"
             got = find(game, "heuristic", strongest)
-            found.append(Goal(text, verdict(got[0].ppg >= wide and got[0].clear_of_zero == "above"),
+            found.append(Goal(text, verdict(best_estimate(got[0]) >= wide and got[0].clear_of_zero == "above"),
                               figure(got[0])) if got else Goal(text, "not measured", ""))
         text = f"{game}: every level beats random play by > {RANDOM_GOAL:.1f} ppg"
         got = find(game, "random")
         if got:
-            failing = [o for o in got if not o.ppg > RANDOM_GOAL]
-            worst = min(got, key=lambda o: o.ppg)
+            failing = [o for o in got if not best_estimate(o) > RANDOM_GOAL]
+            worst = min(got, key=best_estimate)
             detail = "; ".join(map(figure, failing)) if failing else f"weakest: {figure(worst)}"
             found.append(Goal(text, verdict(not failing), detail))
         else:
@@ -280,8 +303,8 @@ def goals(outcomes: list[Outcome], args: argparse.Namespace) -> list[Goal]:
 
 # -- output -----------------------------------------------------------------------------------
 
-COLUMNS = ("game", "level", "opponent", "games", "ppg", "± 95%", "win rate", "CI clear of 0", "seconds")
-NUMERIC = {"games", "ppg", "± 95%", "win rate", "seconds"}
+COLUMNS = ("game", "level", "opponent", "games", "ppg ± 95%", "less luck ± 95%", "win rate", "CI clear of 0", "seconds")
+NUMERIC = {"games", "ppg ± 95%", "less luck ± 95%", "win rate", "seconds"}
 
 
 def finite(value: float) -> float | None:
@@ -294,7 +317,9 @@ def pairing_table(outcomes: list[Outcome]) -> Table:
         table.add_column(name, justify="right" if name in NUMERIC else "left")
     for o in outcomes:
         games = f"{o.games}" + (f" of {o.games_asked}" if o.stopped_early else "")
-        table.add_row(o.game, o.level, o.opponent, games, f"{o.ppg:+.3f}", f"{o.ci95:.3f}",
+        adjusted = (f"{o.adjusted_ppg:+.3f} ± {o.adjusted_ci95:.3f}"
+                    if o.adjusted_ppg is not None and o.adjusted_ci95 is not None else "")
+        table.add_row(o.game, o.level, o.opponent, games, f"{o.ppg:+.3f} ± {o.ci95:.3f}", adjusted,
                       f"{100 * o.win_rate:.1f}%", o.clear_of_zero, f"{o.seconds:.0f}")
     return table
 
@@ -334,6 +359,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=2, help="pairings (or parts) played at once (default 2)")
     parser.add_argument("--parts", type=int, default=1,
                         help="play each pairing in this many parts with their own dice, side by side (default 1)")
+    parser.add_argument("--no-luck", action="store_true",
+                        help="do not measure the rolls' luck (no points-less-luck figures)")
     parser.add_argument("--json", metavar="FILE", help="write all figures to FILE as JSON")
     args = parser.parse_args(argv)
 
@@ -366,8 +393,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             return
         o = outcome(finished[key])
         outcomes.append(o)
+        less_luck = (f", less luck {o.adjusted_ppg:+.3f} ± {o.adjusted_ci95:.3f}"
+                     if o.adjusted_ppg is not None and o.adjusted_ci95 is not None else "")
         err.print(f"[{len(outcomes)}/{len(pairings)}] {o.game} {o.level} vs {o.opponent}: "
-                  f"{o.ppg:+.3f} ± {o.ci95:.3f} ppg over {o.games} games in {o.seconds:.0f} s")
+                  f"{o.ppg:+.3f} ± {o.ci95:.3f} ppg{less_luck} over {o.games} games in {o.seconds:.0f} s")
 
     if args.jobs <= 1:
         for job in jobs:
@@ -385,7 +414,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.json:
         settings: dict[str, Any] = {k: v for k, v in vars(args).items() if k != "json"}
         with open(args.json, "w") as f:
-            pairings = [asdict(o) | {"ci95": finite(o.ci95)} for o in outcomes]
+            pairings = [asdict(o) | {"ci95": finite(o.ci95)}
+                        | {"adjusted_ci95": finite(o.adjusted_ci95) if o.adjusted_ci95 is not None else None}
+                        for o in outcomes]
             json.dump({"settings": settings, "pairings": pairings, "goals": [asdict(g) for g in found]},
                       f, indent=2)
             f.write("\n")

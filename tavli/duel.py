@@ -3,6 +3,13 @@
 Games come in pairs that replay the same dice with the seats swapped, which
 cancels much of the luck, and the first player to move alternates.
 
+Given a ``luck`` meter (such as ``tavli.neural.Evaluator.luck``) a duel also
+counts each game's luck: what every roll was worth against an average roll,
+to the first player and against him. Points less luck estimate the same
+points per game, since each roll's luck averages zero over the throws
+whatever the meter's judgement, with a much narrower interval once the
+seats' positions part and mirroring stops cancelling the dice.
+
 >>> from tavli.bots import HeuristicBot, RandomBot
 >>> result = duel("portes", HeuristicBot(), RandomBot(seed=1), games=4, seed=7)
 >>> len(result.points), result.ppg > 0
@@ -13,8 +20,9 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from tavli.bots import Player
 from tavli.dice import Dice
@@ -24,12 +32,27 @@ from tavli.variants import BLACK, WHITE, Variant, make_variant
 MAX_TURNS = 2000
 
 
+def _mean_ci95(pairs: list[float]) -> float:
+    """Half-width of the 95% confidence interval of the mean of ``pairs``."""
+    if len(pairs) < 2:
+        return math.inf
+    mean = sum(pairs) / len(pairs)
+    var = sum((p - mean) ** 2 for p in pairs) / (len(pairs) - 1)
+    return 1.96 * math.sqrt(var / len(pairs))
+
+
+def _pair_means(values: Sequence[float]) -> list[float]:
+    return [(values[i] + values[i + 1]) / 2 for i in range(0, len(values) - 1, 2)]
+
+
 @dataclass
 class DuelResult:
-    """Points of the first player in each game (negative when he lost)."""
+    """Points of the first player in each game (negative when he lost), and his
+    luck in each game when it was measured (0.0 when it was not)."""
 
     points: list[int] = field(default_factory=list)
     turns: int = 0
+    luck: list[float] = field(default_factory=list)
 
     @property
     def games(self) -> int:
@@ -44,28 +67,61 @@ class DuelResult:
     def ci95(self) -> float:
         """Half-width of the 95% confidence interval of ``ppg``, counting each
         mirrored pair as one sample (the two games are not independent)."""
-        pairs = [sum(self.points[i:i + 2]) / 2 for i in range(0, len(self.points) - 1, 2)]
-        if len(pairs) < 2:
-            return math.inf
-        mean = sum(pairs) / len(pairs)
-        var = sum((p - mean) ** 2 for p in pairs) / (len(pairs) - 1)
-        return 1.96 * math.sqrt(var / len(pairs))
+        return _mean_ci95(_pair_means(self.points))
+
+    @property
+    def adjusted(self) -> list[float]:
+        """Each game's points less the first player's luck in it."""
+        luck = self.luck or [0.0] * len(self.points)
+        return [p - x for p, x in zip(self.points, luck, strict=True)]
+
+    @property
+    def adjusted_ppg(self) -> float:
+        """Points per game less luck: the same expectation as ``ppg``."""
+        adjusted = self.adjusted
+        return sum(adjusted) / len(adjusted) if adjusted else 0.0
+
+    @property
+    def adjusted_ci95(self) -> float:
+        """Half-width of the 95% confidence interval of ``adjusted_ppg``, by pairs."""
+        return _mean_ci95(_pair_means(self.adjusted))
 
     @property
     def wins(self) -> int:
         return sum(p > 0 for p in self.points)
 
     def __str__(self) -> str:
-        return f"{self.ppg:+.3f} ± {self.ci95:.3f} ppg over {self.games} games ({self.wins} won)"
+        text = f"{self.ppg:+.3f} ± {self.ci95:.3f} ppg over {self.games} games ({self.wins} won)"
+        if self.luck:
+            text += f"; less luck {self.adjusted_ppg:+.3f} ± {self.adjusted_ci95:.3f}"
+        return text
 
 
-def play_game(variant: Variant, first: Player, second: Player, rng: random.Random) -> tuple[int, int]:
-    """One game with dice from ``rng``; ``first`` moves first. Returns the points
-    of ``first`` (0 for a tie) and the number of turns."""
+LuckMeter = Callable[[Position, Dice], float]
+"""What ``dice`` are worth, in points against an average roll, to the side to
+roll in a position; its mean over the 36 throws must be zero."""
+
+
+class GameScore(NamedTuple):
+    """One game's outcome for the first player."""
+
+    points: int
+    """His points, negative when he lost, 0 for a tie."""
+    turns: int
+    luck: float
+    """His rolls' luck less his opponent's (0.0 without a meter)."""
+
+
+def play_game(variant: Variant, first: Player, second: Player, rng: random.Random,
+              luck: LuckMeter | None = None) -> GameScore:
+    """One game with dice from ``rng``; ``first`` moves first."""
     position = Position.start(variant, WHITE)
     seats = {WHITE: first, BLACK: second}
+    first_luck = 0.0
     for turn in range(1, MAX_TURNS + 1):
         dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
+        if luck is not None:
+            first_luck += luck(position, dice) if position.turn == WHITE else -luck(position, dice)
         legal = position.legal_plays(dice)
         if len(legal) == 0:
             position = position.pass_turn()
@@ -74,25 +130,28 @@ def play_game(variant: Variant, first: Player, second: Player, rng: random.Rando
         result = position.result()
         if result is not None:
             if result.winner is None:
-                return 0, turn
-            return (result.points if result.winner == WHITE else -result.points), turn
+                return GameScore(0, turn, first_luck)
+            return GameScore(result.points if result.winner == WHITE else -result.points, turn, first_luck)
     raise RuntimeError(f"game not over after {MAX_TURNS} turns")
 
 
 def duel(variant: Variant | str, a: Player, b: Player, games: int, seed: int = 0,
-         on_game: Callable[[DuelResult], None] | None = None) -> DuelResult:
-    """Play ``games`` games of ``a`` against ``b``; the result is ``a``'s points."""
+         on_game: Callable[[DuelResult], None] | None = None, luck: LuckMeter | None = None) -> DuelResult:
+    """Play ``games`` games of ``a`` against ``b``; the result is ``a``'s points
+    (and, with ``luck``, ``a``'s luck)."""
     v = make_variant(variant)
     result = DuelResult()
     for k in range(games):
         rng = random.Random(seed * 1_000_003 + k // 2)
         if k % 2 == 0:
-            points, turns = play_game(v, a, b, rng)
+            points, turns, game_luck = play_game(v, a, b, rng, luck)
         else:
-            points, turns = play_game(v, b, a, rng)
-            points = -points
+            points, turns, game_luck = play_game(v, b, a, rng, luck)
+            points, game_luck = -points, -game_luck
         result.points.append(points)
         result.turns += turns
+        if luck is not None:
+            result.luck.append(game_luck)
         if on_game is not None:
             on_game(result)
     return result

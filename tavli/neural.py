@@ -32,6 +32,7 @@ import numpy as np
 from tavli import _kernel as K
 from tavli import _neural as N
 from tavli import bearoff
+from tavli.dice import Dice
 from tavli.errors import TavliError
 from tavli.position import LegalPlays, Position, _grow_workspace, _workspace
 from tavli.variants import Variant, make_variant
@@ -135,6 +136,32 @@ class Evaluator:
             _grow_workspace(ws)
         found = [Analysis(k, Probabilities(*map(float, values[k])), int(used[k])) for k in range(len(rows))]
         return sorted(found, key=lambda a: (-a.depth, -a.equity))
+
+    def roll_equities(self, position: Position) -> dict[Dice, float]:
+        """For each of the 21 rolls (lower die first), the equity of the side to
+        roll in ``position`` after his best play of it by 0-ply."""
+        if position.variant.kernel_id != self.kernel_id:
+            raise TavliError(f"this network plays {self.meta.get('variant')}, not {position.variant}")
+        while True:
+            ws = _workspace()
+            values = N.roll_values(position.state, position.variant.params, self.network, self._race, ws.args())
+            if ws.ints[K._STATUS] == 0:
+                break
+            _grow_workspace(ws)
+        return {Dice(int(d1), int(d2)): float(v) for (d1, d2, _), v in zip(N._ROLLS, values, strict=True)}
+
+    def luck(self, position: Position, dice: Dice) -> float:
+        """How many points better than an average roll ``dice`` are for the side to
+        roll in ``position``: his equity after his best play of them less the
+        mean over all 36 throws, both by 0-ply. Its mean over the throws is 0.
+
+        >>> ev = Evaluator.for_variant("portes")
+        >>> ev.luck(Position.start("portes"), Dice(3, 1)) > 0
+        True
+        """
+        values = self.roll_equities(position)
+        mean = sum(v * (1 if d.first == d.second else 2) for d, v in values.items()) / 36
+        return values[Dice(min(dice), max(dice))] - mean
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ import pytest
 from tavli import Dice
 from tavli.bots import HeuristicBot, RandomBot
 from tavli.duel import DuelResult, duel, play_game
-from tavli.position import LegalPlays
+from tavli.neural import Evaluator, NeuralBot
+from tavli.position import LegalPlays, Position
 from tavli.variants import make_variant
 
 GAMES = ("portes", "plakoto", "fevga")
@@ -61,6 +62,16 @@ def test_statistics_edge_cases() -> None:
     # an unpaired last game counts in ppg but not in the interval
     assert DuelResult([1, 1, 2, 2, -2]).ci95 == DuelResult([1, 1, 2, 2]).ci95
     assert DuelResult([1, 1, 2, 2, -2]).ppg == pytest.approx(4 / 5)
+
+
+def test_points_less_luck_by_hand() -> None:
+    result = DuelResult([2, -1, 1, 1], luck=[0.5, -0.5, 0.25, 0.75])
+    assert result.adjusted == [1.5, -0.5, 0.75, 0.25]
+    assert result.adjusted_ppg == pytest.approx(0.5)
+    assert result.adjusted_ci95 == 0.0  # both pairs are worth 0.5
+    assert str(result) == "+0.750 ± 0.490 ppg over 4 games (3 won); less luck +0.500 ± 0.000"
+    unmeasured = DuelResult([2, -1, 1, 1])
+    assert unmeasured.adjusted == [2, -1, 1, 1] and unmeasured.adjusted_ci95 == unmeasured.ci95
 
 
 # -- pairs share their dice --------------------------------------------------------------
@@ -124,8 +135,8 @@ def test_play_game_reports_points_and_turns() -> None:
     first = play_game(make_variant("portes"), HeuristicBot(), RandomBot(seed=2), rng1)
     again = play_game(make_variant("portes"), HeuristicBot(), RandomBot(seed=2), rng2)
     assert first == again
-    points, turns = first
-    assert points in (-2, -1, 1, 2) and turns > 10
+    points, turns, luck = first
+    assert points in (-2, -1, 1, 2) and turns > 10 and luck == 0.0
 
 
 # -- reproducibility -----------------------------------------------------------------
@@ -143,6 +154,40 @@ def test_the_heuristic_bot_beats_random_play() -> None:
     assert result.ppg > 0.5
     assert result.wins >= 14
     assert 0 < result.ci95 < math.inf
+
+
+# -- luck -----------------------------------------------------------------------------
+
+def test_luck_is_counted_for_the_first_player_and_against_him() -> None:
+    def one_a_turn(position: Position, dice: Dice) -> float:
+        return 1.0
+
+    result = duel("portes", RandomBot(seed=3), RandomBot(seed=4), games=12, seed=4, luck=one_a_turn)
+    # a's turns less b's: the winner had the last turn
+    for k, (points, luck) in enumerate(zip(result.points, result.luck, strict=True)):
+        if k % 2 == 0:  # a moved first
+            assert luck == (1.0 if points > 0 else 0.0)
+        else:
+            assert luck == (0.0 if points > 0 else -1.0)
+    assert {1.0, 0.0, -1.0} <= set(result.luck)
+    assert duel("portes", HeuristicBot(), RandomBot(seed=3), games=6, seed=4).luck == []
+
+
+def test_a_deterministic_player_against_itself_has_no_luck_per_pair() -> None:
+    ev = Evaluator.for_variant("fevga")
+    bot = NeuralBot("advanced")
+    result = duel("fevga", bot, bot, games=4, seed=5, luck=ev.luck)
+    assert all(abs(x) > 0.01 for x in result.luck)
+    for k in range(0, 4, 2):
+        assert result.luck[k] + result.luck[k + 1] == pytest.approx(0.0, abs=1e-9)
+    assert result.adjusted_ppg == pytest.approx(0.0, abs=1e-9)
+
+
+def test_less_luck_narrows_the_interval() -> None:
+    ev = Evaluator.for_variant("portes")
+    result = duel("portes", NeuralBot("advanced"), NeuralBot("casual", seed=2), games=24, seed=6, luck=ev.luck)
+    assert result.adjusted_ci95 < result.ci95 / 2
+    assert abs(result.adjusted_ppg - result.ppg) < result.ci95
 
 
 def test_on_game_sees_the_growing_result() -> None:

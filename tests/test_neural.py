@@ -431,3 +431,61 @@ def test_analyse_grows_a_small_workspace() -> None:
         P._local.ws = saved
     assert [i for i, _ in small] == [i for i, _ in normal]
     assert [e for _, e in small] == pytest.approx([e for _, e in normal])
+
+
+# -- luck ---------------------------------------------------------------------------------
+
+WEIGHT = {Dice(a, b): 1 if a == b else 2 for a in range(1, 7) for b in range(a, 7)}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_roll_equities_are_the_best_plays_at_0_ply(game: str) -> None:
+    ev = Evaluator.for_variant(game)
+    for pos, _ in positions_with_rolls(game, 31, 3):
+        values = ev.roll_equities(pos)
+        assert set(values) == set(WEIGHT)
+        for dice, value in values.items():
+            legal = pos.legal_plays(dice)
+            if len(legal):
+                assert value == pytest.approx(ev.analyse(legal, 0)[0].equity, abs=1e-9)
+            else:  # he passes: his equity is the opponent's, turned over
+                assert value == pytest.approx(-ev.probabilities(pos.pass_turn()).equity, abs=1e-6)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_luck_averages_zero_over_the_throws(game: str) -> None:
+    ev = Evaluator.for_variant(game)
+    for pos, _ in positions_with_rolls(game, 32, 4):
+        luck = {dice: ev.luck(pos, dice) for dice in WEIGHT}
+        assert sum(WEIGHT[d] * x for d, x in luck.items()) == pytest.approx(0.0, abs=1e-9)
+        assert max(luck.values()) > 0 > min(luck.values())
+        assert ev.luck(pos, Dice(5, 2)) == ev.luck(pos, Dice(2, 5))
+
+
+def test_dancing_is_bad_luck_and_entering_good() -> None:
+    # Black holds his 2 to 6: White, on the bar, enters only with a 1
+    pos = Position.from_checkers("portes", WHITE, {25: 1, 6: 14},
+                                 {2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 5})
+    ev = Evaluator.for_variant("portes")
+    assert all(ev.luck(pos, d) > 0 for d in WEIGHT if 1 in d)
+    assert all(ev.luck(pos, d) < 0 for d in WEIGHT if 1 not in d)
+
+
+def test_luck_refuses_another_game() -> None:
+    with pytest.raises(TavliError, match="plays portes"):
+        Evaluator.for_variant("portes").luck(Position.start("fevga"), Dice(3, 1))
+
+
+def test_roll_equities_grow_a_small_workspace() -> None:
+    from tavli import position as P
+
+    ev = Evaluator.for_variant("plakoto")
+    pos = positions_with_rolls("plakoto", 33, 1)[0][0]
+    normal = ev.roll_equities(pos)
+    saved = getattr(P._local, "ws", None)
+    P._local.ws = K.Workspace(nodes=16, plays=16)
+    try:
+        small = ev.roll_equities(pos)
+    finally:
+        P._local.ws = saved
+    assert small == pytest.approx(normal)
