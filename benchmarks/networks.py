@@ -9,7 +9,9 @@ plays the second (the shipped network when it is left out) over ``--games``
 games in mirrored pairs, then each plays ``--games-random`` games against
 random play. Games are spread over ``--jobs`` processes in parts with their
 own dice. Prints points per game of the first named player with the
-half-width of its 95% confidence interval (each mirrored pair one sample).
+half-width of its 95% confidence interval (each mirrored pair one sample),
+then the same less the rolls' luck as the shipped network judges it at
+0-ply (``tavli.duel``): the same expectation, a far narrower interval.
 """
 
 from __future__ import annotations
@@ -38,9 +40,11 @@ def player(name: str, level: str, seed: int) -> Player:
     return NeuralBot(level, seed=seed, evaluators={ev.kernel_id: ev})
 
 
-def play(job: Job) -> list[int]:
+def play(job: Job) -> tuple[list[int], list[float]]:
     game, level, a, b, games, seed = job
-    return duel(game, player(a, level, seed), player(b, level, seed + 1), games, seed=seed).points
+    result = duel(game, player(a, level, seed), player(b, level, seed + 1), games, seed=seed,
+                  luck=Evaluator.for_variant(game).luck)
+    return result.points, result.luck
 
 
 def match(pool: multiprocessing.pool.Pool, game: str, level: str, a: str, b: str, games: int, parts: int,
@@ -49,7 +53,8 @@ def match(pool: multiprocessing.pool.Pool, game: str, level: str, a: str, b: str
     parts = max(1, min(parts, pairs))
     jobs: list[Job] = [(game, level, a, b, 2 * (pairs // parts + (k < pairs % parts)), seed * 1009 + k)
                        for k in range(parts)]
-    return DuelResult(points=[p for points in pool.map(play, jobs) for p in points])
+    played = pool.map(play, jobs)
+    return DuelResult(points=[p for points, _ in played for p in points], luck=[x for _, luck in played for x in luck])
 
 
 def main(argv: Sequence[str] | None = None) -> None:
