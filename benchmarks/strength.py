@@ -39,7 +39,8 @@ PASS, FAIL or not measured, judged on points less luck when measured:
   (``--wide-margin`` ppg, 0.5 by default, interval clear of zero);
 * every level beats random play by more than 1.9 ppg.
 
-``--json FILE`` writes the settings, every pairing and the goals.
+``--json FILE`` writes the settings, every pairing (with each game's points
+and luck) and the goals.
 """
 
 from __future__ import annotations
@@ -113,6 +114,8 @@ class Outcome:
     adjusted_ppg: float | None
     """Points per game less luck (``None`` when luck was not measured)."""
     adjusted_ci95: float | None
+    luck_weight: float | None
+    """The multiple of the luck taken off (``tavli.duel.DuelResult.luck_weight``)."""
     wins: int
     losses: int
     win_rate: float
@@ -121,6 +124,9 @@ class Outcome:
     excludes zero, else ``no``."""
     stopped_early: bool
     seconds: float
+    points: list[int]
+    """Each game's points, for the JSON output."""
+    luck: list[float]
 
 
 class TimeUp(Exception):
@@ -193,10 +199,11 @@ def outcome(parts: list[Part]) -> Outcome:
     games = result.games
     adjusted = (result.adjusted_ppg, result.adjusted_ci95) if result.luck else None
     return Outcome(first.game, first.level, first.kind, first.opponent, sum(p.pairing.games for p in parts), games,
-                   result.ppg, result.ci95, *(adjusted or (None, None)), result.wins,
+                   result.ppg, result.ci95, *(adjusted or (None, None)),
+                   result.luck_weight if result.luck else None, result.wins,
                    sum(p < 0 for p in result.points), result.wins / games if games else 0.0,
                    clear_of_zero(*(adjusted or (result.ppg, result.ci95))),
-                   any(p.stopped_early for p in parts), max(p.seconds for p in parts))
+                   any(p.stopped_early for p in parts), max(p.seconds for p in parts), result.points, result.luck)
 
 
 def split(pairing: Pairing, parts: int) -> list[Pairing]:

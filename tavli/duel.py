@@ -8,7 +8,9 @@ counts each game's luck: what every roll was worth against an average roll,
 to the first player and against him. Points less luck estimate the same
 points per game, since each roll's luck averages zero over the throws
 whatever the meter's judgement, with a much narrower interval once the
-seats' positions part and mirroring stops cancelling the dice.
+seats' positions part and mirroring stops cancelling the dice. (The luck
+is taken off in the multiple that narrows the interval most, a control
+variate; see ``DuelResult.luck_weight``.)
 
 >>> from tavli.bots import HeuristicBot, RandomBot
 >>> result = duel("portes", HeuristicBot(), RandomBot(seed=1), games=4, seed=7)
@@ -70,10 +72,28 @@ class DuelResult:
         return _mean_ci95(_pair_means(self.points))
 
     @property
+    def luck_weight(self) -> float:
+        """The multiple of the luck taken off the points: the one that leaves the
+        pairs' points least spread (their regression slope on luck). It is near
+        1 when every roll's luck shows in the result, as between players of
+        like strength, and near 0 where none does, as against random play;
+        1 with fewer than two pairs, 0 without luck.
+        """
+        x, y = _pair_means(self.luck), _pair_means(self.points)
+        if not self.luck:
+            return 0.0
+        if len(x) < 2:
+            return 1.0
+        mx, my = sum(x) / len(x), sum(y) / len(y)
+        var = sum((a - mx) ** 2 for a in x)
+        return sum((a - mx) * (b - my) for a, b in zip(x, y, strict=True)) / var if var else 0.0
+
+    @property
     def adjusted(self) -> list[float]:
-        """Each game's points less the first player's luck in it."""
+        """Each game's points less the first player's luck in it (times ``luck_weight``)."""
         luck = self.luck or [0.0] * len(self.points)
-        return [p - x for p, x in zip(self.points, luck, strict=True)]
+        weight = self.luck_weight
+        return [p - weight * x for p, x in zip(self.points, luck, strict=True)]
 
     @property
     def adjusted_ppg(self) -> float:

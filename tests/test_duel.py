@@ -66,12 +66,25 @@ def test_statistics_edge_cases() -> None:
 
 def test_points_less_luck_by_hand() -> None:
     result = DuelResult([2, -1, 1, 1], luck=[0.5, -0.5, 0.25, 0.75])
-    assert result.adjusted == [1.5, -0.5, 0.75, 0.25]
+    assert result.luck_weight == pytest.approx(1.0)  # pairs: points (0.5, 1), luck (0, 0.5)
+    assert result.adjusted == pytest.approx([1.5, -0.5, 0.75, 0.25])
     assert result.adjusted_ppg == pytest.approx(0.5)
     assert result.adjusted_ci95 == 0.0  # both pairs are worth 0.5
     assert str(result) == "+0.750 ± 0.490 ppg over 4 games (3 won); less luck +0.500 ± 0.000"
     unmeasured = DuelResult([2, -1, 1, 1])
+    assert unmeasured.luck_weight == 0.0
     assert unmeasured.adjusted == [2, -1, 1, 1] and unmeasured.adjusted_ci95 == unmeasured.ci95
+
+
+def test_luck_is_taken_off_in_the_multiple_that_fits_the_points() -> None:
+    # pairs: points (1, -1, 1), luck (0.5, -0.5, 0): points = 1/3 + 2 luck, as well as can be
+    result = DuelResult([1, 1, -1, -1, 2, 0], luck=[0.5, 0.5, -0.5, -0.5, 0.0, 0.0])
+    assert result.luck_weight == pytest.approx(2.0)
+    assert result.adjusted_ppg == pytest.approx(1 / 3)
+    # luck that tells nothing of the points is left alone
+    blind = DuelResult([1, 1, -1, -1, 1, 1, -1, -1], luck=[0.5, 0.5, 0.5, 0.5, -0.5, -0.5, -0.5, -0.5])
+    assert blind.luck_weight == 0.0 and blind.adjusted_ppg == blind.ppg
+    assert DuelResult([1, 1], luck=[0.5, 0.5]).luck_weight == 1.0  # one pair: no fit
 
 
 # -- pairs share their dice --------------------------------------------------------------
