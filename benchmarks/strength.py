@@ -127,6 +127,7 @@ class Outcome:
     points: list[int]
     """Each game's points, for the JSON output."""
     luck: list[float]
+    """Each game's luck (empty when not measured), for the JSON output."""
 
 
 class TimeUp(Exception):

@@ -79,9 +79,9 @@ class DuelResult:
         like strength, and near 0 where none does, as against random play;
         1 with fewer than two pairs, 0 without luck.
         """
-        x, y = _pair_means(self.luck), _pair_means(self.points)
         if not self.luck:
             return 0.0
+        x, y = _pair_means(self.luck), _pair_means(self.points)
         if len(x) < 2:
             return 1.0
         mx, my = sum(x) / len(x), sum(y) / len(y)
