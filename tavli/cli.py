@@ -6,6 +6,7 @@ import json
 import random
 import re
 import sys
+import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -333,15 +334,21 @@ def serve(host: str, port: int, database: str, claim_after: float, bot_delay: fl
     from tavli.server.store import async_url
 
     async_url(database)  # a bad URL is one line, before anything starts
-    from tavli.server.service import warm_up
-
-    warm_up()
-    app = create_app(database, claim_after=claim_after, bot_delay=bot_delay, matches_per_minute=create_limit,
-                     connections_per_address=connection_limit)
-    try:
+    try:  # a busy port fails at once, not after the warm-up
         sock = socket.create_server((host, port), reuse_port=False)
     except OSError as e:
         raise InputError(f"cannot listen on {host}:{port}: {e.strerror}") from None
+    from tavli.server.service import WARM_UP_STAGES
+
+    click.echo("Getting ready (the very first start compiles and builds tables, about 45 s; "
+               "later starts take a second):", err=True)
+    for stage, work in WARM_UP_STAGES:
+        click.echo(f"  {stage}…", nl=False, err=True)
+        start = time.perf_counter()
+        work()
+        click.echo(f" {time.perf_counter() - start:.1f} s", err=True)
+    app = create_app(database, claim_after=claim_after, bot_delay=bot_delay, matches_per_minute=create_limit,
+                     connections_per_address=connection_limit)
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
     click.echo(f"Tavli is running at http://{shown}:{sock.getsockname()[1]}/  (database {database}; "
                "Ctrl-C stops it)", err=False)

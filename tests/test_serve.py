@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -127,3 +129,22 @@ def test_verify_dice_needs_a_match_address() -> None:
     run = subprocess.run([sys.executable, "-m", "tavli.cli", "verify-dice", "http://127.0.0.1:9/elsewhere"],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 2 and "give the match's address" in run.stderr
+
+
+def test_a_busy_port_fails_at_once_before_the_warm_up() -> None:
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        run = subprocess.run([sys.executable, "-m", "tavli.cli", "serve", "--port", str(port)],
+                             capture_output=True, text=True, timeout=120, env={**os.environ, "NO_COLOR": "1"})
+        assert run.returncode == 2 and f"cannot listen on 127.0.0.1:{port}" in run.stderr
+        assert "Getting ready" not in run.stderr  # refused before the warm-up's work
+
+
+def test_the_warm_up_says_each_stage(tmp_path: Path, servers: list[Server]) -> None:
+    servers.append(Server(tmp_path / "tavli.db"))
+    servers[0].stop()
+    assert servers[0].process.stderr is not None
+    told = servers[0].process.stderr.read()
+    assert "Getting ready" in told
+    for stage in ("the rules kernel", "the bear-off tables", "the networks and the bots' search"):
+        assert re.search(rf"  {re.escape(stage)}… \d+\.\d s", told), told

@@ -31,18 +31,36 @@ PRESENCE_SECONDS = 30.0
 """A seat counts as connected this long after its last heartbeat."""
 
 
-def warm_up() -> None:
-    """Compile the rules kernel and the bots' search, and load the networks and bear-off tables.
+def _compile_rules() -> None:
+    from tavli import Dice, Position
 
-    The very first run compiles (about 45 s; cached on disk afterwards, then about a second),
-    so the server does it before it takes players rather than during someone's first move.
-    """
+    for game in ("portes", "plakoto", "fevga"):
+        Position.start(game).legal_plays(Dice(3, 1))
+
+
+def _build_bearoff() -> None:
+    from tavli import bearoff
+
+    bearoff.load()
+
+
+def _compile_bots() -> None:
     from tavli import Dice, Position
 
     for game in ("portes", "plakoto", "fevga"):
         legal = Position.start(game).legal_plays(Dice(3, 1))
         for level in ("advanced", "expert", "champion"):
             NeuralBot(level).choose(legal)
+
+
+WARM_UP_STAGES: tuple[tuple[str, Callable[[], None]], ...] = (
+    ("the rules kernel", _compile_rules),
+    ("the bear-off tables", _build_bearoff),
+    ("the networks and the bots' search", _compile_bots),
+)
+"""What the server does before it takes players, stage by stage (a name to show, the work):
+compile the rules kernel and the bots' search, load the networks, build the bear-off tables.
+The very first run takes about 45 s; all is cached on disk, and later starts take a second."""
 
 
 class ActionError(ValueError):

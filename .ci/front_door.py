@@ -1,0 +1,78 @@
+"""The README's first command, proved on a plain install: ``tavli serve`` from a venv with no extras.
+
+Usage: ``python .ci/front_door.py VENV``. Starts ``VENV/bin/tavli serve`` on a free port and an
+empty SQLite database, fetches ``/`` and ``/healthz``, creates a match over the API, opens its
+WebSocket and says hello, then stops the server. Any failure (a missing runtime dependency
+among them) exits non-zero with the server's own output. Needs only the standard library and
+``websockets`` on the Python that runs it.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+from websockets.sync.client import connect
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def main(venv: Path) -> None:
+    workdir = Path(tempfile.mkdtemp(prefix="tavli-front-door-"))
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen([str(venv / "bin" / "tavli"), "serve", "--port", str(port)], cwd=workdir,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    output: list[str] = []
+    ready = threading.Event()
+
+    def read() -> None:
+        assert server.stdout is not None
+        for line in server.stdout:
+            output.append(line)
+            print("  serve:", line, end="", flush=True)
+            if line.startswith("Tavli is running at"):
+                ready.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        deadline = time.monotonic() + 600
+        while not ready.wait(1.0):
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"front door: tavli serve did not start (exit {server.poll()})")
+        with urllib.request.urlopen(url + "/", timeout=30) as page:
+            assert page.status == 200 and b"<html" in page.read().lower(), "/ is not the start page"
+        with urllib.request.urlopen(url + "/healthz", timeout=30) as health:
+            assert json.load(health) == {"ok": True}, "/healthz is not ok"
+        request = urllib.request.Request(url + "/api/matches", json.dumps({"opponent": "beginner"}).encode(),
+                                         {"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            assert answer.status == 201
+            links = json.load(answer)
+        with connect(f"ws://127.0.0.1:{port}/ws/{links['match']}", open_timeout=30) as ws:
+            ws.send(json.dumps({"type": "hello", "token": links["token"]}))
+            state = json.loads(ws.recv(timeout=30))
+            assert state["type"] == "state" and state["you"] == links["seat"], state
+        print(f"front door: {venv}/bin/tavli serve answered /, /healthz, POST /api/matches and the WebSocket")
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]))
