@@ -323,17 +323,34 @@ def engine(level: str, seed: int | None) -> None:
               help="new matches a minute per client address")
 @click.option("--connection-limit", type=click.IntRange(min=1), default=100, show_default=True,
               help="open WebSocket connections per client address")
+@click.option("--trusted-proxy", "trusted_proxies", multiple=True, metavar="ADDRESS",
+              help="a reverse proxy whose X-Forwarded-For is believed (an address or network; repeatable; "
+                   "none by default)")
+@click.option("--allow-origin", "allowed_origins", multiple=True, metavar="URL",
+              help="a web origin besides this server's own whose pages may connect (repeatable)")
+@click.option("--header-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              help="seconds a client has to send its request headers")
 def serve(host: str, port: int, database: str, claim_after: float, bot_delay: float, create_limit: int,
-          connection_limit: int) -> None:
+          connection_limit: int, trusted_proxies: tuple[str, ...], allowed_origins: tuple[str, ...],
+          header_timeout: float) -> None:
     """Run the web app: play in the browser against a bot or a friend (docs/web.md)."""
     import socket
 
     import uvicorn
 
-    from tavli.server.app import create_app
+    from tavli.server.app import check_proxies, create_app, origin_netloc
     from tavli.server.store import async_url
+    from tavli.server.timeouts import header_timeout_protocol
 
     async_url(database)  # a bad URL is one line, before anything starts
+    for url in allowed_origins:
+        if origin_netloc(url) is None:
+            raise InputError(f"--allow-origin {url!r} is not an origin: give scheme and host, "
+                             "such as https://example.com")
+    try:
+        check_proxies(trusted_proxies)
+    except ValueError as e:
+        raise InputError(f"--trusted-proxy: {e}") from None
     try:  # a busy port fails at once, not after the warm-up
         sock = socket.create_server((host, port), reuse_port=False)
     except OSError as e:
@@ -348,14 +365,17 @@ def serve(host: str, port: int, database: str, claim_after: float, bot_delay: fl
         work()
         click.echo(f" {time.perf_counter() - start:.1f} s", err=True)
     app = create_app(database, claim_after=claim_after, bot_delay=bot_delay, matches_per_minute=create_limit,
-                     connections_per_address=connection_limit)
+                     connections_per_address=connection_limit, trusted_proxies=trusted_proxies,
+                     allowed_origins=allowed_origins)
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
     click.echo(f"Tavli is running at http://{shown}:{sock.getsockname()[1]}/  (database {database}; "
                "Ctrl-C stops it)", err=False)
     sys.stdout.flush()
     # moves are small: compressing each message costs more CPU than it saves
+    # proxy headers are the app's business (--trusted-proxy), never uvicorn's default trust of 127.0.0.1
     config = uvicorn.Config(app, log_level="warning", ws_max_size=1 << 20, ws_ping_interval=20.0,
-                            ws_ping_timeout=20.0, ws_per_message_deflate=False)
+                            ws_ping_timeout=20.0, ws_per_message_deflate=False, proxy_headers=False,
+                            http=header_timeout_protocol(header_timeout))
     uvicorn.Server(config).run(sockets=[sock])
 
 

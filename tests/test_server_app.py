@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from tavli.fairdice import check_game, dice_of_rolls
-from tavli.server.app import create_app
+from tavli.server.app import RateLimiter, client_address, create_app
+from tavli.server.protocol import MAX_MESSAGE_BYTES
 
 Message = dict[str, Any]
 
@@ -301,3 +306,184 @@ def test_open_connections_per_address_are_limited(db: Path) -> None:
         with c.websocket_connect(path) as again:  # the count goes down when connections close
             again.send_json({"type": "ping"})
             assert again.receive_json()["type"] == "pong"
+
+
+# -- hardening: hostile clients ----------------------------------------------------------------
+
+@pytest.mark.parametrize("content", [
+    b'{"opponent": ["friend"]}', b'{"opponent": {"$gt": ""}}', b'{"seat": ["white"]}', b'{"seat": {"a": 1}}',
+    b'{"games": ["portes"]}', b'{"mother_pin": ["double"]}', b'{"length": [5]}', b'{"length": 1e400}',
+    b"[" * 4000, b'{"opponent": ' + b"[" * 2000 + b"]" * 2000 + b"}", b'{"a": 1', b"\xff\xfe", b"null", b'"x"',
+    b"{}" + b" " * 4095, b'{"length": NaN}',
+])
+def test_malformed_bodies_get_a_4xx_with_one_line(client: TestClient, content: bytes) -> None:
+    answer = client.post("/api/matches", content=content)
+    assert 400 <= answer.status_code < 500, (content[:40], answer.text)
+    error = answer.json()["error"]
+    assert error and "\n" not in error
+
+
+@pytest.mark.parametrize("match_id", ["nope", "%00", "x" * 300, "%C3%A9t%C3%A9", "..%2F..", "a%20b", "'; drop"])
+def test_dice_of_unknown_or_odd_ids_is_404(client: TestClient, match_id: str) -> None:
+    answer = client.get(f"/api/matches/{match_id}/dice")
+    assert answer.status_code == 404 and answer.text.count("\n") == 0  # ours, or no route for a slash
+
+
+def test_odd_match_ids_on_the_websocket_are_bad_tokens(client: TestClient) -> None:
+    with client.websocket_connect("/ws/%00%01") as ws:
+        assert hello(ws, "anything")["code"] == "bad-token"
+
+
+def test_only_valid_requests_count_against_the_creation_quota(db: Path) -> None:
+    with make_client(db, matches_per_minute=2) as c:
+        codes = [c.post("/api/matches", content=body).status_code
+                 for body in (b"{nope", b'{"length": 0}', b'{"opponent": ["friend"]}', b"[" * 4000, b" " * 5000)]
+        assert codes == [400, 400, 400, 400, 413]
+        codes = [c.post("/api/matches", json={"opponent": "friend"}).status_code for _ in range(3)]
+        assert codes == [201, 201, 429]
+
+
+def test_forwarded_for_is_believed_only_from_trusted_proxies(db: Path) -> None:
+    def codes(**options: Any) -> list[int]:
+        app = create_app(f"sqlite:///{db}", matches_per_minute=1, **options)
+        with TestClient(app, client=("127.0.0.1", 40000)) as c:
+            return [c.post("/api/matches", json={"opponent": "friend"},
+                           headers={"X-Forwarded-For": f"203.0.113.{i}"}).status_code for i in range(3)]
+
+    assert codes() == [201, 429, 429]  # forged headers from anyone: one address
+    assert codes(trusted_proxies=["127.0.0.1"]) == [201, 201, 201]  # a trusted proxy: each client counts
+    assert codes(trusted_proxies=["10.0.0.0/8"]) == [201, 429, 429]
+    with pytest.raises(ValueError, match="not an IP address"):
+        create_app("sqlite://", trusted_proxies=["proxy.example"])
+
+
+def test_sockets_per_address_count_the_real_address(db: Path) -> None:
+    app = create_app(f"sqlite:///{db}", connections_per_address=1)
+    with TestClient(app, client=("192.0.2.1", 40000)) as c:
+        links = new_match(c, opponent="friend")
+        path = f"/ws/{links['match']}"
+        with c.websocket_connect(path) as first:
+            first.send_json({"type": "ping"})
+            assert first.receive_json()["type"] == "pong"
+            with c.websocket_connect(path, headers={"X-Forwarded-For": "198.51.100.9"}) as forged:
+                assert forged.receive_json()["code"] == "rate-limited"
+
+
+def test_the_rate_limiter_is_bounded_and_refunds() -> None:
+    limiter = RateLimiter(1, 60.0, max_keys=3)
+    assert all(limiter.allow(f"10.0.0.{i}") for i in range(100))
+    assert len(limiter.events) == 3 and list(limiter.events) == ["10.0.0.97", "10.0.0.98", "10.0.0.99"]
+    assert not limiter.allow("10.0.0.99")
+    limiter.refund("10.0.0.99")
+    assert limiter.allow("10.0.0.99") and not limiter.allow("10.0.0.99")
+    assert client_address("2001:db8:1:2:3:4:5:6") == client_address("2001:db8:1:2::9") == "2001:db8:1:2::/64"
+
+
+def test_sockets_that_never_say_hello_are_closed(db: Path) -> None:
+    with make_client(db, hello_seconds=0.5, connections_per_address=3) as c:
+        links = new_match(c, opponent="friend")
+        path = f"/ws/{links['match']}"
+        silent = [c.websocket_connect(path) for _ in range(3)]
+        for ws in silent:
+            ws.__enter__()
+        with c.websocket_connect(path) as joined:  # the fourth is refused while the silent ones are open
+            assert joined.receive_json()["code"] == "rate-limited"
+        for ws in silent:
+            told = ws.receive_json()
+            assert told["code"] == "not-joined" and "no hello within 0.5 s" in told["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1008
+            ws.__exit__(None, None, None)
+        with c.websocket_connect(path) as joined:  # their places are free again
+            assert hello(joined, links["token"])["type"] == "state"
+            time.sleep(0.8)  # one who said hello stays past the deadline
+            joined.send_json({"type": "ping", "id": 1})
+            assert until(joined, lambda m: m["type"] == "pong")["id"] == 1
+
+
+def test_pings_do_not_stand_in_for_hello(db: Path) -> None:
+    with make_client(db, hello_seconds=0.5) as c:
+        links = new_match(c, opponent="friend")
+        with c.websocket_connect(f"/ws/{links['match']}") as ws:
+            started = time.monotonic()
+            with pytest.raises(WebSocketDisconnect):
+                while True:
+                    ws.send_json({"type": "ping"})
+                    ws.receive_json()
+                    time.sleep(0.05)
+            assert time.monotonic() - started < 5
+
+
+@pytest.mark.parametrize(("origin", "allowed"), [
+    (None, True), ("http://testserver", True), ("https://TestServer", True), ("http://evil.example", False),
+    ("null", False), ("http://testserver.evil.example", False), ("https://friends.example", True),
+    ("https://friends.example:8443", False),
+])
+def test_websocket_origins_are_checked(db: Path, origin: str | None, allowed: bool) -> None:
+    with make_client(db, allowed_origins=["https://friends.example"]) as c:
+        links = new_match(c, opponent="friend")
+        headers = {"origin": origin} if origin else {}
+        if allowed:
+            with c.websocket_connect(f"/ws/{links['match']}", headers=headers) as ws:
+                assert hello(ws, links["token"])["type"] == "state"
+        else:
+            with pytest.raises(WebSocketDisconnect) as refused, \
+                    c.websocket_connect(f"/ws/{links['match']}", headers=headers):
+                pass
+            assert refused.value.code == 1008
+    with pytest.raises(ValueError, match="not an origin"):
+        create_app("sqlite://", allowed_origins=["friends.example"])
+
+
+def test_the_message_limit_counts_bytes(client: TestClient) -> None:
+    links = new_match(client, opponent="friend")
+    with client.websocket_connect(f"/ws/{links['match']}") as ws:
+        hello(ws, links["token"])
+        wide = json.dumps({"type": "play", "seq": 0, "play": "é" * 2100}, ensure_ascii=False)
+        assert len(wide) < MAX_MESSAGE_BYTES < len(wide.encode())
+        ws.send_text(wide)
+        assert until(ws, lambda m: m["type"] == "error")["code"] == "too-large"
+        ws.send_bytes(b'{"type": "ping", "id": "' + "é".encode() * 2100 + b'"}')
+        assert until(ws, lambda m: m["type"] == "error")["code"] == "too-large"
+        ws.send_bytes(b'{"type": "ping", "id": "b"}')
+        assert until(ws, lambda m: m["type"] == "pong")["id"] == "b"
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=12)
+FIELDS = ["opponent", "length", "games", "seat", "mother_pin", "prime_limits", "prime_in_opponent_start"]
+request_like = st.dictionaries(
+    st.sampled_from(FIELDS) | st.text(max_size=8),
+    json_values | st.sampled_from(["friend", "beginner", "white", "black", "random", "portes", "fevga,plakoto",
+                                   "double", "single", "none", 1, 3, 25, True, False]),
+    max_size=5)
+
+
+@pytest.fixture(scope="module")
+def fuzz_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    db = tmp_path_factory.mktemp("bodies") / "tavli.db"
+    with TestClient(create_app(f"sqlite:///{db}", matches_per_minute=10**6)) as c:
+        yield c
+
+
+@given(st.one_of(request_like.map(lambda b: json.dumps(b).encode()), json_values.map(lambda v: json.dumps(v).encode()),
+                 st.binary(max_size=300), st.text(max_size=300).map(lambda t: t.encode("utf-8", "surrogatepass"))))
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_random_bodies_never_get_a_5xx(fuzz_client: TestClient, content: bytes) -> None:
+    answer = fuzz_client.post("/api/matches", content=content)
+    assert answer.status_code == 201 or 400 <= answer.status_code < 500, (content, answer.text)
+    if answer.status_code != 201:
+        error = answer.json()["error"]
+        assert error and "\n" not in error
+
+
+@given(st.text(min_size=1, max_size=60))
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_random_match_ids_never_get_a_5xx(fuzz_client: TestClient, match_id: str) -> None:
+    from urllib.parse import quote
+
+    answer = fuzz_client.get(f"/api/matches/{quote(match_id, safe='')}/dice")
+    assert answer.status_code == 404, (match_id, answer.text)

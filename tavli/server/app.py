@@ -11,19 +11,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import time
-from collections import Counter, defaultdict, deque
-from collections.abc import AsyncIterator
+from collections import Counter, OrderedDict, defaultdict, deque
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from tavli.neural import DEFAULT_LEVEL, LEVELS
 from tavli.server.protocol import Claim, Hello, Ping, PlayMessage, ProtocolError, Roll, message_id, parse
@@ -40,6 +44,13 @@ REFUSALS_BEFORE_CLOSE = 200
 MATCHES_PER_MINUTE = 30
 MAX_REQUEST_BYTES = 4096
 CONNECTIONS_PER_ADDRESS = 100
+HELLO_SECONDS = 5.0
+"""A WebSocket that has not joined a match with hello this long after opening is closed."""
+REQUEST_SECONDS = 10.0
+"""A request body that takes longer than this to arrive is refused (a slow client holds nothing)."""
+LIMITER_ADDRESSES = 100_000
+"""The most client addresses a rate limiter remembers (the least recently seen are forgotten)."""
+MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 @dataclass
@@ -180,21 +191,96 @@ class Hub:
 
 
 class RateLimiter:
-    """At most ``limit`` events per ``window`` seconds per key (new matches per client address)."""
+    """At most ``limit`` events per ``window`` seconds per key (new matches per client address).
 
-    def __init__(self, limit: int, window: float) -> None:
-        self.limit, self.window = limit, window
-        self.events: dict[str, deque[float]] = defaultdict(deque)
+    It remembers at most ``max_keys`` keys: the least recently seen go first, so that many
+    addresses cannot make it grow without bound.
+
+    >>> limiter = RateLimiter(2, 60.0)
+    >>> [limiter.allow("a"), limiter.allow("a"), limiter.allow("a"), limiter.allow("b")]
+    [True, True, False, True]
+    """
+
+    def __init__(self, limit: int, window: float, max_keys: int = LIMITER_ADDRESSES) -> None:
+        self.limit, self.window, self.max_keys = limit, window, max_keys
+        self.events: OrderedDict[str, deque[float]] = OrderedDict()
 
     def allow(self, key: str) -> bool:
         now = time.monotonic()
-        q = self.events[key]
+        q = self.events.get(key)
+        if q is None:
+            q = self.events[key] = deque()
+            while len(self.events) > self.max_keys:
+                self.events.popitem(last=False)
+        else:
+            self.events.move_to_end(key)
         while q and q[0] <= now - self.window:
             q.popleft()
         if len(q) >= self.limit:
             return False
         q.append(now)
         return True
+
+    def refund(self, key: str) -> None:
+        """Take back the last event of ``key`` (a request that turned out invalid does not count)."""
+        q = self.events.get(key)
+        if q:
+            q.pop()
+
+
+def client_address(host: str) -> str:
+    """The key a client's limits count under: its address, or its /64 network for IPv6
+    (one machine usually holds a whole /64).
+
+    >>> client_address("2001:db8::1"), client_address("192.0.2.7")
+    ('2001:db8::/64', '192.0.2.7')
+    """
+    if ":" in host:
+        import ipaddress
+
+        try:
+            return str(ipaddress.ip_network(f"{host}/64", strict=False))
+        except ValueError:
+            return host
+    return host
+
+
+def origin_netloc(url: str) -> str | None:
+    """``scheme://host[:port]`` of a URL or Origin header, lower case; None if it is not one.
+
+    >>> origin_netloc("https://Tavli.example.com"), origin_netloc("null")
+    ('https://tavli.example.com', None)
+    """
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    return f"{parts.scheme}://{parts.netloc.lower()}"
+
+
+def check_proxies(proxies: Iterable[str]) -> list[str]:
+    """The trusted proxies as given, each checked to be an IP address or network.
+
+    >>> check_proxies(["10.0.0.1", "192.168.0.0/16"])
+    ['10.0.0.1', '192.168.0.0/16']
+    """
+    import ipaddress
+
+    out = []
+    for proxy in proxies:
+        try:
+            ipaddress.ip_network(proxy.strip(), strict=False)
+        except ValueError:
+            raise ValueError(f"{proxy!r} is not an IP address or network") from None
+        out.append(proxy.strip())
+    return out
+
+
+def one_line(exc: Exception) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
 
 
 def error(message: str, status: int) -> JSONResponse:
@@ -204,8 +290,22 @@ def error(message: str, status: int) -> JSONResponse:
 def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120.0, bot_delay: float = 0.0,
                matches_per_minute: int = MATCHES_PER_MINUTE, messages_per_second: float = MESSAGES_PER_SECOND,
                message_burst: float = MESSAGE_BURST,
-               connections_per_address: int = CONNECTIONS_PER_ADDRESS) -> Starlette:
-    """The web app on ``database`` (``sqlite:///FILE``, ``sqlite://`` in memory, or ``postgresql://...``)."""
+               connections_per_address: int = CONNECTIONS_PER_ADDRESS, hello_seconds: float = HELLO_SECONDS,
+               request_seconds: float = REQUEST_SECONDS, trusted_proxies: Iterable[str] = (),
+               allowed_origins: Iterable[str] = ()) -> Starlette:
+    """The web app on ``database`` (``sqlite:///FILE``, ``sqlite://`` in memory, or ``postgresql://...``).
+
+    ``trusted_proxies``: the addresses (or networks) whose ``X-Forwarded-For`` is believed, none by
+    default. ``allowed_origins``: the web origins other than the server's own whose pages may open
+    WebSockets (``https://example.com``).
+    """
+    proxies = check_proxies(trusted_proxies)
+    origins: set[str] = set()
+    for url in allowed_origins:
+        netloc = origin_netloc(url)
+        if netloc is None:
+            raise ValueError(f"not an origin: {url!r} (give scheme and host, such as https://example.com)")
+        origins.add(netloc)
     store = Store(database)
     service = MatchService(store, claim_after=claim_after, bot_delay=bot_delay)
     hub = Hub(service)
@@ -243,28 +343,42 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         return JSONResponse({"levels": [{"name": lv.name, "description": lv.description, "depth": lv.depth}
                                         for lv in LEVELS.values()], "default": DEFAULT_LEVEL})
 
-    async def new_match(request: Request) -> Response:
-        client = request.client.host if request.client else "?"
-        if not creations.allow(client):
-            return error(f"at most {matches_per_minute} new matches a minute: try again soon", 429)
+    async def read_body(request: Request) -> bytes | Response:
         raw = b""
-        async for chunk in request.stream():  # read no more than the limit, whatever the client says
-            raw += chunk
-            if len(raw) > MAX_REQUEST_BYTES:
-                return error(f"the request is too large: at most {MAX_REQUEST_BYTES} bytes", 413)
+        try:
+            async with asyncio.timeout(request_seconds):
+                async for chunk in request.stream():  # read no more than the limit, whatever the client says
+                    raw += chunk
+                    if len(raw) > MAX_REQUEST_BYTES:
+                        return error(f"the request is too large: at most {MAX_REQUEST_BYTES} bytes", 413)
+        except TimeoutError:
+            return error(f"the request took more than {request_seconds:g} s to arrive", 408)
+        return raw
+
+    async def new_match(request: Request) -> Response:
+        client = client_address(request.client.host if request.client else "?")
+        raw = await read_body(request)
+        if isinstance(raw, Response):
+            return raw
         try:
             body = json.loads(raw or b"{}")
-        except ValueError:
+        except (ValueError, RecursionError):
             return error("the request is not JSON", 400)
+        if not creations.allow(client):
+            return error(f"at most {matches_per_minute} new matches a minute: try again soon", 429)
         try:
             answer = await service.create(body)
-        except ValueError as exc:
-            return error(str(exc).splitlines()[0], 400)
+        except (ValueError, TypeError, RecursionError) as exc:  # only valid requests count
+            creations.refund(client)
+            return error(one_line(exc) if isinstance(exc, ValueError) else "the request is malformed", 400)
         return JSONResponse(answer, status_code=201)
 
     async def dice(request: Request) -> Response:
+        match_id = request.path_params["match_id"]
+        if not MATCH_ID.fullmatch(match_id):
+            return error("no such match", 404)
         try:
-            record = await service.dice_record(request.path_params["match_id"])
+            record = await service.dice_record(match_id)
         except ActionError as exc:
             return error(str(exc), 500)
         if record is None:
@@ -279,8 +393,12 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         if task is not None:
             sessions.add(task)
             task.add_done_callback(sessions.discard)
+        origin = websocket.headers.get("origin")
+        if origin is not None and not same_origin(origin, websocket.headers.get("host", "")):
+            await websocket.close(code=1008, reason="this page's origin may not connect")  # 403 before accepting
+            return
         await websocket.accept()
-        address = websocket.client.host if websocket.client else "?"
+        address = client_address(websocket.client.host if websocket.client else "?")
         if open_per_address[address] >= connections_per_address:
             await websocket.send_text(json.dumps({
                 "type": "error", "code": "rate-limited", "id": None,
@@ -295,17 +413,35 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
             if open_per_address[address] <= 0:
                 del open_per_address[address]
 
+    def same_origin(origin: str, host: str) -> bool:
+        """A browser's page may connect if it comes from this server's own host or an allowed origin."""
+        netloc = origin_netloc(origin)
+        if netloc is None:
+            return False
+        return netloc.split("://", 1)[1] == host.strip().lower() or netloc in origins
+
     async def session(websocket: WebSocket) -> None:
         conn = Connection(websocket, bucket=TokenBucket(messages_per_second, message_burst))
         match_id = websocket.path_params["match_id"]
+        hello_by = time.monotonic() + hello_seconds
         try:
             while True:
-                message = await websocket.receive()
+                if conn.role is None:  # not joined yet: wait no longer than the hello deadline
+                    try:
+                        async with asyncio.timeout(max(0.0, hello_by - time.monotonic())):
+                            message = await websocket.receive()
+                    except TimeoutError:
+                        await conn.send({"type": "error", "code": "not-joined", "id": None,
+                                         "message": f"no hello within {hello_seconds:g} s: closing"})
+                        await websocket.close(code=1008, reason="no hello")
+                        break
+                else:
+                    message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
                 text = message.get("text")
                 if text is None:
-                    text = (message.get("bytes") or b"").decode("utf-8", "replace")
+                    text = message.get("bytes") or b""
                 await handle(conn, match_id, text)
                 if conn.refusals >= REFUSALS_BEFORE_CLOSE:
                     await websocket.close(code=1008, reason="too many messages")
@@ -319,7 +455,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
             leaving.add_done_callback(sessions.discard)
             await asyncio.shield(leaving)
 
-    async def handle(conn: Connection, match_id: str, text: str) -> None:
+    async def handle(conn: Connection, match_id: str, text: str | bytes) -> None:
         if not conn.bucket.take():
             conn.refusals += 1
             await conn.send({"type": "error", "code": "rate-limited", "id": message_id(text),
@@ -337,7 +473,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
             if isinstance(msg, Hello):
                 if conn.role is not None:
                     raise ActionError("bad-message", "already joined: send hello once")
-                role = await store.role(match_id, msg.token)
+                role = await store.role(match_id, msg.token) if MATCH_ID.fullmatch(match_id) else None
                 live = await service.get(match_id) if role else None
                 if role is None or live is None:
                     raise ActionError("bad-token", "this link is not valid for this match")
@@ -368,7 +504,9 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         WebSocketRoute("/ws/{match_id}", socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    # X-Forwarded-For counts only from the proxies the operator names (uvicorn's own trust is off)
+    middleware = [Middleware(ProxyHeadersMiddleware, trusted_hosts=proxies)] if proxies else []
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.service = service
     app.state.hub = hub
     return app

@@ -69,9 +69,22 @@ _ADAPTER: TypeAdapter[Message] = TypeAdapter(Annotated[Message, Field(discrimina
 TYPES = ("hello", "roll", "play", "claim", "ping")
 
 
+def size_in_bytes(text: str | bytes) -> int:
+    """The length of a message in UTF-8 bytes, as the limit counts it (never less than its characters).
+
+    >>> size_in_bytes("é"), size_in_bytes(b"ab")
+    (2, 2)
+    """
+    if isinstance(text, bytes):
+        return len(text)
+    if len(text) > MAX_MESSAGE_BYTES:  # too large whatever its bytes: spare encoding a megabyte
+        return len(text)
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
 def parse(text: str | bytes) -> Message:
     """Read one client message; ProtocolError says in one line what is wrong."""
-    if len(text) > MAX_MESSAGE_BYTES:
+    if size_in_bytes(text) > MAX_MESSAGE_BYTES:
         raise ProtocolError(f"messages are at most {MAX_MESSAGE_BYTES} bytes", "too-large")
     try:
         data = json.loads(text)
@@ -95,7 +108,7 @@ def parse(text: str | bytes) -> Message:
 def message_id(text: str | bytes) -> str | int | None:
     """The ``id`` of a message that could not be read, if it has a usable one (to echo it)."""
     try:
-        data = json.loads(text) if len(text) <= MAX_MESSAGE_BYTES else None
+        data = json.loads(text) if size_in_bytes(text) <= MAX_MESSAGE_BYTES else None
     except (ValueError, RecursionError):
         return None
     value = data.get("id") if isinstance(data, dict) else None

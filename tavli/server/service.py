@@ -166,6 +166,12 @@ def _apply(live: LiveMatch, kind: str, seat: str, data: dict[str, Any]) -> None:
         raise TavliError(f"unknown stored action {kind!r}")
 
 
+def _must_pass(live: LiveMatch) -> bool:
+    """Whether the side to move has rolled dice it cannot play (its pass is due at once)."""
+    match = live.match
+    return not match.is_over and match.dice is not None and len(match.legal_plays()) == 0
+
+
 def _record_turn(live: LiveMatch, game_index: int, color: Color, dice: Dice, play: Any) -> None:
     from tavli.server.view import steps_json
 
@@ -203,10 +209,10 @@ class MatchService:
         if unknown:
             raise ValueError(f"unknown field {unknown[0]!r}")
         opponent = body.get("opponent", "expert")
-        if opponent != "friend" and opponent not in LEVELS:
+        if not isinstance(opponent, str) or (opponent != "friend" and opponent not in LEVELS):
             raise ValueError(f"opponent must be friend or a bot level ({', '.join(LEVELS)})")
         seat = body.get("seat", "white")
-        if seat not in ("white", "black", "random"):
+        if not isinstance(seat, str) or seat not in ("white", "black", "random"):
             raise ValueError("seat must be white, black or random")
         if seat == "random":
             seat = secrets.choice(["white", "black"])
@@ -257,7 +263,26 @@ class MatchService:
                 await self.store.add_seeds(match_id, dict(enumerate(live.roller.seeds[len(seeds):], len(seeds))))
             except IntegrityError:  # another process drew it first: use that one
                 return await self._load(match_id)
+        if not await self._complete(live):
+            return await self._load(match_id)
         return live
+
+    async def _complete(self, live: LiveMatch) -> bool:
+        """Store the pass of a roll that cannot be played if the stored actions stop after the roll
+        (a database written before rolls and passes were stored together); False if another
+        process stored it first."""
+        if not _must_pass(live):
+            return True
+        seat, seeds_before = seat_name(live.match.turn), len(live.roller.seeds)
+        _apply(live, "play", seat, {"play": ""})
+        try:
+            live.last_action = await self.store.append_actions(
+                live.row.id, live.seq + 1, [(seat, "play", {"play": ""})],
+                dict(enumerate(live.roller.seeds[seeds_before:], seeds_before)), live.match.is_over)
+        except Conflict:
+            return False
+        live.seq += 1
+        return True
 
     async def refresh(self, match_id: str) -> LiveMatch | None:
         """Replay the match again from the database (another process acted on it)."""
@@ -330,10 +355,19 @@ class MatchService:
         return live
 
     async def _roll(self, live: LiveMatch, seat: str) -> None:
-        """Roll (the dice come from the game's seed); a roll that cannot be played passes at once."""
-        await self._commit(live, seat, "roll", {})
-        if live.match.dice is not None and len(live.match.legal_plays()) == 0:
-            await self._commit(live, seat, "play", {"play": ""})
+        """Roll (the dice come from the game's seed); a roll that cannot be played passes at once,
+        stored with its pass in one transaction: no stored prefix ends on a roll nobody can play."""
+        seeds_before = len(live.roller.seeds)
+        try:
+            dice = live.match.roll()
+        except TavliError as exc:
+            await self.refresh(live.row.id)
+            raise ActionError("illegal", str(exc).splitlines()[0]) from None
+        entries: list[tuple[str, str, dict[str, Any]]] = [(seat, "roll", {"dice": list(dice)})]
+        if _must_pass(live):
+            _apply(live, "play", seat, {"play": ""})
+            entries.append((seat, "play", {"play": ""}))
+        await self._store(live, entries, seeds_before)
 
     async def _commit(self, live: LiveMatch, seat: str, kind: str, data: dict[str, Any]) -> None:
         """Apply an action to the cache and store it; on a conflict, reload and refuse."""
@@ -347,14 +381,18 @@ class MatchService:
         except TavliError as exc:
             await self.refresh(live.row.id)
             raise ActionError("illegal", str(exc).splitlines()[0]) from None
+        await self._store(live, [(seat, kind, data)], seeds_before)
+
+    async def _store(self, live: LiveMatch, entries: list[tuple[str, str, dict[str, Any]]],
+                     seeds_before: int) -> None:
+        """Store actions already applied to the cache, in one transaction; on a conflict, reload and refuse."""
         new_seeds = dict(enumerate(live.roller.seeds[seeds_before:], seeds_before))
         try:
-            at = await self.store.append(live.row.id, live.seq + 1, seat, kind, data, new_seeds,
-                                         live.match.is_over)
+            at = await self.store.append_actions(live.row.id, live.seq + 1, entries, new_seeds, live.match.is_over)
         except Conflict:
             await self.refresh(live.row.id)
             raise ActionError("stale", "the match moved on meanwhile: here is the state") from None
-        live.seq += 1
+        live.seq += len(entries)
         live.last_action = at
         await self._tell(live)
 

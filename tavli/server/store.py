@@ -214,17 +214,26 @@ class Store:
     async def append(self, match_id: str, seq: int, seat: str, kind: str, data: dict[str, Any],
                      new_seeds: dict[int, bytes], over: bool) -> float:
         """Store action ``seq`` (and the seeds of games that start with it); Conflict if taken."""
+        return await self.append_actions(match_id, seq, [(seat, kind, data)], new_seeds, over)
+
+    async def append_actions(self, match_id: str, seq: int, entries: list[tuple[str, str, dict[str, Any]]],
+                             new_seeds: dict[int, bytes], over: bool) -> float:
+        """Store actions ``seq``, ``seq + 1``... (each a seat, a kind and its data) in one transaction:
+        all of them or none, so that a crash never leaves half of them (a roll without its pass).
+        Conflict if the match is no longer at ``seq - 1``."""
         from tavli.fairdice import commitment
 
         now = time.time()
+        last = seq + len(entries) - 1
         try:
             async with self.engine.begin() as conn:
-                moved = await conn.execute(_MOVE_ON, {"mid": match_id, "prev": seq - 1, "next": seq,
+                moved = await conn.execute(_MOVE_ON, {"mid": match_id, "prev": seq - 1, "next": last,
                                                       "over": over, "now": now})
                 if moved.rowcount != 1:
                     raise Conflict(match_id)
-                await conn.execute(_ADD_ACTION, {"match_id": match_id, "seq": seq, "seat": seat, "kind": kind,
-                                                 "data": json.dumps(data), "at": now})
+                await conn.execute(_ADD_ACTION, [
+                    {"match_id": match_id, "seq": seq + i, "seat": seat, "kind": kind, "data": json.dumps(data),
+                     "at": now} for i, (seat, kind, data) in enumerate(entries)])
                 if new_seeds:
                     await conn.execute(insert(seeds), [
                         {"match_id": match_id, "game": g, "seed": s.hex(), "commitment": commitment(s)}
