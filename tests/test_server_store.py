@@ -11,11 +11,14 @@ import os
 import secrets
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tavli.server.service import ActionError, MatchService
-from tavli.server.store import Conflict, Store, async_url
+from tavli.fairdice import SeededRoller
+from tavli.match import Match
+from tavli.server.service import SEATS, ActionError, MatchService, settings_of
+from tavli.server.store import ActionRow, Conflict, Store, async_url
 
 URLS = ["sqlite"] + (["postgresql"] if os.environ.get("TAVLI_TEST_POSTGRES") else [])
 
@@ -171,6 +174,118 @@ def test_the_heartbeat_moves_presence_on_in_one_go(kind: str, tmp_path: Path) ->
         assert await store.presence_of(ids[0]) == {"white": 99.0, "black": 10.0}
         assert await store.presence_of(ids[1]) == {"white": 10.0, "black": 10.0}
         assert await store.presence_of(ids[2]) == {"white": 10.0, "black": 99.0}
+        await store.close()
+
+    run(kind, tmp_path, test)
+
+
+async def record_match(service: MatchService) -> tuple[str, str]:
+    """A whole bot match, the other seat played by a script (the last legal play), stored action by action."""
+    links = await service.create({"opponent": "beginner", "length": 3, "games": "tavli", "seat": "white"})
+    mid, me = links["match"], links["seat"]
+    live = await service.get(mid)
+    assert live is not None
+    while not live.match.is_over:
+        if live.match.dice is None:
+            live = await service.act(mid, me, "roll", live.seq)
+        else:
+            live = await service.act(mid, me, "play", live.seq, str(live.match.legal_plays()[-1]))
+    return mid, me
+
+
+def replay(settings: dict[str, Any], seeds: list[bytes], actions: list[ActionRow]) -> list[tuple[int, bool]]:
+    """After each prefix of a match's stored actions (none, one...), replayed with the rules library alone:
+    how many games have started, and whether the match is over."""
+    match = Match(settings_of(settings), SeededRoller(list(seeds)))
+    states = [(len(match.records), match.is_over)]
+    for action in actions:
+        if action.kind == "roll":
+            assert list(match.roll()) == action.data["dice"]
+        elif action.kind == "play":
+            match.play(action.data["play"] or None)
+        else:
+            match.concede(SEATS[action.seat].other, "claimed")
+        states.append((len(match.records), match.is_over))
+    return states
+
+
+@pytest.mark.parametrize("kind", URLS)
+def test_every_stored_prefix_of_a_match_can_go_on(kind: str, tmp_path: Path) -> None:
+    """A crash can stop the stored actions anywhere (between a roll that cannot be played and its
+    pass too, as older versions stored them): each prefix, loaded again, is a match that goes on."""
+    async def test(url: str) -> None:
+        store = Store(url)
+        await store.create_tables()
+        recorder = MatchService(store)
+        for _ in range(5):  # a match with passes in it (nearly every match has some)
+            mid, me = await record_match(recorder)
+            loaded = await store.load(mid)
+            assert loaded is not None
+            row, seeds, actions = loaded
+            passes = [a.seq for a in actions if a.kind == "play" and not a.data["play"]]
+            if passes:
+                break
+        assert passes, "five matches without a single pass"
+        assert len(seeds) >= 2 and row.over
+        states = replay(row.settings, seeds, actions)
+        resumed_to_end = 0
+        for cut in range(len(actions) + 1):
+            prefix, (games, over) = actions[:cut], states[cut]
+            copy = secrets.token_urlsafe(9)  # the prefix, as a crash would have left it in the database
+            token = secrets.token_urlsafe(24)
+            await store.create_match(copy, row.settings, row.white, row.black, {token: me})
+            await store.add_seeds(copy, dict(enumerate(seeds[:games])))
+            if prefix:
+                await store.append_actions(copy, 1, [(a.seat, a.kind, a.data) for a in prefix], {}, over)
+            service = MatchService(store)  # a restarted server
+            await service.wake(copy)
+            live = await service.get(copy)
+            assert live is not None
+            match = live.match
+            # the side to move can act: roll, or play a roll that has plays (a bot's turn is taken)
+            assert match.is_over or (live.bot_level(match.turn) is None
+                                     and (match.dice is None or len(match.legal_plays()) > 0)), cut
+            assert live.seq >= cut
+            if cut + 1 in passes or cut % 40 == 0:  # cut between a roll and its pass, and some more
+                while not live.match.is_over:
+                    if live.match.dice is None:
+                        live = await service.act(copy, me, "roll", live.seq)
+                    else:
+                        live = await service.act(copy, me, "play", live.seq, str(live.match.legal_plays()[-1]))
+                assert max(live.match.score.values()) >= 3
+                # what the database holds replays to the same end
+                again = await MatchService(store).get(copy)
+                assert again is not None and again.seq == live.seq and again.match.score == live.match.score
+                resumed_to_end += 1
+            if cut == len(actions):
+                assert match.is_over and live.seq == len(actions) and len(match.records) == len(seeds)
+        assert resumed_to_end >= len(passes)
+        print(f"{len(actions)} actions, {len(seeds)} games, {len(passes)} passes, {resumed_to_end} played to the end")
+        await store.close()
+
+    run(kind, tmp_path, test)
+
+
+@pytest.mark.parametrize("kind", URLS)
+def test_a_roll_and_its_pass_are_stored_together(kind: str, tmp_path: Path) -> None:
+    async def test(url: str) -> None:
+        store = Store(url)
+        await store.create_tables()
+        mid = secrets.token_urlsafe(9)
+        await store.create_match(mid, {}, "human", "human", {secrets.token_urlsafe(): "white"})
+        await store.append_actions(mid, 1, [("white", "roll", {"dice": [6, 6]}), ("white", "play", {"play": ""})],
+                                   {0: b"\x02" * 32}, False)
+        with pytest.raises(Conflict):  # the match is at action 2 already
+            await store.append_actions(mid, 2, [("black", "roll", {"dice": [1, 2]}), ("black", "play", {})], {}, False)
+        with pytest.raises(TypeError):  # all or nothing: the second action fails, the first is not kept
+            await store.append_actions(mid, 3, [("black", "roll", {"dice": [1, 2]}),
+                                                ("black", "play", {"play": object()})], {1: b"\x03" * 32}, False)
+        loaded = await store.load(mid)
+        assert loaded is not None
+        row, seeds, actions = loaded
+        assert row.seq == 2 and seeds == [b"\x02" * 32]
+        assert [(a.seq, a.kind) for a in actions] == [(1, "roll"), (2, "play")]
+        assert await store.seqs([mid]) == {mid: 2}
         await store.close()
 
     run(kind, tmp_path, test)
