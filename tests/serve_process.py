@@ -19,11 +19,11 @@ Message = dict[str, Any]
 class Server:
     """One ``tavli serve`` process on a free port."""
 
-    def __init__(self, db: Path, port: int = 0, claim_after: float = 120.0) -> None:
+    def __init__(self, db: Path, port: int = 0, claim_after: float = 120.0, options: tuple[str, ...] = ()) -> None:
         self.db = db
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tavli.cli", "serve", "--port", str(port), "--bot-delay", "0",
-             "--claim-after", str(claim_after), "--database", f"sqlite:///{db}"],
+             "--claim-after", str(claim_after), "--database", f"sqlite:///{db}", *options],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
@@ -32,14 +32,15 @@ class Server:
         self.port = int(found.group(1))
         self.url = f"http://127.0.0.1:{self.port}"
 
-    def post(self, path: str, body: Message) -> Message:
+    def post(self, path: str, body: Message, headers: dict[str, str] | None = None) -> Message:
         request = urllib.request.Request(self.url + path, json.dumps(body).encode(),
-                                         {"Content-Type": "application/json"})
+                                         {"Content-Type": "application/json", **(headers or {})})
         with urllib.request.urlopen(request, timeout=60) as answer:
             return dict(json.load(answer))
 
-    def socket(self, match_id: str) -> ClientConnection:
-        return connect(self.url.replace("http", "ws") + f"/ws/{match_id}", open_timeout=60)
+    def socket(self, match_id: str, headers: dict[str, str] | None = None) -> ClientConnection:
+        return connect(self.url.replace("http", "ws") + f"/ws/{match_id}", open_timeout=60,
+                       additional_headers=headers)
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
         if self.process.poll() is None:

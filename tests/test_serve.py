@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any
 
 import pytest
 from serve_process import Server
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection
 
 Message = dict[str, Any]
@@ -148,3 +150,98 @@ def test_the_warm_up_says_each_stage(tmp_path: Path, servers: list[Server]) -> N
     assert "Getting ready" in told
     for stage in ("the rules kernel", "the bear-off tables", "the networks and the bots' search"):
         assert re.search(rf"  {re.escape(stage)}… \d+\.\d s", told), told
+
+
+def open_slowly(port: int, count: int) -> list[socket.socket]:
+    """``count`` connections that start a request's headers and never finish them (slowloris)."""
+    socks = []
+    for _ in range(count):
+        s = socket.create_connection(("127.0.0.1", port), timeout=5)
+        s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        s.setblocking(False)
+        socks.append(s)
+    return socks
+
+
+def closed_by_server(s: socket.socket) -> bool:
+    try:
+        s.send(b"X-Slow: 1\r\n")  # one more header line, as a slow client does
+        return s.recv(1024) == b""
+    except BlockingIOError:
+        return False
+    except OSError:  # reset or broken pipe: closed
+        return True
+
+
+def test_slow_headers_and_silent_sockets_are_cut_off(tmp_path: Path, servers: list[Server]) -> None:
+    servers.append(Server(tmp_path / "tavli.db", options=("--header-timeout", "1.5")))
+    server = servers[0]
+    links = server.post("/api/matches", {"opponent": "friend"})
+    # a WebSocket that never says hello, and one that does
+    with server.socket(links["match"]) as silent, server.socket(links["match"]) as joined:
+        hello(joined, links["token"])
+        idle = socket.create_connection(("127.0.0.1", server.port), timeout=5)  # connects and sends nothing
+        slow = open_slowly(server.port, 50)
+        started = time.monotonic()
+        open_ones = list(slow)
+        while open_ones and time.monotonic() - started < 8:
+            time.sleep(0.25)
+            open_ones = [s for s in open_ones if not closed_by_server(s)]
+        took = time.monotonic() - started
+        assert not open_ones, f"{len(open_ones)} of {len(slow)} slow connections still open after {took:.1f} s"
+        assert 1.0 < took < 5
+        idle.settimeout(5)
+        assert idle.recv(1024) == b""
+        for s in [*slow, idle]:
+            s.close()
+        # the server still answers, and a WebSocket that said hello outlives the header deadline
+        with urllib.request.urlopen(server.url + "/healthz", timeout=30) as answer:
+            assert json.load(answer) == {"ok": True}
+        joined.send(json.dumps({"type": "ping", "id": "still"}))
+        assert receive(joined, lambda m: m["type"] == "pong")["id"] == "still"
+        told = receive(silent, lambda m: m["type"] == "error")  # hello is due within 5 s
+        assert told["code"] == "not-joined"
+        with pytest.raises(ConnectionClosed):
+            silent.recv(timeout=10)
+        assert time.monotonic() - started < 12
+
+
+def create_codes(server: Server, forwarded: list[str]) -> list[int]:
+    codes = []
+    for address in forwarded:
+        try:
+            server.post("/api/matches", {"opponent": "friend"}, {"X-Forwarded-For": address})
+            codes.append(201)
+        except urllib.error.HTTPError as refused:
+            codes.append(refused.code)
+    return codes
+
+
+def test_forwarded_for_counts_only_from_a_trusted_proxy(tmp_path: Path, servers: list[Server]) -> None:
+    servers.append(Server(tmp_path / "tavli.db", options=("--create-limit", "2")))
+    forged = ["203.0.113.1", "203.0.113.2", "203.0.113.3"]
+    assert create_codes(servers[0], forged) == [201, 201, 429]  # one client forging headers: one address
+    servers[0].stop()
+    servers.append(Server(tmp_path / "tavli.db", options=("--create-limit", "2", "--trusted-proxy", "127.0.0.1")))
+    assert create_codes(servers[1], forged) == [201, 201, 201]  # behind a named proxy: each client counts
+    assert create_codes(servers[1], ["198.51.100.7"] * 3) == [201, 201, 429]
+
+
+def test_websocket_origins_on_a_real_server(tmp_path: Path, servers: list[Server]) -> None:
+    servers.append(Server(tmp_path / "tavli.db", options=("--allow-origin", "https://friends.example")))
+    server = servers[0]
+    links = server.post("/api/matches", {"opponent": "friend"})
+    for origin in (None, server.url, "https://friends.example"):
+        with server.socket(links["match"], {"Origin": origin} if origin else None) as ws:
+            assert hello(ws, links["token"])["type"] == "state"
+    with pytest.raises(InvalidStatus) as refused:
+        server.socket(links["match"], {"Origin": "https://evil.example"})
+    assert refused.value.response.status_code == 403
+
+
+def test_bad_serve_security_options_are_one_line() -> None:
+    for args, words in ((["--trusted-proxy", "proxy.example"], "not an IP address"),
+                        (["--allow-origin", "friends.example"], "is not an origin")):
+        run = subprocess.run([sys.executable, "-m", "tavli.cli", "serve", "--port", "0", *args],
+                             capture_output=True, text=True, timeout=120, env={**os.environ, "NO_COLOR": "1"})
+        assert run.returncode == 2 and words in run.stderr and run.stderr.count("\n") == 1, run.stderr

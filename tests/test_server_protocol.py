@@ -13,7 +13,16 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from tavli.server.app import create_app
-from tavli.server.protocol import MAX_MESSAGE_BYTES, Hello, PlayMessage, ProtocolError, Roll, message_id, parse
+from tavli.server.protocol import (
+    MAX_MESSAGE_BYTES,
+    Hello,
+    PlayMessage,
+    ProtocolError,
+    Roll,
+    message_id,
+    parse,
+    size_in_bytes,
+)
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
@@ -66,6 +75,19 @@ def test_oversized_messages() -> None:
     with pytest.raises(ProtocolError) as info:
         parse(" " * (MAX_MESSAGE_BYTES + 1))
     assert info.value.code == "too-large"
+
+
+def test_the_limit_counts_bytes_not_characters() -> None:
+    wide = json.dumps({"type": "ping", "id": "x", "pad": "é" * 2100}, ensure_ascii=False)
+    assert len(wide) <= MAX_MESSAGE_BYTES < len(wide.encode())
+    for text in (wide, wide.encode()):
+        with pytest.raises(ProtocolError) as info:
+            parse(text)
+        assert info.value.code == "too-large"
+        assert message_id(text) is None
+    narrow = json.dumps({"type": "ping", "id": "é" * 60}, ensure_ascii=False)
+    assert parse(narrow).id == "é" * 60 and message_id(narrow.encode()) == "é" * 60
+    assert size_in_bytes("\ud800") == 3  # a lone surrogate cannot come off the wire, but is counted
 
 
 def test_message_id_is_echoed_only_when_usable() -> None:
