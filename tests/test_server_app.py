@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -377,6 +378,36 @@ def test_the_rate_limiter_is_bounded_and_refunds() -> None:
     limiter.refund("10.0.0.99")
     assert limiter.allow("10.0.0.99") and not limiter.allow("10.0.0.99")
     assert client_address("2001:db8:1:2:3:4:5:6") == client_address("2001:db8:1:2::9") == "2001:db8:1:2::/64"
+    brief = RateLimiter(5, 0.05)  # keys whose events have expired are forgotten as new ones come
+    for i in range(50):
+        assert brief.allow(f"192.0.2.{i}")
+        time.sleep(0.01)
+    assert len(brief.events) <= 8
+
+
+def test_a_body_that_trickles_in_is_refused() -> None:
+    app = create_app("sqlite://", request_seconds=0.2)
+    sent: list[Message] = []
+    calls = 0
+
+    async def receive() -> Message:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            return {"type": "http.request", "body": b'{"opponent"', "more_body": True}
+        await asyncio.sleep(30)  # the rest never comes
+        return {"type": "http.disconnect"}
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/matches", "raw_path": b"/api/matches",
+             "query_string": b"", "headers": [(b"content-type", b"application/json")], "http_version": "1.1",
+             "scheme": "http", "server": ("testserver", 80), "client": ("192.0.2.1", 5000), "root_path": ""}
+    started = time.monotonic()
+    asyncio.run(app(scope, receive, send))
+    assert time.monotonic() - started < 5
+    assert sent[0]["status"] == 408 and b"took more than 0.2 s" in sent[1]["body"]
 
 
 def test_sockets_that_never_say_hello_are_closed(db: Path) -> None:
@@ -418,7 +449,8 @@ def test_pings_do_not_stand_in_for_hello(db: Path) -> None:
 @pytest.mark.parametrize(("origin", "allowed"), [
     (None, True), ("http://testserver", True), ("https://TestServer", True), ("http://evil.example", False),
     ("null", False), ("http://testserver.evil.example", False), ("https://friends.example", True),
-    ("https://friends.example:8443", False),
+    ("https://friends.example:8443", False), ("http://testserver:80", True), ("https://testserver:443", True),
+    ("http://testserver:8080", False),
 ])
 def test_websocket_origins_are_checked(db: Path, origin: str | None, allowed: bool) -> None:
     with make_client(db, allowed_origins=["https://friends.example"]) as c:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
+import itertools
 import json
 import re
 import time
@@ -207,6 +209,12 @@ class RateLimiter:
 
     def allow(self, key: str) -> bool:
         now = time.monotonic()
+        # forget the least recently seen keys whose events have all expired (two at a time: at least
+        # as fast as keys come), and the least recently seen beyond the bound
+        for oldest, events in list(itertools.islice(self.events.items(), 2)):
+            if oldest == key or (events and events[-1] > now - self.window):
+                break
+            del self.events[oldest]
         q = self.events.get(key)
         if q is None:
             q = self.events[key] = deque()
@@ -236,8 +244,6 @@ def client_address(host: str) -> str:
     ('2001:db8::/64', '192.0.2.7')
     """
     if ":" in host:
-        import ipaddress
-
         try:
             return str(ipaddress.ip_network(f"{host}/64", strict=False))
         except ValueError:
@@ -260,14 +266,20 @@ def origin_netloc(url: str) -> str | None:
     return f"{parts.scheme}://{parts.netloc.lower()}"
 
 
+def without_default_port(netloc: str) -> str:
+    """``host:80`` and ``host:443`` as ``host`` (a browser leaves the default port out of Origin)."""
+    for port in (":80", ":443"):
+        if netloc.endswith(port):
+            return netloc[: -len(port)]
+    return netloc
+
+
 def check_proxies(proxies: Iterable[str]) -> list[str]:
     """The trusted proxies as given, each checked to be an IP address or network.
 
     >>> check_proxies(["10.0.0.1", "192.168.0.0/16"])
     ['10.0.0.1', '192.168.0.0/16']
     """
-    import ipaddress
-
     out = []
     for proxy in proxies:
         try:
@@ -418,7 +430,8 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         netloc = origin_netloc(origin)
         if netloc is None:
             return False
-        return netloc.split("://", 1)[1] == host.strip().lower() or netloc in origins
+        return without_default_port(netloc.split("://", 1)[1]) == without_default_port(host.strip().lower()) \
+            or netloc in origins
 
     async def session(websocket: WebSocket) -> None:
         conn = Connection(websocket, bucket=TokenBucket(messages_per_second, message_burst))
