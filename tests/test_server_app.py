@@ -83,6 +83,10 @@ def test_pages_levels_and_health(client: TestClient) -> None:
     ({"mother_pin": "sometimes"}, "mother"),
     ({"prime_limits": "yes"}, "prime_limits"),
     ({"colour": "white"}, "unknown field"),
+    ({"opponent": ["friend"]}, "opponent must be friend or a bot level"),
+    ({"opponent": {"$gt": ""}}, "opponent must be friend or a bot level"),
+    ({"seat": ["white"]}, "seat must be"),
+    ({"games": ["portes"]}, "games must be text"),
 ])
 def test_bad_match_requests_get_one_line(client: TestClient, body: Message, words: str) -> None:
     answer = client.post("/api/matches", json=body)
@@ -510,6 +514,7 @@ def test_random_bodies_never_get_a_5xx(fuzz_client: TestClient, content: bytes) 
     if answer.status_code != 201:
         error = answer.json()["error"]
         assert error and "\n" not in error
+        assert error != "the request is malformed", content  # the last resort: each field says what is wrong
 
 
 @given(st.text(min_size=1, max_size=60))
