@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -50,6 +51,7 @@ from tavli.variants import BLACK, WHITE, Color, Variant
 
 if TYPE_CHECKING:
     from tavli.match import Match
+    from tavli.record import MatchRecord
     from tavli.rollout import RolloutSettings
 
 DEFAULT_DEPTH = 2
@@ -458,3 +460,79 @@ def analyse_match(match: Match, depth: int = DEFAULT_DEPTH, workers: int | None 
     for g in match.games:
         inputs.append(GameInput.of(g))
     return analyse_games(inputs, depth, workers, progress, pool)
+
+
+def record_inputs(record: MatchRecord) -> list[GameInput]:
+    """The games of a match record, each replayed by the rules (``RecordError`` naming where)."""
+    games = record.check()
+    inputs = []
+    for played, recorded in zip(games, record.games, strict=True):
+        end = recorded.end
+        inputs.append(GameInput(played.variant, list(played.history), end.winner if end else None,
+                                end.points if end and end.winner is not None else 0, end is not None))
+    return inputs
+
+
+def analyse_record(record: MatchRecord, depth: int = DEFAULT_DEPTH, workers: int | None = None,
+                   progress: Progress | None = None, pool: Pool = "thread",
+                   rollouts: Mapping[tuple[int, int], RolloutSettings] | None = None) -> MatchAnalysis:
+    """Analyse every game of a match record (see ``analyse_games``).
+
+    >>> from tavli.dice import DiceRoller
+    >>> from tavli.match import Match, MatchSettings
+    >>> from tavli.record import MatchRecord, PlayerInfo
+    >>> m = Match(MatchSettings(length=1, games=("fevga",)), DiceRoller(seed=3))
+    >>> for _ in range(6):
+    ...     _ = m.roll(); _ = m.play(m.legal_plays()[-1])
+    >>> record = MatchRecord.from_match(m, {WHITE: PlayerInfo("human", "Ada"), BLACK: PlayerInfo("bot", "expert")})
+    >>> found = analyse_record(record, depth=0, workers=1)
+    >>> len(found.decisions), found.names[BLACK]
+    (6, 'bot expert')
+    """
+    return analyse_games(record_inputs(record), depth, workers, progress, pool, rollouts,
+                         {c: str(p) for c, p in record.players.items()})
+
+
+SKILL_COLOURS = {"doubtful": "#e0b000", "error": "#e07000", "blunder": "#d00000"}
+
+
+def plot(analysis: MatchAnalysis, path: str | Path) -> None:
+    """Draw White's chances of winning each game through the match, mistakes marked, into a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    decisions = analysis.decisions
+    fig, ax = plt.subplots(figsize=(max(8.0, min(24.0, len(decisions) / 25)), 4.5))
+    x0 = 0
+    for g in analysis.games:
+        xs = list(range(x0, x0 + len(g.decisions) + 1))
+        ys = [0.5] + [d.white_win for d in g.decisions]
+        ax.plot(xs, ys, color="#2060a0", linewidth=1.2)
+        ax.axvline(x0, color="#999999", linewidth=0.6)
+        winner = f", {g.winner} +{g.points}" if g.winner is not None else ""
+        ax.text(x0 + 1, 1.02, f"{g.index + 1}. {g.variant.split(',')[0]}{winner}", fontsize=8, va="bottom")
+        for k, d in enumerate(g.decisions, start=1):
+            if d.skill:
+                ax.scatter([x0 + k], [d.white_win], s=18 + 40 * min(d.loss, 1.0), color=SKILL_COLOURS[d.skill],
+                           marker="o" if d.color == WHITE else "v", zorder=3)
+        x0 += len(g.decisions)
+    for skill, colour in SKILL_COLOURS.items():
+        ax.scatter([], [], color=colour, label=skill)
+    ax.scatter([], [], color="#666666", marker="o", label="White's mistake")
+    ax.scatter([], [], color="#666666", marker="v", label="Black's mistake")
+    players = analysis.players
+    names = {c: analysis.names.get(c) or str(c) for c in (WHITE, BLACK)}
+    ax.set_title(f"White ({names[WHITE]}): error rate {players[WHITE].error_rate:.1f}, "
+                 f"{players[WHITE].blunders} blunders   Black ({names[BLACK]}): error rate "
+                 f"{players[BLACK].error_rate:.1f}, {players[BLACK].blunders} blunders   "
+                 f"({analysis.depth}-ply)", fontsize=9, pad=16)
+    ax.set_ylim(0, 1)
+    ax.set_xlim(0, max(1, x0))
+    ax.set_xlabel("turn (through the match)")
+    ax.set_ylabel("White's chances of winning the game")
+    ax.legend(loc="lower left", fontsize=7, ncol=5)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
