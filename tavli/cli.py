@@ -491,7 +491,7 @@ def _print_analysis(found: MatchAnalysis, top: int) -> None:
     table = Table(title=f"Analysis at {found.depth}-ply (error rate: millipoints lost per unforced decision)")
     for name in ("player", "error rate", "decisions", "unforced", "doubtful", "errors", "blunders", "luck",
                  "result", "less luck"):
-        table.add_column(name, justify="left" if name == "player" else "right")
+        table.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
     for color, stats in found.players.items():
         who = found.names.get(color)
         table.add_row(f"{color}" + (f" ({who})" if who else ""), f"{stats.error_rate:.1f}",

@@ -156,16 +156,19 @@ Progress = Callable[[int, int], None]
 
 def _run_all(positions: Sequence[Position], settings: RolloutSettings, workers: int | None,
              progress: Progress | None) -> list[RolloutResult]:
-    for p in positions:
-        if p.result() is not None:
-            raise RolloutError("the game is over in this position: nothing to roll out")
+    """Roll out each position; one where the game is over is worth its result in every trial."""
     workers = workers or os.cpu_count() or 1
     size = max(1, min(36, settings.trials // max(1, 4 * workers)))
     jobs = [(k, (p, range(s, min(s + size, settings.trials)), settings))
-            for k, p in enumerate(positions) for s in range(0, settings.trials, size)]
+            for k, p in enumerate(positions) if p.result() is None for s in range(0, settings.trials, size)]
     found: list[list[tuple[int, float]]] = [[] for _ in positions]
+    for k, p in enumerate(positions):
+        result = p.result()
+        if result is not None:
+            points = 0 if result.winner is None else result.points if result.winner == p.turn else -result.points
+            found[k] = [(points, 0.0)] * settings.trials
     total = settings.trials * len(positions)
-    done = 0
+    done = sum(len(f) for f in found)
     if progress is not None:
         progress(0, total)
     if workers <= 1:
@@ -188,6 +191,8 @@ def _run_all(positions: Sequence[Position], settings: RolloutSettings, workers: 
 def rollout(position: Position, settings: RolloutSettings | None = None, workers: int | None = None,
             progress: Progress | None = None) -> RolloutResult:
     """Roll ``position`` out for the side to roll, in ``workers`` processes (default: one per core)."""
+    if position.result() is not None:
+        raise RolloutError("the game is over in this position: nothing to roll out")
     return _run_all([position], settings or RolloutSettings(), workers, progress)[0]
 
 
