@@ -117,6 +117,21 @@ class RecordedGame:
     turns: list[TurnRecord]
     end: GameEnd | None
 
+    @classmethod
+    def from_game(cls, game: Game, opening: Sequence[tuple[int, int]] = (), seed: bytes | None = None,
+                  reveal: bool | None = None) -> RecordedGame:
+        """The record of a game played so far; ``seed`` (the dice's seed, if any) is given in full
+        only when ``reveal`` is true (default: once the game is over), its commitment always."""
+        result = game.result
+        reveal = result is not None if reveal is None else reveal
+        return cls(variant=str(game.variant), first=game.start.turn,
+                   opening=[(int(w), int(b)) for w, b in opening],
+                   commitment=commitment(seed) if seed is not None else None,
+                   seed=seed.hex() if seed is not None and reveal else None,
+                   turns=[TurnRecord(t.color, t.dice, "" if t.play.is_pass else str(t.play), str(t.after))
+                          for t in game.history],
+                   end=GameEnd(result.winner, result.points, result.reason) if result is not None else None)
+
     def replay(self) -> Game:
         """The game with every turn played and checked by the rules.
 
@@ -209,19 +224,8 @@ class MatchRecord:
         game's commitment is recorded, its seed only once the game is over.
         ``meta`` defaults to the date and time of now (``created``, UTC).
         """
-        games = []
-        for index, rec in enumerate(match.records):
-            game = rec.game
-            seed = seeds[index] if index < len(seeds) else None
-            result = game.result
-            games.append(RecordedGame(
-                variant=str(game.variant), first=game.start.turn,
-                opening=[(int(w), int(b)) for w, b in rec.opening_rolls],
-                commitment=commitment(seed) if seed is not None else None,
-                seed=seed.hex() if seed is not None and result is not None else None,
-                turns=[TurnRecord(t.color, t.dice, "" if t.play.is_pass else str(t.play), str(t.after))
-                       for t in game.history],
-                end=GameEnd(result.winner, result.points, result.reason) if result is not None else None))
+        games = [RecordedGame.from_game(rec.game, rec.opening_rolls, seeds[k] if k < len(seeds) else None)
+                 for k, rec in enumerate(match.records)]
         if meta is None:
             meta = {"created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")}
         return cls(match.settings, dict(players), games, dict(meta))
