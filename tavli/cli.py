@@ -1,4 +1,4 @@
-"""The ``tavli`` command: legal plays, terminal and web matches, bots, training."""
+"""The ``tavli`` command: legal plays, terminal and web matches, bots, training, analysis."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 import re
 import sys
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -22,6 +22,9 @@ from tavli.position import Position
 from tavli.variants import BLACK, WHITE, Color, Variant, variant_from_string
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
+    from tavli.analysis import MatchAnalysis
     from tavli.bots import Player
 
 GNUBG_ID = re.compile(r"[A-Za-z0-9+/]{14}")
@@ -142,13 +145,29 @@ def _settings(length: int, games: str, mother_pin: str, prime_limits: str,
 @click.option("--prime-in-opponent-start", type=click.Choice(["on", "off"]), default="on",
               show_default=True, help="Fevga: forbid holding all of points 7-12")
 @click.option("--seed", type=int, help="reproducible dice (default: cryptographic dice)")
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
+              help="write the match record (JSON, docs/formats.md) to this file when the match ends or stops")
 def play(white: str, black: str, length: int, games: str, mother_pin: str, prime_limits: str,
-         prime_in_opponent_start: str, seed: int | None) -> None:
+         prime_in_opponent_start: str, seed: int | None, save: Path | None) -> None:
     """Play a match in the terminal against a bot or a friend."""
     from tavli.terminal import play_match
 
     settings = _settings(length, games, mother_pin, prime_limits, prime_in_opponent_start)
-    play_match(settings, {WHITE: white, BLACK: black}, DiceRoller(seed))
+    if save is not None:
+        _check_writable(save)
+    play_match(settings, {WHITE: white, BLACK: black}, DiceRoller(seed), save=save)
+
+
+def _check_writable(path: Path) -> None:
+    """Fail now, in one line, rather than after the match."""
+    existed = path.exists()
+    try:
+        with path.open("a"):
+            pass
+    except OSError as e:
+        raise InputError(f"cannot write {path}: {e.strerror or e}") from None
+    if not existed:
+        path.unlink()
 
 
 @cli.command()
@@ -158,18 +177,23 @@ def play(white: str, black: str, length: int, games: str, mother_pin: str, prime
 @click.option("--seed", "-s", type=int, default=0, show_default=True)
 @click.option("--white", type=click.Choice(SEATS[1:]), default="heuristic", show_default=True)
 @click.option("--black", type=click.Choice(SEATS[1:]), default="random", show_default=True)
-@click.option("--record", type=click.File("w"), help="write every turn as JSON lines to this file")
+@click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
+              help="write the games as one match record (a series of games, docs/formats.md) to this file")
 def selfplay(variant: str, games: int, seed: int, white: str, black: str,
-             record: TextIO | None) -> None:
+             record: Path | None) -> None:
     """Bot-versus-bot games with a summary. Same seed, same games."""
     from rich.progress import track
 
     from tavli.bots import make_bot
+    from tavli.record import MatchRecord, PlayerInfo, RecordedGame, write
 
     try:
         v = variant_from_string(variant)
     except ValueError as e:
         raise InputError(str(e)) from None
+    if record is not None:
+        _check_writable(record)
+    recorded: list[RecordedGame] = []
     rng = random.Random(seed)
     seats: dict[Color, Player] = {WHITE: make_bot(white, rng), BLACK: make_bot(black, rng)}
     wins = {WHITE: 0, BLACK: 0}
@@ -178,7 +202,9 @@ def selfplay(variant: str, games: int, seed: int, white: str, black: str,
     turns = 0
     for index in track(range(games), description=f"{v.name}", disable=not sys.stderr.isatty(),
                        console=None, transient=True):
-        game = play_bot_game(v, seats, rng, WHITE if index % 2 == 0 else BLACK, record, index)
+        game = play_bot_game(v, seats, rng, WHITE if index % 2 == 0 else BLACK)
+        if record is not None:
+            recorded.append(RecordedGame.from_game(game))
         turns += len(game.history)
         result = game.result
         assert result is not None
@@ -192,28 +218,27 @@ def selfplay(variant: str, games: int, seed: int, white: str, black: str,
         click.echo(f"{color!s:6} {name:10} wins {wins[color]:6} ({100 * wins[color] / games:5.1f}%)"
                    f"  2-point wins {doubles[color]}")
     click.echo(f"ties {ties}; average length {turns / games:.1f} turns")
+    if record is not None:
+        players = {WHITE: PlayerInfo("bot", white), BLACK: PlayerInfo("bot", black)}
+        write(MatchRecord(settings_of_variant(v), players, recorded,
+                          {"event": f"tavli selfplay --seed {seed}"}, series=True), record)
+        click.echo(f"wrote {len(recorded)} games to {record}")
 
 
-def play_bot_game(variant: Variant, seats: Mapping[Color, Player], rng: random.Random, first: Color,
-                  record: TextIO | None = None, index: int = 0) -> Game:
+def settings_of_variant(variant: Variant) -> MatchSettings:
+    """Settings whose every game is ``variant``, house rules included."""
+    return MatchSettings(length=1, games=(variant.name,), mother_pin=getattr(variant, "mother_pin", "double"),
+                         prime_limits=getattr(variant, "prime_limits", True),
+                         prime_in_opponent_start=getattr(variant, "prime_in_opponent_start", True))
+
+
+def play_bot_game(variant: Variant, seats: Mapping[Color, Player], rng: random.Random, first: Color) -> Game:
     """Play one game between bots with dice from ``rng``."""
     game = Game(variant, first)
     while not game.is_over:
         dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
         legal = game.legal_plays(dice)
-        before = game.position
-        choice = legal[seats[game.turn].choose(legal)] if len(legal) else None
-        turn = game.play(dice, choice)
-        if record is not None:
-            record.write(json.dumps({"game": index, "turn": len(game.history), "color": turn.color.letter,
-                                     "position": str(before), "dice": f"{dice.first}{dice.second}",
-                                     "play": str(turn.play) or "pass"}) + "\n")
-    if record is not None:
-        result = game.result
-        assert result is not None
-        record.write(json.dumps({"game": index, "result": {
-            "winner": result.winner.letter if result.winner is not None else None,
-            "points": result.points, "reason": result.reason}}) + "\n")
+        game.play(dice, legal[seats[game.turn].choose(legal)] if len(legal) else None)
     return game
 
 
@@ -379,6 +404,52 @@ def serve(host: str, port: int, database: str, claim_after: float, bot_delay: fl
     uvicorn.Server(config).run(sockets=[sock])
 
 
+@cli.command("export")
+@click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--to", "to", type=click.Choice(["mat"]), default="mat", show_default=True,
+              help="mat: GNU Backgammon's match file (the record's Portes games)")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+              help="file to write (default: standard output)")
+def export(record_file: Path, to: str, output: Path | None) -> None:
+    """Write a match record in another format (docs/formats.md)."""
+    from tavli.mat import export_mat
+    from tavli.record import read
+
+    try:
+        text = export_mat(read(record_file))
+    except ValueError as e:
+        raise InputError(f"{record_file}: {e}") from None
+    _write_out(text, output)
+
+
+@cli.command("import")
+@click.argument("mat_file", metavar="FILE.mat", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+              help="match record to write (default: standard output)")
+def import_(mat_file: Path, output: Path | None) -> None:
+    """Read a GNU Backgammon .mat file of Portes games into a match record."""
+    from tavli.mat import read_mat
+    from tavli.record import dumps
+
+    try:
+        record = read_mat(mat_file)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    _write_out(dumps(record), output)
+    if output is not None:
+        click.echo(f"{len(record.games)} game(s) imported into {output}", err=True)
+
+
+def _write_out(text: str, output: Path | None) -> None:
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"cannot write {output}: {e.strerror or e}") from None
+
+
 @cli.command("verify-dice")
 @click.argument("url")
 def verify_dice(url: str) -> None:
@@ -423,6 +494,174 @@ def verify_dice(url: str) -> None:
         click.echo(f"game {game['index'] + 1} ({game['variant']}): {len(dice)} dice match seed {game['seed'][:12]}… "
                    f"and commitment {game['commitment'][:12]}…")
     click.echo(f"{checked} finished game(s) checked: the dice are the seeds' dice")
+
+
+def _progress_bar(description: str) -> tuple[Progress, Callable[[int, int], None]]:
+    """A rich progress bar on stderr and the callback that moves it."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(TextColumn(description), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty())
+    task = bar.add_task(description, total=None)
+
+    def advance(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    return bar, advance
+
+
+def _rollout_keys(values: tuple[str, ...]) -> list[tuple[int, int]]:
+    keys = []
+    for text in values:
+        game, _, turn = text.partition(":")
+        if not (game.isdigit() and turn.isdigit()) or int(game) < 1 or int(turn) < 1:
+            raise InputError(f"--rollout takes GAME:TURN, like 2:14 (counting from 1), not {text!r}")
+        keys.append((int(game) - 1, int(turn)))
+    return keys
+
+
+@cli.command()
+@click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--depth", "-d", type=click.IntRange(0, 2), default=None,
+              help="plies of search: 0, 1 or 2 [default: 2, the strongest within the speed goal]")
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object (docs/analysis.md) instead")
+@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path),
+              help="draw the chances of winning through the match, mistakes marked, into this PNG")
+@click.option("--top", type=click.IntRange(min=0), default=10, show_default=True,
+              help="how many of the worst mistakes to show")
+@click.option("--workers", "-j", type=click.IntRange(min=1), default=None,
+              help="decisions valued at once [default: one per core]")
+@click.option("--rollout", "rollout_at", multiple=True, metavar="GAME:TURN",
+              help="value this decision's best plays by rollouts instead (repeatable)")
+@click.option("--trials", type=click.IntRange(min=1), default=216, show_default=True,
+              help="trials per play for --rollout")
+def analyse(record_file: Path, depth: int | None, as_json: bool, plot: Path | None, top: int,
+            workers: int | None, rollout_at: tuple[str, ...], trials: int) -> None:
+    """Analyse a match record: every play against the best, error rates, blunders and luck."""
+    from tavli import analysis as A
+    from tavli.record import read
+    from tavli.rollout import RolloutSettings
+
+    keys = _rollout_keys(rollout_at)
+    try:
+        record = read(record_file)
+    except OSError as e:
+        raise InputError(f"cannot read {record_file}: {e.strerror}") from None
+    except ValueError as e:
+        raise InputError(f"{record_file}: {e}") from None
+    settings = RolloutSettings(trials=trials)
+    bar, advance = _progress_bar("analysing")
+    try:
+        with bar:
+            found = A.analyse_record(record, A.DEFAULT_DEPTH if depth is None else depth, workers, advance,
+                                     rollouts={k: settings for k in keys})
+    except ValueError as e:
+        raise InputError(f"{record_file}: {e}") from None
+    if plot is not None:
+        try:
+            A.plot(found, plot)
+        except OSError as e:
+            raise InputError(f"cannot write {plot}: {e.strerror}") from None
+    if as_json:
+        click.echo(json.dumps(found.to_json()))
+        return
+    _print_analysis(found, top)
+    if plot is not None:
+        click.echo(f"wrote {plot}")
+
+
+def _print_analysis(found: MatchAnalysis, top: int) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    out = Console(highlight=False, width=max(Console().width, 120))
+    table = Table(title=f"Analysis at {found.depth}-ply (error rate: millipoints lost per unforced decision)")
+    for name in ("player", "error rate", "decisions", "unforced", "doubtful", "errors", "blunders", "luck",
+                 "result", "less luck"):
+        table.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
+    for color, stats in found.players.items():
+        who = found.names.get(color)
+        table.add_row(f"{color}" + (f" ({who})" if who else ""), f"{stats.error_rate:.1f}",
+                      str(stats.decisions), str(stats.unforced), str(stats.doubtful), str(stats.errors),
+                      str(stats.blunders), f"{stats.luck:+.3f}", f"{stats.result:+.0f}",
+                      f"{stats.luck_adjusted:+.3f}")
+    out.print(table)
+    games = Table(title="Games")
+    for name in ("game", "variant", "winner", "White rate", "Black rate", "White luck", "Black luck"):
+        games.add_column(name, justify="right" if name not in ("variant", "winner") else "left")
+    for g in found.games:
+        winner = (f"{g.winner} +{g.points}" if g.winner is not None else "tie") if g.finished else "not over"
+        games.add_row(str(g.index + 1), g.variant, winner, f"{g.players[WHITE].error_rate:.1f}",
+                      f"{g.players[BLACK].error_rate:.1f}", f"{g.players[WHITE].luck:+.3f}",
+                      f"{g.players[BLACK].luck:+.3f}")
+    out.print(games)
+    mistakes = found.mistakes(top)
+    if not top:
+        return
+    if not mistakes:
+        out.print("No doubtful play, error or blunder.")
+        return
+    out.print(f"[bold]The {len(mistakes)} costliest mistakes[/bold] (equity in points per game for the player)")
+    for d in mistakes:
+        out.print(f"game {d.game + 1}, turn {d.turn}: {d.color} {d.dice} played [bold]{d.played}[/bold], "
+                  f"{d.skill} (-{d.loss:.3f})")
+        for rank, c in enumerate(d.candidates, start=1):
+            mark = "  <- played" if c.play == d.played else ""
+            how = "rollout" if c.depth < 0 else f"{c.depth}-ply"
+            spread = f" ± {c.ci95:.3f}" if c.ci95 is not None else ""
+            out.print(f"    {rank}. {c.play or '(no play)':24} {c.equity:+.3f}{spread} ({how}; win "
+                      f"{100 * c.win:.1f}%){mark}")
+
+
+@cli.command()
+@click.argument("position")
+@click.option("--variant", "-v", help="the game, when the position string leaves it out")
+@click.option("--dice", "-d", help="value each of the best plays of this roll instead of the position")
+@click.option("--trials", "-n", type=click.IntRange(min=1), default=1296, show_default=True)
+@click.option("--level", "-l", type=click.Choice(LEVELS), default="advanced", show_default=True,
+              help="the level that plays both sides")
+@click.option("--candidates", type=click.IntRange(min=1), default=5, show_default=True,
+              help="with --dice: how many of the best plays (by 1-ply) to roll out")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--no-luck", is_flag=True, help="do not subtract the rolls' luck")
+@click.option("--workers", "-j", type=click.IntRange(min=1), default=None,
+              help="processes [default: one per core]")
+@click.option("--json", "as_json", is_flag=True, help="print the figures as one JSON object")
+def rollout(position: str, variant: str | None, dice: str | None, trials: int, level: str, candidates: int,
+            seed: int, no_luck: bool, workers: int | None, as_json: bool) -> None:
+    """Value a position (a position string or GNU Backgammon ID) by playing it out many times."""
+    from tavli import rollout as R
+
+    try:
+        pos, _ = read_position(variant, position)
+        roll = Dice.parse(dice) if dice is not None else None
+        settings = R.RolloutSettings(trials=trials, level=level, seed=seed, luck=not no_luck)
+        if pos.result() is not None:
+            raise R.RolloutError("the game is over in this position: nothing to roll out")
+        if roll is not None and len(pos.legal_plays(roll)) == 0:
+            raise R.RolloutError(f"{roll} cannot be played here: the turn passes")
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    bar, advance = _progress_bar("rolling out")
+    with bar:
+        if roll is None:
+            rows = [("", R.rollout(pos, settings, workers, advance))]
+        else:
+            rows = [(r.play, r.result) for r in R.rollout_plays(pos, roll, settings, candidates, workers, advance)]
+    if as_json:
+        click.echo(json.dumps({"position": str(pos), "dice": str(roll) if roll else None, "level": level,
+                               "trials": trials, "luck": not no_luck, "results": [
+                                   {"play": play, "equity": round(r.equity, 4), "ci95": round(r.ci95, 4),
+                                    "win": round(r.win, 4), "win2": round(r.win2, 4), "lose2": round(r.lose2, 4),
+                                    "raw_equity": round(r.raw_equity, 4), "raw_ci95": round(r.raw_ci95, 4)}
+                                   for play, r in rows]}))
+        return
+    click.echo(f"{pos} ({pos.turn} to {'play ' + str(roll) if roll else 'roll'}); {level} plays both sides")
+    for play, r in rows:
+        head = f"{play:24} " if roll is not None else ""
+        click.echo(f"{head}{r}" + ("" if no_luck else f"; without luck subtraction {r.raw_equity:+.3f} ± "
+                                                       f"{r.raw_ci95:.3f}"))
 
 
 def main() -> None:
