@@ -35,6 +35,14 @@ def browser() -> Iterator[Browser]:
         b.close()
 
 
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the tests that need nothing of their own from it."""
+    s = Server(tmp_path_factory.mktemp("shared") / "tavli.db")
+    yield s
+    s.stop(signal.SIGKILL)
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
     s = Server(tmp_path / "tavli.db")
@@ -185,9 +193,11 @@ def test_two_friends_and_a_spectator(browser: Browser, server: Server) -> None:
                 page.wait_for_function(f"window.tavliState.game.moves.length > {moves_before}")
             seen = state(waiting)["game"]["moves"][-1]
             assert seen["color"] == turn
-            expect(waiting.locator("[data-testid=moves] li:not(.opening)")).to_have_count(moves_before + 1)
-            openings = len(state(waiting)["game"]["opening"])
-            expect(waiting.locator("[data-testid=moves] li.opening")).to_have_count(openings)
+            expect(waiting.locator("[data-testid=moves] li")).to_have_count(moves_before + 1)
+            w, b = state(waiting)["game"]["opening"][-1]
+            begins = "White" if w > b else "Black"
+            expect(waiting.locator("[data-testid=opening]")).to_contain_text(
+                f"White rolled {w}, Black {b}: {begins} begins and rolls both dice")
             assert state(watcher)["game"]["position"] == state(waiting)["game"]["position"]
         # the spectator's link cannot act, even by hand over a raw WebSocket
         token = watch_link.split("#t=")[1]
@@ -253,3 +263,77 @@ def test_start_page_errors_and_greek(context: BrowserContext, server: Server) ->
     page.goto(server.url + "/match/nope#t=forged")
     expect(page.locator("[data-testid=status]")).to_contain_text("δεν ισχύει")
     assert json.loads(page.evaluate("localStorage.getItem('tavli:lang') && '1'")) == 1
+
+
+SCREENS = [(1366, 768), (1280, 720), (390, 844), (360, 740)]
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
+
+
+def inside(box: dict[str, float] | None, width: int, height: int) -> bool:
+    return box is not None and box["x"] >= -0.5 and box["y"] >= -0.5 and \
+        box["x"] + box["width"] <= width + 0.5 and box["y"] + box["height"] <= height + 0.5
+
+
+def layout_of(page: Page) -> dict[str, Any]:
+    """Where the board and the controls stand, and the smallest point label in CSS px."""
+    return dict(page.evaluate("""() => {
+        const box = (sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+                               return [r.x, r.y, r.width, r.height]; };
+        const svg = document.querySelector('#board');
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        const labels = [...document.querySelectorAll('text.label')]
+            .map(t => Number(t.getAttribute('font-size')) * scale);
+        return {board: box('#board'), controls: box('[data-testid=controls]'), status: box('#status'),
+                label: Math.min(...labels), labels: labels.length,
+                scrollX: document.documentElement.scrollWidth - innerWidth};
+    }"""))
+
+
+@pytest.mark.parametrize(("width", "height"), SCREENS, ids=[f"{w}x{h}" for w, h in SCREENS])
+def test_the_board_fits_the_screen(browser: Browser, shared_server: Server, width: int, height: int) -> None:
+    phone = width < 500
+    ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone)
+    try:
+        page = ctx.new_page()
+        start_match(page, shared_server.url, "beginner", length="3")
+        s = wait_for_my_turn_or_end(page)
+        before = layout_of(page)
+        if s["can_roll"]:
+            expect(page.locator("[data-testid=roll]")).to_be_visible()
+            assert inside(page.locator("[data-testid=roll]").bounding_box(), width, height)
+            page.click("[data-testid=roll]")
+            page.wait_for_function(f"window.tavliState.seq > {s['seq']}")
+            s = wait_for_my_turn_or_end(page)
+        assert s["can_play"], "a roll of the opening position can always be played"
+        rolled = layout_of(page)
+        page.locator(".point.source").first.click()
+        page.locator(".point.target").first.click()
+        expect(page.locator("[data-testid=undo]")).to_be_visible()
+        stepped = layout_of(page)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"board-{width}x{height}.png"))
+        # the board, the dice, the status and every button shown are on the screen, nothing scrolls sideways
+        assert inside(page.locator("#board").bounding_box(), width, height)
+        dice = page.locator("[data-die]")
+        assert dice.count() in (2, 4)
+        for i in range(dice.count()):
+            assert inside(dice.nth(i).bounding_box(), width, height)
+        for name in ("status", "undo", "resign", "roll", "confirm"):
+            button = page.locator(f"[data-testid={name}]")
+            if button.is_visible():
+                box = button.bounding_box()
+                assert inside(box, width, height), name
+                if phone and name != "status":
+                    assert box is not None and box["height"] >= 40, name
+        assert stepped["scrollX"] <= 0
+        # readable numbers on all 24 points
+        assert stepped["labels"] == 24 and stepped["label"] >= 10, stepped["label"]
+        # nothing moves when the dice come or the Undo button appears
+        assert before["board"] == rolled["board"] == stepped["board"]
+        assert before["controls"] == rolled["controls"] == stepped["controls"]
+        if phone:  # a finger can hit every point: the whole point is the target, at least 40 px across
+            for p in range(1, 25):
+                box = page.locator(f"[data-point='{p}'] rect.hit").bounding_box()
+                assert box is not None and min(box["width"], box["height"]) >= 40, (p, box)
+    finally:
+        ctx.close()
