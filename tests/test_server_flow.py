@@ -19,8 +19,13 @@ Message = dict[str, Any]
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with make_client(tmp_path / "tavli.db") as c:
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "tavli.db"
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    with make_client(db) as c:
         yield c
 
 
@@ -37,7 +42,7 @@ def my_turn(ws: Any, state: Message) -> Message:
     return state
 
 
-def test_a_friend_declines_then_accepts_a_resignation(client: TestClient) -> None:
+def test_a_friend_declines_then_accepts_a_resignation(client: TestClient, db: Path) -> None:
     links = new_match(client, opponent="friend", length=3, games="portes", seat="white")
     mid = links["match"]
     with client.websocket_connect(f"/ws/{mid}") as a, client.websocket_connect(f"/ws/{mid}") as b:
@@ -67,9 +72,28 @@ def test_a_friend_declines_then_accepts_a_resignation(client: TestClient) -> Non
         assert after["score"][winner] == 1 and after["game"]["index"] == 1
         assert after["games"][0]["result"] == {"winner": winner, "points": 1, "reason": "resigned", "why": "resigned"}
         assert after["games"][0]["seed"] and after["games"][0]["final"]["pips"][you] > 0
-    with client.websocket_connect(f"/ws/{mid}") as again:  # replayed from the database as stored
-        fresh = hello(again, links["token"])
+    with make_client(db) as restarted, restarted.websocket_connect(f"/ws/{mid}") as again:
+        fresh = hello(again, links["token"])  # replayed from the stored actions by a new server
         assert fresh["seq"] == after["seq"] and fresh["score"] == after["score"] and fresh["offer"] is None
+        assert fresh["games"][0]["result"] == after["games"][0]["result"]
+
+
+def test_a_pending_offer_survives_a_restart(db: Path) -> None:
+    with make_client(db) as client:
+        links = new_match(client, opponent="friend", length=3, games="plakoto", seat="white")
+        mid = links["match"]
+        with client.websocket_connect(f"/ws/{mid}") as a, client.websocket_connect(f"/ws/{mid}") as b:
+            sa, sb = hello(a, links["token"]), hello(b, token_of(links["friend"]))
+            mover, s = (a, sa) if sa["can_roll"] else (b, sb)
+            mover.send_json({"type": "resign", "seq": s["seq"], "points": 1})
+            offered = until(mover, lambda m: is_state(m) and m["offer"] is not None)
+    with make_client(db) as client, client.websocket_connect(f"/ws/{mid}") as ws:
+        other = token_of(links["friend"]) if s is sa else links["token"]
+        fresh = hello(ws, other)
+        assert fresh["offer"] == offered["offer"] and fresh["seq"] == offered["seq"]
+        ws.send_json({"type": "answer", "seq": fresh["seq"], "accept": True})
+        done = until(ws, lambda m: is_state(m) and m["seq"] == fresh["seq"] + 1)
+        assert done["games"][0]["result"]["why"] == "resigned" and done["offer"] is None
 
 
 def test_a_bot_takes_what_it_expects_and_a_match_can_be_resigned(client: TestClient) -> None:

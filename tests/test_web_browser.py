@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 from collections.abc import Iterator
@@ -335,5 +336,158 @@ def test_the_board_fits_the_screen(browser: Browser, shared_server: Server, widt
             for p in range(1, 25):
                 box = page.locator(f"[data-point='{p}'] rect.hit").bounding_box()
                 assert box is not None and min(box["width"], box["height"]) >= 40, (p, box)
+    finally:
+        ctx.close()
+
+
+def test_resign_game_over_dice_check_match_over_and_rematch(browser: Browser, shared_server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        start_match(page, shared_server.url, "beginner", length="5", games="tavli")
+        s = wait_for_my_turn_or_end(page)
+        me = s["you"]
+        # resigning the game for 2 points: the bot expects less, so it takes them
+        page.click("[data-testid=resign]")
+        page.click("[data-testid=resign-2]")
+        expect(page.locator("[data-testid=game-over]")).to_be_visible()
+        expect(page.locator("[data-testid=game-over-text]")).to_contain_text(
+            "wins game 1 (Portes) and 2 points: the opponent resigned")
+        expect(page.locator("[data-testid=roll]")).to_be_hidden()  # the final position stays until Next game
+        seed = page.locator("[data-testid=seed]").inner_text()
+        assert len(seed) == 64 and seed == state(page)["games"][0]["seed"]
+        page.click("[data-testid=check-dice]")
+        expect(page.locator("[data-testid=verdict]")).to_contain_text("✓")
+        page.screenshot(path=str(SCREENSHOTS / "game-over.png"))
+        page.click("[data-testid=continue]")
+        expect(page.locator("[data-testid=game-over]")).to_be_hidden()
+        expect(page.locator("[data-testid=game-name]")).to_contain_text("Plakoto")
+        # the whole match
+        page.click("[data-testid=resign]")
+        page.click("[data-testid=resign-match]")
+        expect(page.locator("[data-testid=match-over]")).to_be_visible()
+        expect(page.locator("[data-testid=match-over-title]")).to_have_text("You lose the match.")
+        other = "Black" if me == "white" else "White"
+        expect(page.locator("[data-testid=match-over-last]")).to_contain_text(
+            f"{other} wins game 2 (Plakoto) and 3 points: the opponent resigned the match")
+        expect(page.locator("[data-testid=games-table] tbody tr")).to_have_count(2)
+        page.click("[data-testid=match-check-dice]")
+        expect(page.locator("[data-testid=match-verdict]")).to_contain_text("✓")
+        page.screenshot(path=str(SCREENSHOTS / "match-over.png"))
+        old = state(page)["match"]
+        # a rematch: the bot accepts, the page follows its own link into the new match, seats swapped
+        page.click("[data-testid=rematch]")
+        page.wait_for_function(f"window.tavliState && window.tavliState.match !== {json.dumps(old)}")
+        fresh = state(page)
+        assert fresh["you"] == ("black" if me == "white" else "white") and not fresh["over"]
+        assert fresh["settings"]["length"] == 5 and fresh["score"] == {"white": 0, "black": 0}
+        page.go_back()  # the old link still opens the old match, which leads on to the rematch
+        page.wait_for_function(f"window.tavliState && window.tavliState.match === {json.dumps(fresh['match'])}")
+        assert not errors
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("link", ["/match/nope#t=forged", "/match/nope", "/match/nope#t=" + "x" * 300, "existing"])
+def test_bad_links_get_a_page_in_the_players_language(browser: Browser, shared_server: Server, link: str) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="el-GR")
+    try:
+        page = ctx.new_page()
+        if link == "existing":  # a real match, a token of another match
+            made = shared_server.post("/api/matches", {"opponent": "beginner"})
+            link = f"/match/{made['match']}#t=" + "A" * 32
+        page.goto(shared_server.url + link)
+        expect(page.locator("[data-testid=bad-link]")).to_be_visible()
+        expect(page.locator("[data-testid=bad-link-text]")).to_contain_text("Ο σύνδεσμος είναι λάθος")
+        home = page.locator("[data-testid=bad-link-home]")
+        expect(home).to_have_text("Πίσω στην αρχική σελίδα")
+        page.screenshot(path=str(SCREENSHOTS / "bad-link-390x844.png"))
+        home.click()
+        expect(page.locator("[data-testid=start]")).to_have_text("Αρχίστε")
+    finally:
+        ctx.close()
+
+
+STATIC = Path(__file__).resolve().parent.parent / "tavli" / "server" / "static"
+PROPER_NAMES = {"English"}  # the language switch names English in English
+
+
+def english_words(page: Page) -> set[str]:
+    """Latin-letter words the page shows (codes such as seeds and links left out)."""
+    text = page.evaluate("""() => {
+        const clone = document.body.cloneNode(true);
+        for (const node of clone.querySelectorAll('code, script, [hidden]')) node.remove();
+        document.body.append(clone);
+        clone.style.position = 'absolute';
+        const seen = clone.innerText;
+        clone.remove();
+        return seen;
+    }""")
+    return set(re.findall(r"[A-Za-z]{2,}", str(text))) - PROPER_NAMES
+
+
+def test_every_string_has_both_languages(browser: Browser, shared_server: Server) -> None:
+    page = browser.new_page()
+    try:
+        page.goto(shared_server.url + "/")
+        strings = page.evaluate("import('/static/strings.js').then(m => m.STRINGS)")
+    finally:
+        page.close()
+    assert set(strings) == {"en", "el"}
+    assert set(strings["en"]) == set(strings["el"])
+    assert all(strings[lang][key].strip() for lang in strings for key in strings[lang])
+    used: set[str] = set()
+    for path in STATIC.glob("*.html"):
+        used |= set(re.findall(r'data-i18n(?:-placeholder)?="([^"]+)"', path.read_text()))
+    for path in STATIC.glob("*.js"):
+        used |= set(re.findall(r'\bt\("([^"]+)"', path.read_text()))
+    assert used - set(strings["en"]) == set(), "strings used but not defined"
+    # the keys made up at run time: error codes, reasons, bot levels
+    from tavli.neural import LEVELS
+    from tavli.server.view import WHY
+    for code in ("bad-message", "too-large", "rate-limited", "not-joined", "bad-token", "not-your-turn",
+                 "spectator", "illegal", "match-over", "not-absent", "offer-pending", "no-offer"):
+        assert f"error-{code}" in strings["el"], code
+    for why in [*WHY.values(), "claimed", "other"]:
+        assert f"why-{why}" in strings["el"], why
+    for level in LEVELS:
+        assert f"level-{level}" in strings["el"] and f"levelDesc-{level}" in strings["el"], level
+
+
+def test_greek_pages_show_no_english(browser: Browser, shared_server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720}, locale="el-GR")
+    try:
+        page = ctx.new_page()
+        page.goto(shared_server.url + "/")
+        page.wait_for_selector("[data-testid=opponent] option[value=beginner]", state="attached")
+        assert english_words(page) == set()
+        page.select_option("[data-testid=lang]", "en")  # the check sees English where there is some
+        assert {"Opponent", "Games", "House"} <= english_words(page)
+        page.select_option("[data-testid=lang]", "el")
+        page.wait_for_function("document.querySelector('[data-testid=opponent] option').text.includes('Αρχάριος')")
+        assert english_words(page) == set()
+        page.select_option("[data-testid=games]", "tavli")
+        page.select_option("[data-testid=opponent]", "beginner")
+        page.click("[data-testid=start]")
+        page.wait_for_function("window.tavliState && (window.tavliState.can_roll || window.tavliState.can_play)")
+        assert english_words(page) == set()
+        page.click("[data-testid=resign]")
+        expect(page.locator("[data-testid=resign-menu]")).to_be_visible()
+        assert english_words(page) == set()
+        page.click("[data-testid=resign-1]")  # about even: the bot takes 1 point
+        expect(page.locator("[data-testid=game-over]")).to_be_visible()
+        page.click("[data-testid=check-dice]")
+        expect(page.locator("[data-testid=verdict]")).to_contain_text("✓")
+        assert english_words(page) == set()
+        page.click("[data-testid=continue]")
+        page.click("[data-testid=resign]")
+        page.click("[data-testid=resign-match]")
+        expect(page.locator("[data-testid=match-over]")).to_be_visible()
+        page.click("[data-testid=match-check-dice]")
+        expect(page.locator("[data-testid=match-verdict]")).to_contain_text("✓")
+        assert english_words(page) == set()
+        page.screenshot(path=str(SCREENSHOTS / "match-over-greek.png"))
     finally:
         ctx.close()

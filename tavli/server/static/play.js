@@ -481,7 +481,7 @@ function renderPanel() {
   $("roll").hidden = !s.can_roll || myOffer || frozen;
   $("undo").hidden = !(s.can_play && made.length > 0) || frozen;
   $("confirm").hidden = !(s.can_play && complete !== null) || myOffer || frozen;
-  $("resign").hidden = s.you === "spectator" || s.over;
+  $("resign").hidden = s.you === "spectator" || s.over || frozen;
   $("resign").disabled = !!s.offer;
   $("auto-roll-label").hidden = s.you === "spectator";
   renderClaim();
