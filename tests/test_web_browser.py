@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 from collections.abc import Iterator
@@ -33,6 +34,14 @@ def browser() -> Iterator[Browser]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the tests that need nothing of their own from it."""
+    s = Server(tmp_path_factory.mktemp("shared") / "tavli.db")
+    yield s
+    s.stop(signal.SIGKILL)
 
 
 @pytest.fixture
@@ -185,9 +194,11 @@ def test_two_friends_and_a_spectator(browser: Browser, server: Server) -> None:
                 page.wait_for_function(f"window.tavliState.game.moves.length > {moves_before}")
             seen = state(waiting)["game"]["moves"][-1]
             assert seen["color"] == turn
-            expect(waiting.locator("[data-testid=moves] li:not(.opening)")).to_have_count(moves_before + 1)
-            openings = len(state(waiting)["game"]["opening"])
-            expect(waiting.locator("[data-testid=moves] li.opening")).to_have_count(openings)
+            expect(waiting.locator("[data-testid=moves] li")).to_have_count(moves_before + 1)
+            w, b = state(waiting)["game"]["opening"][-1]
+            begins = "White" if w > b else "Black"
+            expect(waiting.locator("[data-testid=opening]")).to_contain_text(
+                f"White rolled {w}, Black {b}: {begins} begins and rolls both dice")
             assert state(watcher)["game"]["position"] == state(waiting)["game"]["position"]
         # the spectator's link cannot act, even by hand over a raw WebSocket
         token = watch_link.split("#t=")[1]
@@ -253,3 +264,230 @@ def test_start_page_errors_and_greek(context: BrowserContext, server: Server) ->
     page.goto(server.url + "/match/nope#t=forged")
     expect(page.locator("[data-testid=status]")).to_contain_text("δεν ισχύει")
     assert json.loads(page.evaluate("localStorage.getItem('tavli:lang') && '1'")) == 1
+
+
+SCREENS = [(1366, 768), (1280, 720), (390, 844), (360, 740)]
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
+
+
+def inside(box: dict[str, float] | None, width: int, height: int) -> bool:
+    return box is not None and box["x"] >= -0.5 and box["y"] >= -0.5 and \
+        box["x"] + box["width"] <= width + 0.5 and box["y"] + box["height"] <= height + 0.5
+
+
+def layout_of(page: Page) -> dict[str, Any]:
+    """Where the board and the controls stand, and the smallest point label in CSS px."""
+    return dict(page.evaluate("""() => {
+        const box = (sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+                               return [r.x, r.y, r.width, r.height]; };
+        const svg = document.querySelector('#board');
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        const labels = [...document.querySelectorAll('text.label')]
+            .map(t => Number(t.getAttribute('font-size')) * scale);
+        return {board: box('#board'), controls: box('[data-testid=controls]'), status: box('#status'),
+                label: Math.min(...labels), labels: labels.length,
+                scrollX: document.documentElement.scrollWidth - innerWidth};
+    }"""))
+
+
+@pytest.mark.parametrize(("width", "height"), SCREENS, ids=[f"{w}x{h}" for w, h in SCREENS])
+def test_the_board_fits_the_screen(browser: Browser, shared_server: Server, width: int, height: int) -> None:
+    phone = width < 500
+    ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone)
+    try:
+        page = ctx.new_page()
+        start_match(page, shared_server.url, "beginner", length="3")
+        s = wait_for_my_turn_or_end(page)
+        before = layout_of(page)
+        if s["can_roll"]:
+            expect(page.locator("[data-testid=roll]")).to_be_visible()
+            assert inside(page.locator("[data-testid=roll]").bounding_box(), width, height)
+            page.click("[data-testid=roll]")
+            page.wait_for_function(f"window.tavliState.seq > {s['seq']}")
+            s = wait_for_my_turn_or_end(page)
+        assert s["can_play"], "a roll of the opening position can always be played"
+        rolled = layout_of(page)
+        page.locator(".point.source").first.click()
+        page.locator(".point.target").first.click()
+        expect(page.locator("[data-testid=undo]")).to_be_visible()
+        stepped = layout_of(page)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"board-{width}x{height}.png"))
+        # the board, the dice, the status and every button shown are on the screen, nothing scrolls sideways
+        assert inside(page.locator("#board").bounding_box(), width, height)
+        dice = page.locator("[data-die]")
+        assert dice.count() in (2, 4)
+        for i in range(dice.count()):
+            assert inside(dice.nth(i).bounding_box(), width, height)
+        for name in ("status", "undo", "resign", "roll", "confirm"):
+            button = page.locator(f"[data-testid={name}]")
+            if button.is_visible():
+                box = button.bounding_box()
+                assert inside(box, width, height), name
+                if phone and name != "status":
+                    assert box is not None and box["height"] >= 40, name
+        assert stepped["scrollX"] <= 0
+        # readable numbers on all 24 points
+        assert stepped["labels"] == 24 and stepped["label"] >= 10, stepped["label"]
+        # nothing moves when the dice come or the Undo button appears
+        assert before["board"] == rolled["board"] == stepped["board"]
+        assert before["controls"] == rolled["controls"] == stepped["controls"]
+        if phone:  # a finger can hit every point: the whole point is the target, at least 40 px across
+            for p in range(1, 25):
+                box = page.locator(f"[data-point='{p}'] rect.hit").bounding_box()
+                assert box is not None and min(box["width"], box["height"]) >= 40, (p, box)
+    finally:
+        ctx.close()
+
+
+def test_resign_game_over_dice_check_match_over_and_rematch(browser: Browser, shared_server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        start_match(page, shared_server.url, "beginner", length="5", games="tavli")
+        s = wait_for_my_turn_or_end(page)
+        me = s["you"]
+        # resigning the game for 2 points: the bot expects less, so it takes them
+        page.click("[data-testid=resign]")
+        page.click("[data-testid=resign-2]")
+        expect(page.locator("[data-testid=game-over]")).to_be_visible()
+        expect(page.locator("[data-testid=game-over-text]")).to_contain_text(
+            "wins game 1 (Portes) and 2 points: the opponent resigned")
+        expect(page.locator("[data-testid=roll]")).to_be_hidden()  # the final position stays until Next game
+        seed = page.locator("[data-testid=seed]").inner_text()
+        assert len(seed) == 64 and seed == state(page)["games"][0]["seed"]
+        page.click("[data-testid=check-dice]")
+        expect(page.locator("[data-testid=verdict]")).to_contain_text("✓")
+        page.screenshot(path=str(SCREENSHOTS / "game-over.png"))
+        page.click("[data-testid=continue]")
+        expect(page.locator("[data-testid=game-over]")).to_be_hidden()
+        expect(page.locator("[data-testid=game-name]")).to_contain_text("Plakoto")
+        # the whole match
+        page.click("[data-testid=resign]")
+        page.click("[data-testid=resign-match]")
+        expect(page.locator("[data-testid=match-over]")).to_be_visible()
+        expect(page.locator("[data-testid=match-over-title]")).to_have_text("You lose the match.")
+        other = "Black" if me == "white" else "White"
+        expect(page.locator("[data-testid=match-over-last]")).to_contain_text(
+            f"{other} wins game 2 (Plakoto) and 3 points: the opponent resigned the match")
+        expect(page.locator("[data-testid=games-table] tbody tr")).to_have_count(2)
+        page.click("[data-testid=match-check-dice]")
+        expect(page.locator("[data-testid=match-verdict]")).to_contain_text("✓")
+        page.screenshot(path=str(SCREENSHOTS / "match-over.png"))
+        old = state(page)["match"]
+        # a rematch: the bot accepts, the page follows its own link into the new match, seats swapped
+        page.click("[data-testid=rematch]")
+        page.wait_for_function(f"window.tavliState && window.tavliState.match !== {json.dumps(old)}")
+        fresh = state(page)
+        assert fresh["you"] == ("black" if me == "white" else "white") and not fresh["over"]
+        assert fresh["settings"]["length"] == 5 and fresh["score"] == {"white": 0, "black": 0}
+        page.go_back()  # the old link still opens the old match, which leads on to the rematch
+        page.wait_for_function(f"window.tavliState && window.tavliState.match === {json.dumps(fresh['match'])}")
+        assert not errors
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("link", ["/match/nope#t=forged", "/match/nope", "/match/nope#t=" + "x" * 300, "existing"])
+def test_bad_links_get_a_page_in_the_players_language(browser: Browser, shared_server: Server, link: str) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="el-GR")
+    try:
+        page = ctx.new_page()
+        if link == "existing":  # a real match, a token of another match
+            made = shared_server.post("/api/matches", {"opponent": "beginner"})
+            link = f"/match/{made['match']}#t=" + "A" * 32
+        page.goto(shared_server.url + link)
+        expect(page.locator("[data-testid=bad-link]")).to_be_visible()
+        expect(page.locator("[data-testid=bad-link-text]")).to_contain_text("Ο σύνδεσμος είναι λάθος")
+        home = page.locator("[data-testid=bad-link-home]")
+        expect(home).to_have_text("Πίσω στην αρχική σελίδα")
+        page.screenshot(path=str(SCREENSHOTS / "bad-link-390x844.png"))
+        home.click()
+        expect(page.locator("[data-testid=start]")).to_have_text("Αρχίστε")
+    finally:
+        ctx.close()
+
+
+STATIC = Path(__file__).resolve().parent.parent / "tavli" / "server" / "static"
+PROPER_NAMES = {"English"}  # the language switch names English in English
+
+
+def english_words(page: Page) -> set[str]:
+    """Latin-letter words the page shows (codes such as seeds and links left out)."""
+    text = page.evaluate("""() => {
+        const clone = document.body.cloneNode(true);
+        for (const node of clone.querySelectorAll('code, script, [hidden]')) node.remove();
+        document.body.append(clone);
+        clone.style.position = 'absolute';
+        const seen = clone.innerText;
+        clone.remove();
+        return seen;
+    }""")
+    return set(re.findall(r"[A-Za-z]{2,}", str(text))) - PROPER_NAMES
+
+
+def test_every_string_has_both_languages(browser: Browser, shared_server: Server) -> None:
+    page = browser.new_page()
+    try:
+        page.goto(shared_server.url + "/")
+        strings = page.evaluate("import('/static/strings.js').then(m => m.STRINGS)")
+    finally:
+        page.close()
+    assert set(strings) == {"en", "el"}
+    assert set(strings["en"]) == set(strings["el"])
+    assert all(strings[lang][key].strip() for lang in strings for key in strings[lang])
+    used: set[str] = set()
+    for path in STATIC.glob("*.html"):
+        used |= set(re.findall(r'data-i18n(?:-placeholder)?="([^"]+)"', path.read_text()))
+    for path in STATIC.glob("*.js"):
+        used |= set(re.findall(r'\bt\("([^"]+)"', path.read_text()))
+    assert used - set(strings["en"]) == set(), "strings used but not defined"
+    # the keys made up at run time: error codes, reasons, bot levels
+    from tavli.neural import LEVELS
+    from tavli.server.view import WHY
+    for code in ("bad-message", "too-large", "rate-limited", "not-joined", "bad-token", "not-your-turn",
+                 "spectator", "illegal", "match-over", "not-absent", "offer-pending", "no-offer"):
+        assert f"error-{code}" in strings["el"], code
+    for why in [*WHY.values(), "claimed", "other"]:
+        assert f"why-{why}" in strings["el"], why
+    for level in LEVELS:
+        assert f"level-{level}" in strings["el"] and f"levelDesc-{level}" in strings["el"], level
+
+
+def test_greek_pages_show_no_english(browser: Browser, shared_server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720}, locale="el-GR")
+    try:
+        page = ctx.new_page()
+        page.goto(shared_server.url + "/")
+        page.wait_for_selector("[data-testid=opponent] option[value=beginner]", state="attached")
+        assert english_words(page) == set()
+        page.select_option("[data-testid=lang]", "en")  # the check sees English where there is some
+        assert {"Opponent", "Games", "House"} <= english_words(page)
+        page.select_option("[data-testid=lang]", "el")
+        page.wait_for_function("document.querySelector('[data-testid=opponent] option').text.includes('Αρχάριος')")
+        assert english_words(page) == set()
+        page.select_option("[data-testid=games]", "tavli")
+        page.select_option("[data-testid=opponent]", "beginner")
+        page.click("[data-testid=start]")
+        page.wait_for_function("window.tavliState && (window.tavliState.can_roll || window.tavliState.can_play)")
+        assert english_words(page) == set()
+        page.click("[data-testid=resign]")
+        expect(page.locator("[data-testid=resign-menu]")).to_be_visible()
+        assert english_words(page) == set()
+        page.click("[data-testid=resign-1]")  # about even: the bot takes 1 point
+        expect(page.locator("[data-testid=game-over]")).to_be_visible()
+        page.click("[data-testid=check-dice]")
+        expect(page.locator("[data-testid=verdict]")).to_contain_text("✓")
+        assert english_words(page) == set()
+        page.click("[data-testid=continue]")
+        page.click("[data-testid=resign]")
+        page.click("[data-testid=resign-match]")
+        expect(page.locator("[data-testid=match-over]")).to_be_visible()
+        page.click("[data-testid=match-check-dice]")
+        expect(page.locator("[data-testid=match-verdict]")).to_contain_text("✓")
+        assert english_words(page) == set()
+        page.screenshot(path=str(SCREENSHOTS / "match-over-greek.png"))
+    finally:
+        ctx.close()

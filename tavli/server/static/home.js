@@ -16,7 +16,8 @@ async function loadLevels() {
   }
   select.innerHTML = "";
   for (const level of levels) {
-    const option = new Option(`${level.name[0].toUpperCase()}${level.name.slice(1)} — ${level.description}`, level.name);
+    const name = t(`level-${level.name}`), about = t(`levelDesc-${level.name}`);
+    const option = new Option(`${name.startsWith("level-") ? level.name : name} — ${about.startsWith("levelDesc-") ? level.description : about}`, level.name);
     select.append(option);
   }
   select.append(new Option(t("friend"), "friend"));
