@@ -32,10 +32,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from tavli.neural import DEFAULT_LEVEL, LEVELS
+from tavli.record import dumps
 from tavli.server.protocol import (
     Answer,
     Claim,
     Hello,
+    Hint,
     Ping,
     PlayMessage,
     ProtocolError,
@@ -45,6 +47,7 @@ from tavli.server.protocol import (
     message_id,
     parse,
 )
+from tavli.server.review import REVIEW_DEPTH, Reviewer, hint_json
 from tavli.server.service import PRESENCE_SECONDS, SEATS, ActionError, LiveMatch, MatchService, seat_name
 from tavli.server.store import Store
 from tavli.server.view import state_json
@@ -136,6 +139,7 @@ class Hub:
                            can_claim=claim_at is not None and claim_at <= time.time(),
                            claim_after=self.service.claim_after)
         state["claim_at"] = claim_at
+        state["coach"] = bool(live.row.settings.get("coach", False))
         return state
 
     def claim_at(self, live: LiveMatch, role: str | None, connected: dict[str, bool],
@@ -317,12 +321,12 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
                message_burst: float = MESSAGE_BURST,
                connections_per_address: int = CONNECTIONS_PER_ADDRESS, hello_seconds: float = HELLO_SECONDS,
                request_seconds: float = REQUEST_SECONDS, trusted_proxies: Iterable[str] = (),
-               allowed_origins: Iterable[str] = ()) -> Starlette:
+               allowed_origins: Iterable[str] = (), review_depth: int = REVIEW_DEPTH) -> Starlette:
     """The web app on ``database`` (``sqlite:///FILE``, ``sqlite://`` in memory, or ``postgresql://...``).
 
     ``trusted_proxies``: the addresses (or networks) whose ``X-Forwarded-For`` is believed, none by
     default. ``allowed_origins``: the web origins other than the server's own whose pages may open
-    WebSockets (``https://example.com``).
+    WebSockets (``https://example.com``). ``review_depth``: the plies of the reviews' analysis.
     """
     proxies = check_proxies(trusted_proxies)
     origins: set[str] = set()
@@ -334,6 +338,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
     store = Store(database)
     service = MatchService(store, claim_after=claim_after, bot_delay=bot_delay)
     hub = Hub(service)
+    reviewer = Reviewer(service, review_depth)
     creations = RateLimiter(matches_per_minute, 60.0)
 
     async def every(seconds: float, job: Any) -> None:
@@ -353,6 +358,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            reviewer.close()
             if sessions:  # let closing connections record their absence before the database goes
                 await asyncio.wait(sessions, timeout=5.0)
             await store.close()
@@ -360,6 +366,24 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
     async def page(request: Request) -> Response:
         name = "board.html" if "match_id" in request.path_params else "home.html"
         return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+
+    async def review_page(request: Request) -> Response:
+        return FileResponse(STATIC / "review.html", headers={"Cache-Control": "no-cache"})
+
+    async def analysis(request: Request) -> Response:
+        match_id = request.path_params["match_id"]
+        if not MATCH_ID.fullmatch(match_id):
+            return error("no such match", 404)
+        auth = request.headers.get("authorization", "")
+        token = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
+        role = await store.role(match_id, token) if 0 < len(token) <= 128 else None
+        try:
+            status, answer = await reviewer.review(match_id, role)
+        except ActionError as exc:
+            return error(str(exc), 500)
+        if isinstance(answer, str):
+            return Response(answer, media_type="application/json", headers={"Cache-Control": "no-cache"})
+        return JSONResponse(answer, status_code=status, headers={"Cache-Control": "no-cache"})
 
     async def health(request: Request) -> Response:
         return JSONResponse({"ok": True})
@@ -409,6 +433,15 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         if record is None:
             return error("no such match", 404)
         return JSONResponse(record)
+
+    async def match_record(request: Request) -> Response:
+        try:
+            record = await service.match_record(request.path_params["match_id"])
+        except ActionError as exc:
+            return error(str(exc), 500)
+        if record is None:
+            return error("no such match", 404)
+        return Response(dumps(record), media_type="application/json")
 
     sessions: set[asyncio.Task[Any]] = set()
     open_per_address: Counter[str] = Counter()
@@ -510,6 +543,9 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
                 return
             if conn.role is None:
                 raise ActionError("not-joined", "send hello with your token first")
+            if isinstance(msg, Hint):
+                await conn.send(await hint(conn, match_id, msg))
+                return
             assert isinstance(msg, Roll | PlayMessage | Claim | Resign | Answer | Rematch)
             play = msg.play if isinstance(msg, PlayMessage) else None
             await service.act(match_id, conn.role, msg.type, msg.seq, play,
@@ -523,13 +559,35 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
                 if live is not None:
                     await conn.send(await hub.state_for(live, conn))
 
+    async def hint(conn: Connection, match_id: str, msg: Hint) -> dict[str, Any]:
+        """The coach's answer to a hint: the best plays of the roll of the seat on its turn."""
+        live = await service.get(match_id)
+        if live is None:
+            raise ActionError("bad-token", "this link is not valid for this match")
+        if not live.row.settings.get("coach", False):
+            raise ActionError("no-coach", "this match was created without the coach")
+        match = live.match
+        if conn.role not in SEATS or match.is_over or match.turn != SEATS[conn.role]:
+            raise ActionError("not-your-turn", "hints are for the player on his turn")
+        if match.dice is None:
+            raise ActionError("not-rolled", "roll first: a hint is for the dice rolled")
+        seq, position, dice = live.seq, match.game.position, match.dice
+        try:
+            found = await asyncio.to_thread(hint_json, position, dice, msg.play)
+        except ValueError as exc:
+            raise ActionError("illegal", one_line(exc)) from None
+        return {"type": "hint", "id": msg.id, "seq": seq, "dice": str(dice)} | found
+
     routes = [
         Route("/", page),
         Route("/match/{match_id}", page),
+        Route("/match/{match_id}/review", review_page),
         Route("/healthz", health),
         Route("/api/levels", levels),
         Route("/api/matches", new_match, methods=["POST"]),
         Route("/api/matches/{match_id}/dice", dice),
+        Route("/api/matches/{match_id}/record", match_record),
+        Route("/api/matches/{match_id}/analysis", analysis),
         WebSocketRoute("/ws/{match_id}", socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
@@ -538,4 +596,5 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.service = service
     app.state.hub = hub
+    app.state.reviewer = reviewer
     return app

@@ -80,14 +80,22 @@ class Rematch(_Message):
     id: MessageId = None
 
 
+class Hint(_Message):
+    """Ask the coach for the best plays of one's roll; with ``play``, also that play's value."""
+
+    type: Literal["hint"]
+    play: Annotated[str, Field(max_length=200)] | None = None
+    id: MessageId = None
+
+
 class Ping(_Message):
     type: Literal["ping"]
     id: MessageId = None
 
 
-Message = Hello | Roll | PlayMessage | Claim | Resign | Answer | Rematch | Ping
+Message = Hello | Roll | PlayMessage | Claim | Resign | Answer | Rematch | Hint | Ping
 _ADAPTER: TypeAdapter[Message] = TypeAdapter(Annotated[Message, Field(discriminator="type")])
-TYPES = ("hello", "roll", "play", "claim", "resign", "answer", "rematch", "ping")
+TYPES = ("hello", "roll", "play", "claim", "resign", "answer", "rematch", "hint", "ping")
 
 
 def size_in_bytes(text: str | bytes) -> int:

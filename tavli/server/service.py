@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import datetime
 import hashlib
 import hmac
 import secrets
@@ -25,6 +26,7 @@ from tavli.fairdice import SeededRoller, commitment
 from tavli.match import Match, MatchSettings
 from tavli.neural import LEVELS, NeuralBot
 from tavli.position import Play
+from tavli.record import MatchRecord, PlayerInfo
 from tavli.server.store import ActionRow, Conflict, MatchRow, Store, token_hash
 from tavli.variants import BLACK, WHITE, Color
 
@@ -240,7 +242,8 @@ class MatchService:
         """A new match from the start page's request; returns the tokens and links."""
         if not isinstance(body, dict):
             raise ValueError("the request must be a JSON object")
-        known = {"opponent", "length", "games", "seat", "mother_pin", "prime_limits", "prime_in_opponent_start"}
+        known = {"opponent", "length", "games", "seat", "mother_pin", "prime_limits", "prime_in_opponent_start",
+                 "coach"}
         unknown = sorted(set(body) - known)
         if unknown:
             raise ValueError(f"unknown field {unknown[0]!r}")
@@ -253,6 +256,10 @@ class MatchService:
         if seat == "random":
             seat = secrets.choice(["white", "black"])
         _, data = settings_from_request(body)
+        coach = body.get("coach", opponent != "friend")  # on against bots unless refused, off between friends
+        if type(coach) is not bool:
+            raise ValueError("coach must be true or false")
+        data["coach"] = coach
         other = "black" if seat == "white" else "white"
         kinds = {seat: "human", other: "human" if opponent == "friend" else f"bot:{opponent}"}
         match_id = secrets.token_urlsafe(9)
@@ -563,3 +570,14 @@ class MatchService:
                 entry["rolls"] = [list(t.dice) for t in record.game.history]
             out.append(entry)
         return {"match": match_id, "games": out}
+
+    async def match_record(self, match_id: str) -> MatchRecord | None:
+        """The match record (tavli.record) of the match so far; seeds of games going on withheld."""
+        live = await self.get(match_id)
+        if live is None:
+            return None
+        players = {color: PlayerInfo("bot", level) if (level := live.bot_level(color)) else PlayerInfo("human", "")
+                   for color in (WHITE, BLACK)}
+        created = datetime.datetime.fromtimestamp(live.row.created, datetime.UTC).isoformat(timespec="seconds")
+        return MatchRecord.from_match(live.match, players, live.roller.seeds,
+                                      meta={"created": created, "site": "Tavli", "match": match_id})

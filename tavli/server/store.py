@@ -27,6 +27,7 @@ from sqlalchemy import (
     Table,
     Text,
     bindparam,
+    delete,
     event,
     insert,
     select,
@@ -82,6 +83,16 @@ presence = Table(
     Column("seat", String(8), primary_key=True),
     # connected until this time: a heartbeat moves it on, a disconnect sets it to now
     Column("until", Float, nullable=False),
+)
+
+analyses = Table(
+    "analyses", metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    # the review of the match's first ``games`` games (those finished when it was made)
+    Column("games", Integer, nullable=False),
+    Column("depth", Integer, nullable=False),
+    Column("data", Text, nullable=False),
+    Column("at", Float, nullable=False),
 )
 
 
@@ -289,6 +300,20 @@ class Store:
             rows = (await conn.execute(select(presence.c.seat, presence.c.until)
                                        .where(presence.c.match_id == match_id))).all()
         return {r[0]: float(r[1]) for r in rows}
+
+    async def save_analysis(self, match_id: str, games: int, depth: int, data: str) -> None:
+        """Store the review of a match's first ``games`` games (JSON text), replacing an older one."""
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(analyses).where(analyses.c.match_id == match_id))
+            await conn.execute(insert(analyses).values(match_id=match_id, games=games, depth=depth, data=data,
+                                                       at=time.time()))
+
+    async def load_analysis(self, match_id: str) -> tuple[int, int, str] | None:
+        """The stored review of a match: how many games it covers, its depth and its JSON text."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(analyses.c.games, analyses.c.depth, analyses.c.data)
+                                      .where(analyses.c.match_id == match_id))).first()
+        return None if row is None else (int(row[0]), int(row[1]), str(row[2]))
 
     async def create_with_hashes(self, match_id: str, settings: dict[str, Any], white: str, black: str,
                                  hashes: dict[str, str]) -> None:

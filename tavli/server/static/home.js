@@ -32,6 +32,7 @@ function request() {
     mother_pin: $("mother-pin").value,
     prime_limits: $("prime-limits").checked,
     prime_in_opponent_start: $("prime-in-start").checked,
+    coach: $("coach").checked,
   };
 }
 
@@ -58,6 +59,10 @@ async function start(event) {
 
 $("length").addEventListener("change", () => { $("length-other").hidden = $("length").value !== "other"; });
 $("games").addEventListener("change", () => { $("games-custom").hidden = $("games").value !== "custom"; });
+// the coach is on against bots and off between friends, unless the creator chooses otherwise
+let coachChosen = false;
+$("coach").addEventListener("change", () => { coachChosen = true; });
+$("opponent").addEventListener("change", () => { if (!coachChosen) $("coach").checked = $("opponent").value !== "friend"; });
 $("new-match").addEventListener("submit", start);
 languageSwitch($("lang"), loadLevels);
 translatePage();

@@ -2,28 +2,17 @@
 //
 // The server is authoritative (docs/web.md): the page only proposes. A move is built here step by
 // step from the server's list of legal step orders, can be taken back, and is sent whole on Confirm.
+import { BoardView, diceFaces, portraitScreen } from "/static/board.js";
 import { checkGame, rematchToken } from "/static/fairdice.js";
 import { language, languageSwitch, t, translatePage } from "/static/strings.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
-
-// Board geometry, in two coordinates: `a` along the board (the 12 columns of points, the bar and the
-// tray) and `c` across it (the two rows of points facing each other). On a wide screen `a` runs left
-// to right (viewBox 1000 x 760); on a phone held upright the board turns a quarter so that each point
-// is a row at least 40 px tall (viewBox 620 x 1000, `a` top to bottom).
-const LANDSCAPE = {
-  A: 1000, C: 760, frameA: 22, pointW: 66, barA: 418, barW: 56, rightA: 474, trayA: 884, trayW: 94,
-  frameC: 26, pointH: 292, R: 31, barR: 28, die: 62, label: 16, off: 16,
-};
-const PORTRAIT = {
-  A: 1000, C: 620, frameA: 10, pointW: 73, barA: 448, barW: 40, rightA: 488, trayA: 926, trayW: 64,
-  frameC: 28, pointH: 236, R: 35, barR: 22, die: 56, label: 19, off: 14,
-};
-let G = LANDSCAPE;
+const view = new BoardView($("board"));
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
+$("download-record").href = `/api/matches/${encodeURIComponent(matchId)}/record`;
+$("download-record").download = `tavli-${matchId}.json`;
 const token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
 
 let state = null;          // the last state from the server
@@ -41,6 +30,8 @@ let animateSteps = [];     // steps to animate at the next drawing: [from, to, c
 let rolled = false;        // the dice are new at the next drawing
 let matchOverClosed = false;
 let connectedOnce = false;
+let hint = null;           // the coach's last answer for this turn: {seq, plays}
+let tutorPlay = null;      // a play waiting for the tutor's check before it is sent
 
 // -- connection ---------------------------------------------------------------------------------
 function connect() {
@@ -56,6 +47,7 @@ function connect() {
     let msg;
     try { msg = JSON.parse(event.data); } catch { return; }
     if (msg.type === "state") receive(msg);
+    else if (msg.type === "hint") receiveHint(msg);
     else if (msg.type === "error") serverError(msg);
   });
   socket.addEventListener("close", () => {
@@ -80,6 +72,12 @@ function badLink(why) {
 }
 
 function serverError(msg) {
+  if (msg.id === "tutor" && tutorPlay !== null) {  // the tutor could not check: the play goes as it is
+    const play = tutorPlay;
+    tutorPlay = null;
+    if (state.can_play) send({ type: "play", seq: state.seq, play });
+    return;
+  }
   if (msg.code === "bad-token" || (!state && msg.code === "bad-message")) { badLink("badLink"); return; }
   if (msg.code === "stale") return;
   // in English the server's own line (it says why); in Greek the code's words
@@ -167,7 +165,49 @@ function undo() {
 
 function confirmMove() {
   const play = completePlay();
-  if (play !== null) send({ type: "play", seq: state.seq, play });
+  if (play === null) return;
+  if (state.coach && $("tutor").checked) {  // the tutor looks at the play first
+    tutorPlay = play;
+    send({ type: "hint", id: "tutor", play });
+    return;
+  }
+  send({ type: "play", seq: state.seq, play });
+}
+
+// -- the coach: hints and the tutor ---------------------------------------------------------------
+function askHint() { send({ type: "hint", id: "hint" }); }
+
+function receiveHint(msg) {
+  if (msg.seq !== state.seq) return;  // an answer for a turn already gone
+  if (msg.id === "tutor") {
+    const play = tutorPlay;
+    tutorPlay = null;
+    if (play === null || msg.checked?.play !== play) return;
+    if (msg.checked.skill === "blunder") {
+      const best = msg.plays[0];
+      $("tutor-text").textContent = t("tutorAsk", { loss: msg.checked.loss.toFixed(3), best: moveText({ steps: best.steps }) });
+      $("tutor-panel").dataset.play = play;
+      $("tutor-panel").hidden = false;
+    } else send({ type: "play", seq: state.seq, play });
+    return;
+  }
+  hint = msg;
+  renderHint();
+}
+
+function renderHint() {
+  const show = hint !== null && hint.seq === state.seq && state.can_play;
+  $("hints-card").hidden = !show;
+  if (!show) return;
+  $("hints-title").textContent = t("hintTitle", { dice: hint.dice.split("-").map(Number).sort((a, b) => b - a).join("-") });
+  const list = $("hints");
+  list.innerHTML = "";
+  for (const p of hint.plays) {
+    const li = document.createElement("li");
+    const loss = p.loss > 0 ? ` (−${p.loss.toFixed(3)})` : "";
+    li.textContent = `${moveText({ steps: p.steps })}  ${p.equity >= 0 ? "+" : "−"}${Math.abs(p.equity).toFixed(3)}${loss}`;
+    list.append(li);
+  }
 }
 
 function roll() { send({ type: "roll", seq: state.seq }); }
@@ -196,75 +236,16 @@ function boardModel(g) {
   return { points, bar, off };
 }
 
-// -- drawing ------------------------------------------------------------------------------------
-function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (parent) parent.append(node);
-  return node;
-}
-
-/** Screen coordinates of the board point (a, c). */
-function xy(a, c) { return G === PORTRAIT ? [G.C - c, a] : [a, c]; }
-
-/** An SVG rect spanning a0..a1 along and c0..c1 across. */
-function rectAC(a0, c0, a1, c1, attrs, parent) {
-  const [x0, y0] = xy(a0, c0), [x1, y1] = xy(a1, c1);
-  return el("rect", { x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0), height: Math.abs(y1 - y0), ...attrs }, parent);
-}
-
+// -- drawing (the board itself: board.js) ------------------------------------------------------
 function viewer() { return state.you === "black" ? "black" : "white"; }
-function other(color) { return color === "white" ? "black" : "white"; }
 
-/** Where White's point p stands: its column centre along the board and whether it is in the far row. */
-function place(p) {
-  const q = viewer() === "black" ? 25 - p : p;
-  const far = q >= 13;
-  const idx = far ? q - 13 : 12 - q;
-  const half = idx < 6 ? 0 : 1;
-  const a = (half ? G.rightA : G.frameA) + (idx % 6) * G.pointW + G.pointW / 2;
-  return { a, far, column: idx };
-}
-
-/** The centre of the k-th checker (from the base) of a stack of `shown` on a point. */
-function slot(p, k, shown) {
-  const { a, far } = place(p);
-  const half = G.C / 2 - G.frameC;
-  const spacing = Math.min(2 * G.R, (half - 2 * G.R - 4) / Math.max(1, shown - 1));
-  const c = far ? G.frameC + G.R + k * spacing : G.C - G.frameC - G.R - k * spacing;
-  return xy(a, c);
-}
-
-function label(p) { return viewer() === "black" ? state.game.black_numbers[p - 1] : p; }
-
-function drawChecker(parent, [x, y], color, r = G.R, extra = {}) {
-  const g = el("g", { class: `checker ${color}`, "data-checker": "", "data-color": color, ...extra }, parent);
-  el("circle", { cx: x, cy: y, r: r - 1, fill: `url(#shade-${color})` }, g);
-  el("circle", { cx: x, cy: y, r: r * 0.62, class: "ring" }, g);
-  return g;
-}
-
-function drawDefs(svg) {
-  const defs = el("defs", {}, svg);
-  for (const [color, hi, lo] of [["white", "#ffffff", "#d8cfbf"], ["black", "#5a5450", "#141210"]]) {
-    const grad = el("radialGradient", { id: `shade-${color}`, cx: "38%", cy: "32%", r: "75%" }, defs);
-    el("stop", { offset: "0%", "stop-color": hi }, grad);
-    el("stop", { offset: "100%", "stop-color": lo }, grad);
-  }
-  const die = el("linearGradient", { id: "die-face", x1: "0", y1: "0", x2: "1", y2: "1" }, defs);
-  el("stop", { offset: "0%", "stop-color": "#ffffff" }, die);
-  el("stop", { offset: "100%", "stop-color": "#e4dccd" }, die);
-}
+function label(p) { return view.label(p); }
 
 function render() {
   if (!state) return;
-  const portrait = window.innerWidth < 700 && window.innerHeight > window.innerWidth * 1.1;
-  G = portrait ? PORTRAIT : LANDSCAPE;
+  const portrait = portraitScreen();
   document.body.classList.toggle("portrait", portrait);
-  const svg = $("board");
-  svg.setAttribute("viewBox", portrait ? `0 0 ${G.C} ${G.A}` : `0 0 ${G.A} ${G.C}`);
-  svg.innerHTML = "";
-  drawDefs(svg);
+  view.reset(portrait, viewer(), state.game.black_numbers);
   const shown = reviewing !== null ? state.games[reviewing] : null;
   const game = shown && shown.final ? shown.final : state.game;
   const live = game === state.game;
@@ -273,99 +254,17 @@ function render() {
   const from = state.can_play && live ? sources() : new Set();
   const last = live ? lastMove() : null;
   const lastPoints = new Set((last?.steps || []).flatMap(([a, b]) => [a, b]));
-  const tops = {};
+  const tops = view.drawPosition(model, { last: lastPoints, targets, sources: from, selected, turn: state.turn });
 
-  el("rect", { x: 0, y: 0, width: portrait ? G.C : G.A, height: portrait ? G.A : G.C, rx: 18, class: "frame" }, svg);
-  rectAC(G.frameA, G.frameC, G.barA, G.C - G.frameC, { class: "felt" }, svg);
-  rectAC(G.rightA, G.frameC, G.rightA + 6 * G.pointW, G.C - G.frameC, { class: "felt" }, svg);
-  rectAC(G.barA, G.frameC, G.barA + G.barW, G.C - G.frameC, { class: "bar" }, svg);
-  rectAC(G.trayA, G.frameC, G.trayA + G.trayW, G.C - G.frameC, { class: "tray" }, svg);
-
-  for (let p = 1; p <= 24; p++) {
-    const { a, far, column } = place(p);
-    const group = el("g", { "data-point": p, class: "point" }, svg);
-    const base = far ? G.frameC : G.C - G.frameC;
-    const tip = far ? G.frameC + G.pointH : G.C - G.frameC - G.pointH;
-    const corners = [xy(a - G.pointW / 2 + 2, base), xy(a + G.pointW / 2 - 2, base), xy(a, tip)];
-    el("polygon", {
-      points: corners.map(([x, y]) => `${x},${y}`).join(" "),
-      class: `triangle ${column % 2 ? "dark" : "light"}${lastPoints.has(p) ? " last" : ""}`,
-    }, group);
-    const mid = G.C / 2;
-    rectAC(a - G.pointW / 2, far ? G.frameC : mid, a + G.pointW / 2, far ? mid : G.C - G.frameC, { class: "hit" }, group);
-    const [lx, ly] = xy(a, far ? G.frameC / 2 : G.C - G.frameC / 2);
-    const num = el("text", { x: lx, y: ly, class: "label", "font-size": G.label, "dominant-baseline": "central" }, group);
-    num.textContent = String(label(p));
-    const spot = model.points[p - 1];
-    const layers = [];
-    if (spot.pinned) {
-      const pinner = other(spot.pinned);
-      layers.push([spot.pinned, spot[spot.pinned]], [pinner, spot[pinner]]);
-    } else {
-      for (const color of ["white", "black"]) if (spot[color]) layers.push([color, spot[color]]);
-    }
-    const total = layers.reduce((n, [, c]) => n + c, 0);
-    const count = Math.min(total, 5);
-    let k = 0;
-    for (const [color, n] of layers.filter(([, c]) => c > 0)) {
-      for (let i = 0; i < n; i++, k++) {
-        if (k >= 5) continue;
-        const node = drawChecker(group, slot(p, k, count), color, G.R, k === 0 && layers.length > 1 ? { "data-pinned": "" } : {});
-        tops[p] = node;
-      }
-    }
-    if (total > 5) {
-      const [tx, ty] = slot(p, 4, count);
-      const text = el("text", { x: tx, y: ty, class: "count", "dominant-baseline": "central" }, group);
-      text.textContent = String(total);
-    }
-    if (targets.has(p)) group.classList.add("target");
-    if (from.has(p)) group.classList.add("source");
-    if (selected === p) group.classList.add("selected");
-  }
-
-  // the bar: the viewer's own checkers in the near half, the opponent's in the far half
-  const barGroup = el("g", { "data-point": 25, class: "point barpoint" }, svg);
-  rectAC(G.barA, G.frameC, G.barA + G.barW, G.C - G.frameC, { class: "hit" }, barGroup);
-  const mine = viewer(), theirs = other(mine);
-  for (const [color, far] of [[theirs, true], [mine, false]]) {
-    const n = model.bar[color];
-    for (let i = 0; i < Math.min(n, 4); i++) {
-      const c = far ? G.C / 2 - 50 - i * 2 * G.barR : G.C / 2 + 50 + i * 2 * G.barR;
-      const node = drawChecker(barGroup, xy(G.barA + G.barW / 2, c), color, G.barR);
-      if (color === mine || color === state.turn) tops[`bar-${color}`] = node;
-    }
-    if (n > 4) {
-      const [tx, ty] = xy(G.barA + G.barW / 2, far ? G.C / 2 - 50 - 3 * 2 * G.barR : G.C / 2 + 50 + 3 * 2 * G.barR);
-      el("text", { x: tx, y: ty, class: "count", "dominant-baseline": "central" }, barGroup).textContent = String(n);
-    }
-  }
-  if (from.has(25)) barGroup.classList.add("source");
-  if (selected === 25) barGroup.classList.add("selected");
-
-  // the trays: the viewer's borne-off checkers in the near half, the opponent's in the far half
-  const tray = el("g", { "data-point": 0, class: "point traypoint" }, svg);
-  rectAC(G.trayA, G.frameC, G.trayA + G.trayW, G.C - G.frameC, { class: "hit" }, tray);
-  for (const [color, far] of [[theirs, true], [mine, false]]) {
-    for (let i = 0; i < model.off[color]; i++) {
-      const c = far ? G.frameC + 4 + i * (G.off + 3) : G.C - G.frameC - 4 - G.off - i * (G.off + 3);
-      const node = rectAC(G.trayA + 8, c, G.trayA + G.trayW - 8, c + G.off,
-        { rx: 4, class: `offchecker ${color}`, "data-off": color, fill: `url(#shade-${color})` }, tray);
-      tops[`off-${color}`] = node;
-    }
-  }
-  if (targets.has(0)) tray.classList.add("target");
-
-  if (live) drawDice(svg);
+  if (live) drawDice();
   animate(tops);
   renderPanel();
 }
 
 /** The dice of the side to move, high first; doubles as four dice, those used greyed. */
-function drawDice(svg) {
+function drawDice() {
   if (!state.dice) return;
-  const [d1, d2] = state.dice;
-  const values = d1 === d2 ? [d1, d1, d1, d1] : [Math.max(d1, d2), Math.min(d1, d2)];
+  const values = diceFaces(state.dice);
   const used = new Array(values.length).fill(false);
   if (state.can_play) {
     for (const [from, to] of made) {  // mark the die each step used (a bear-off may use a larger die)
@@ -377,21 +276,7 @@ function drawDice(svg) {
       if (i >= 0) used[i] = true;
     }
   }
-  const D = G.die, gap = 12;
-  const mineToMove = state.turn === viewer();
-  const start = mineToMove ? G.rightA : G.frameA;
-  const span = values.length * D + (values.length - 1) * gap;
-  const a0 = start + (6 * G.pointW - span) / 2;
-  values.forEach((value, i) => {
-    const [x, y] = xy(a0 + i * (D + gap) + D / 2, G.C / 2);
-    const g = el("g", { class: `die ${state.turn}${used[i] ? " used" : ""}${rolled ? " rolling" : ""}`, "data-die": value }, svg);
-    el("rect", { x: x - D / 2, y: y - D / 2, width: D, height: D, rx: D / 6, ...(state.turn === "white" ? { fill: "url(#die-face)" } : {}) }, g);
-    const s = D / 60;
-    const pips = { 1: [[30, 30]], 2: [[16, 16], [44, 44]], 3: [[16, 16], [30, 30], [44, 44]],
-      4: [[16, 16], [44, 16], [16, 44], [44, 44]], 5: [[16, 16], [44, 16], [30, 30], [16, 44], [44, 44]],
-      6: [[16, 14], [44, 14], [16, 30], [44, 30], [16, 46], [44, 46]] }[value];
-    for (const [px, py] of pips) el("circle", { cx: x - D / 2 + px * s, cy: y - D / 2 + py * s, r: 5.6 * s, class: "pip" }, g);
-  });
+  view.drawDice(values, state.turn, { used, right: state.turn === viewer(), rolling: rolled });
   rolled = false;
 }
 
@@ -403,7 +288,8 @@ function animate(tops) {
   steps.forEach(([from, to, color], i) => {
     const node = to === 0 ? tops[`off-${color}`] : tops[to];
     if (!node || from === undefined) return;
-    const [fx, fy] = from === 25 ? xy(G.barA + G.barW / 2, G.C / 2) : slot(from, 0, 1);
+    const G = view.G;
+    const [fx, fy] = from === 25 ? view.xy(G.barA + G.barW / 2, G.C / 2) : view.slot(from, 0, 1);
     const box = node.getBBox();
     const dx = fx - (box.x + box.width / 2), dy = fy - (box.y + box.height / 2);
     node.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
@@ -480,6 +366,12 @@ function renderPanel() {
   const frozen = reviewing !== null;
   $("roll").hidden = !s.can_roll || myOffer || frozen;
   $("undo").hidden = !(s.can_play && made.length > 0) || frozen;
+  $("hint").hidden = !(s.coach && s.can_play) || myOffer || frozen;
+  $("tutor-label").hidden = !s.coach || s.you === "spectator";
+  $("coach-badge").hidden = !s.coach;
+  $("game-over-review").hidden = s.you === "spectator";
+  if (!s.can_play) $("tutor-panel").hidden = true;
+  renderHint();
   $("confirm").hidden = !(s.can_play && complete !== null) || myOffer || frozen;
   $("resign").hidden = s.you === "spectator" || s.over || frozen;
   $("resign").disabled = !!s.offer;
@@ -658,6 +550,23 @@ $("board").addEventListener("pointerup", (event) => {
 });
 
 $("roll").addEventListener("click", roll);
+$("hint").addEventListener("click", askHint);
+$("hint").setAttribute("aria-label", t("hint"));
+$("tutor-play").addEventListener("click", () => {
+  $("tutor-panel").hidden = true;
+  if (state.can_play) send({ type: "play", seq: state.seq, play: $("tutor-panel").dataset.play });
+});
+$("tutor-cancel").addEventListener("click", () => {
+  $("tutor-panel").hidden = true;
+  made = [];
+  selected = null;
+  render();
+});
+$("tutor").checked = localStorage.getItem("tavli:tutor") === "1";
+$("tutor").addEventListener("change", () => localStorage.setItem("tavli:tutor", $("tutor").checked ? "1" : "0"));
+const reviewLink = `/match/${encodeURIComponent(matchId)}/review`;
+$("match-over-review").href = reviewLink;
+$("game-over-review").href = `${reviewLink}#t=${encodeURIComponent(token)}`;
 $("undo").addEventListener("click", undo);
 $("confirm").addEventListener("click", confirmMove);
 $("claim").addEventListener("click", claim);

@@ -1,0 +1,197 @@
+"""The review of played games and the coach's hints: ``tavli.analysis`` on the server.
+
+A match's review is the analysis (``tavli.analysis.analyse_record``) of its
+finished games, made in the background, one match at a time, in a thread of
+its own at a low priority (the search kernels release the GIL), then stored
+as JSON in the database. While it runs, asking for it gives its progress;
+a game that finishes later makes the next request analyse the match again.
+docs/web.md gives the JSON, docs/analysis.md the figures in it.
+
+>>> import json
+>>> from tavli.dice import DiceRoller
+>>> from tavli.match import Match, MatchSettings
+>>> from tavli.record import MatchRecord, PlayerInfo
+>>> m = Match(MatchSettings(length=1, games=("fevga",)), DiceRoller(seed=3))
+>>> for _ in range(6):
+...     _ = m.roll(); _ = m.play(m.legal_plays()[-1])
+>>> record = MatchRecord.from_match(m, {WHITE: PlayerInfo("human", ""), BLACK: PlayerInfo("bot", "expert")})
+>>> review = json.loads(review_json(record, depth=0))
+>>> len(review["decisions"]), review["players"]["black"]["name"], review["games"][0]["start"]["pips"]
+(6, 'bot expert', {'white': 360, 'black': 360})
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from tavli.analysis import THRESHOLDS, Progress, analyse_record, evaluate_decision
+from tavli.dice import Dice
+from tavli.position import Position
+from tavli.record import MatchRecord
+from tavli.server.view import board_json, steps_json
+from tavli.variants import BLACK, WHITE
+
+if TYPE_CHECKING:
+    from tavli.server.service import MatchService
+
+REVIEW_DEPTH = 1
+"""The depth of the server's reviews: a whole 7-point match in a few seconds on one core
+(2 plies take about 15 times as long)."""
+
+HINT_DEPTH = 1
+"""The depth of the coach's hints."""
+
+HINT_PLAYS = 3
+"""How many of the best plays a hint shows."""
+
+NICENESS = 10
+"""How much lower the review thread's priority is than the server's (Linux)."""
+
+
+def _lower_priority() -> None:
+    """Run the calling thread at a lower priority, where the system allows it (Linux threads)."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
+
+
+def finished_games(record: MatchRecord) -> MatchRecord:
+    """The record without its game still going, if any (only a record's last game can be)."""
+    return dataclasses.replace(record, games=[g for g in record.games if g.end is not None])
+
+
+def review_json(record: MatchRecord, depth: int = REVIEW_DEPTH, progress: Progress | None = None,
+                head: dict[str, Any] | None = None) -> str:
+    """The review of ``record``'s games as JSON text: ``head``, then the analysis
+    (``MatchAnalysis.to_json``) with each game's first board, and each decision's board after the
+    play and the steps of its play and of the better plays (in White's numbering)."""
+    games = record.check()
+    analysis = analyse_record(record, depth, workers=1, progress=progress)
+    out = dict(head or {}) | analysis.to_json()
+    for name, color in (("white", WHITE), ("black", BLACK)):
+        player = record.players[color]
+        out["players"][name] |= {"kind": player.kind, "level": player.name}
+    out["length"] = record.settings.length
+    for entry, game, recorded in zip(out["games"], games, record.games, strict=True):
+        entry["start"] = board_json(game.start)
+        entry["reason"] = recorded.end.reason if recorded.end is not None else ""
+    turns = [turn for game in games for turn in game.history]
+    for entry, turn in zip(out["decisions"], turns, strict=True):
+        variant = turn.before.variant
+        entry["board"] = board_json(turn.after)
+        entry["steps"] = steps_json(variant, turn.color, turn.play.steps)
+        for candidate in entry["candidates"]:
+            play = turn.before.parse_play(candidate["play"], turn.dice) if candidate["play"] else None
+            candidate["steps"] = steps_json(variant, turn.color, play.steps) if play is not None else []
+    return json.dumps(out, separators=(",", ":"))
+
+
+def hint_json(position: Position, dice: Dice, play: str | None = None, depth: int = HINT_DEPTH,
+              count: int = HINT_PLAYS) -> dict[str, Any]:
+    """The best ``count`` plays of ``dice`` in ``position`` with their values; with ``play``
+    (notation), also its value, its loss against the best and how bad it is.
+
+    >>> from tavli import Position
+    >>> hint = hint_json(Position.start("portes"), Dice(3, 1), "24/21 24/23", depth=0)
+    >>> hint["plays"][0]["play"], hint["checked"]["skill"]
+    ('8/5 6/5', 'blunder')
+    """
+    legal = position.legal_plays(dice)
+    if len(legal) == 0:
+        return {"plays": [], "checked": None, "depth": depth}
+    if play is not None:
+        position.parse_play(play, dice)  # a ValueError says what is wrong with it
+    decision = evaluate_decision(position, dice, play if play is not None else str(legal[0]), depth)
+    variant, color = position.variant, position.turn
+
+    def one(c: Any) -> dict[str, Any]:
+        steps = position.parse_play(c.play, dice).steps if c.play else ()
+        return {"play": c.play, "equity": round(c.equity, 4), "win": round(c.win, 4),
+                "loss": round(max(0.0, decision.best_equity - c.equity), 4),
+                "steps": steps_json(variant, color, steps)}
+
+    ranked = sorted(decision.candidates, key=lambda c: -c.equity)
+    checked = None
+    if play is not None:
+        mine = next(c for c in decision.candidates if c.play == decision.played)
+        checked = one(mine) | {"skill": decision.skill, "forced": decision.forced}
+    return {"plays": [one(c) for c in ranked[:count]], "checked": checked, "depth": decision.depth,
+            "thresholds": dataclasses.asdict(THRESHOLDS.get(variant.name, THRESHOLDS["portes"]))}
+
+
+@dataclass
+class Job:
+    """A review being made: how many games it covers, and how far it has come."""
+
+    games: int
+    done: int = 0
+    total: int = 0
+    error: str | None = None
+    task: asyncio.Task[None] | None = None
+
+
+class Reviewer:
+    """Makes, stores and serves the reviews of a server's matches, one at a time."""
+
+    def __init__(self, service: MatchService, depth: int = REVIEW_DEPTH) -> None:
+        self.service = service
+        self.store = service.store
+        self.depth = depth
+        self.jobs: dict[str, Job] = {}
+        self._executor = ThreadPoolExecutor(1, thread_name_prefix="tavli-review", initializer=_lower_priority)
+
+    def close(self) -> None:
+        for job in self.jobs.values():
+            if job.task is not None:
+                job.task.cancel()
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    async def review(self, match_id: str, role: str | None) -> tuple[int, dict[str, Any] | str]:
+        """(HTTP status, answer) for ``GET /api/matches/{id}/analysis``: the stored review as JSON
+        text, or the progress of the one being made, or an error."""
+        live = await self.service.get(match_id)
+        record = await self.service.match_record(match_id)
+        if live is None or record is None:
+            return 404, {"error": "no such match"}
+        over = live.match.is_over
+        if not over and role not in ("white", "black"):
+            return 403, {"error": "the review opens when the match is over (its players see each finished game)"}
+        record = finished_games(record)
+        games = len(record.games)
+        if games == 0:
+            return 200, {"status": "empty", "games": 0, "over": over}
+        stored = await self.store.load_analysis(match_id)
+        if stored is not None and stored[0] == games and stored[1] == self.depth:
+            return 200, stored[2]
+        job = self.jobs.get(match_id)
+        if job is None or job.games != games:
+            job = self.jobs[match_id] = Job(games)
+            job.task = asyncio.create_task(self._make(match_id, record, job))
+        if job.error is not None:
+            return 500, {"error": f"the review could not be made: {job.error}"}
+        return 202, {"status": "running", "games": games, "done": job.done, "total": job.total}
+
+    async def _make(self, match_id: str, record: MatchRecord, job: Job) -> None:
+        def progress(done: int, total: int) -> None:
+            job.done, job.total = done, total
+
+        loop = asyncio.get_running_loop()
+        try:
+            head = {"status": "done", "match": match_id, "games_reviewed": job.games,
+                    "over": record.winner is not None}
+            text = await loop.run_in_executor(self._executor, review_json, record, self.depth, progress, head)
+            await self.store.save_analysis(match_id, job.games, self.depth, text)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # kept and reported by the next request; a later game retries
+            job.error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            return
+        if self.jobs.get(match_id) is job:
+            del self.jobs[match_id]

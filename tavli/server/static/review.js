@@ -1,0 +1,240 @@
+// The review page (review.html): a finished match (or the finished games of one going on, for its
+// players) stepped turn by turn, each play against the best few with their values and the loss, the
+// chances of winning through the game, and each player's error rate, errors, blunders and luck.
+// The analysis is made on the server (GET /api/matches/{id}/analysis, docs/web.md); this page asks
+// for it until it is ready, showing the progress.
+import { BoardView, diceFaces, el, portraitScreen } from "/static/board.js";
+import { languageSwitch, t, translatePage } from "/static/strings.js";
+
+const $ = (id) => document.getElementById(id);
+const view = new BoardView($("board"));
+const parts = location.pathname.split("/");
+const matchId = decodeURIComponent(parts[parts.length - 2] || "");
+const token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
+
+let review = null;   // the analysis from the server
+let frames = [];     // every step: {game, k} with k = -1 for a game's first position, else decision k's result
+let at = 0;          // the frame shown
+let byGame = [];     // each game's decisions
+let progress = null; // the last progress answer, while the analysis is made
+
+async function load() {
+  let answer;
+  try {
+    answer = await fetch(`/api/matches/${encodeURIComponent(matchId)}/analysis`,
+      { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  } catch {
+    setTimeout(load, 2000);
+    return;
+  }
+  let body = null;
+  try { body = await answer.json(); } catch { body = null; }
+  if (answer.status === 404 || answer.status === 403 || !body) {
+    showError(answer.status === 403 ? "reviewNotYet" : "badLink");
+    return;
+  }
+  if (answer.status === 202) {
+    progress = body;
+    renderProgress();
+    setTimeout(load, 500);
+    return;
+  }
+  if (answer.status !== 200) { showError("reviewFailed"); return; }
+  if (body.status === "empty") { showError("reviewEmpty"); return; }
+  progress = null;
+  $("progress").hidden = true;
+  review = body;
+  window.tavliReview = body;
+  byGame = review.games.map((g) => review.decisions.filter((d) => d.game === g.game));
+  frames = [];
+  review.games.forEach((g, i) => {
+    frames.push({ game: i, k: -1 });
+    byGame[i].forEach((_, k) => frames.push({ game: i, k }));
+  });
+  at = 0;
+  render();
+}
+
+function showError(key) {
+  $("bad-link-text").textContent = t(key);
+  $("bad-link").hidden = false;
+  $("progress").hidden = true;
+}
+
+function renderProgress() {
+  $("progress").hidden = !progress;
+  if (!progress) return;
+  const { done, total } = progress;
+  $("progress-text").textContent = total ? t("analysing", { done, total }) : t("analysisQueued");
+  $("progress-bar").value = total ? done / total : 0;
+  $("status").textContent = $("progress-text").textContent;
+}
+
+function colorName(color) { return t(color); }
+function variantName(v) { const name = v.split(",")[0].trim(); return t(name[0].toUpperCase() + name.slice(1)); }
+function diceText(d) { return d.dice.split("-").map(Number).sort((a, b) => b - a).join("-"); }
+
+/** A play in the numbering drawn on the board: 24/18 13/11*, bar/22, 6/off. */
+function stepsText(steps) {
+  if (!steps.length) return t("noPlay");
+  const name = (p) => (p === 25 ? t("barName") : p === 0 ? t("offName") : String(view.label(p)));
+  return steps.map(([a, b, hit]) => `${name(a)}/${name(b)}${hit ? "*" : ""}`).join(" ");
+}
+
+function fixed(x, digits = 3) { return (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(digits); }
+
+function go(index) {
+  if (!review) return;
+  at = Math.max(0, Math.min(frames.length - 1, index));
+  render();
+}
+
+function render() {
+  if (!review) { renderProgress(); return; }
+  const frame = frames[at];
+  const game = review.games[frame.game];
+  const decisions = byGame[frame.game];
+  const decision = frame.k >= 0 ? decisions[frame.k] : null;
+  const portrait = portraitScreen();
+  document.body.classList.toggle("portrait", portrait);
+  const board = decision ? decision.board : game.start;
+  view.reset(portrait, "white", board.black_numbers);
+  const last = new Set((decision?.steps || []).flatMap(([a, b]) => [a, b]));
+  view.drawPosition(board, { last });
+  if (decision) view.drawDice(diceFaces(decision.dice.split("-").map(Number)), decision.player, { right: decision.player === "white" });
+
+  $("game-name").textContent = t("gameOf", { n: game.game + 1, variant: variantName(game.variant) });
+  let white = 0, black = 0;
+  for (const g of review.games.slice(0, frame.game)) {
+    if (g.winner === "white") white += g.points;
+    if (g.winner === "black") black += g.points;
+  }
+  $("score").textContent = t("score", { w: white, b: black, n: review.length });
+  renderDecision(game, decision, frame);
+  renderChart(frame.game, frame.k);
+  renderMoves(frame.game, frame.k);
+  renderStats();
+  $("first").disabled = $("back").disabled = at === 0;
+  $("forward").disabled = $("last").disabled = at === frames.length - 1;
+}
+
+function renderDecision(game, decision, frame) {
+  const body = $("candidates");
+  body.innerHTML = "";
+  $("decision").className = `card decision ${decision?.skill || ""}`;
+  if (!decision) {
+    $("decision-title").textContent = t("gameStart", { n: game.game + 1 });
+    $("decision-note").textContent = "";
+    $("status").textContent = t("reviewHelp");
+    return;
+  }
+  $("decision-title").textContent = t("turnTitle", { n: decision.turn, who: colorName(decision.player), dice: diceText(decision) });
+  const best = decision.candidates[0]?.equity ?? 0;
+  decision.candidates.forEach((c, i) => {
+    const tr = document.createElement("tr");
+    if (c.play === decision.played) tr.className = "played";
+    const loss = c.play === decision.played ? -decision.loss : c.equity - best;
+    for (const text of [String(i + 1), stepsText(c.steps), fixed(c.equity), i === 0 ? "" : fixed(loss)]) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      tr.append(td);
+    }
+    body.append(tr);
+  });
+  let note;
+  if (decision.forced) note = t("forced");
+  else if (decision.skill) note = t(`skill-${decision.skill}`, { loss: decision.loss.toFixed(3) });
+  else note = decision.loss > 0 ? t("goodPlay", { loss: decision.loss.toFixed(3) }) : t("bestPlay");
+  note += ` · ${t("luckOf", { luck: fixed(decision.luck) })}`;
+  $("decision-note").textContent = note;
+  const played = t("playedText", { who: colorName(decision.player), dice: diceText(decision), play: stepsText(decision.steps) });
+  $("status").textContent = frame.k === byGame[frame.game].length - 1 && game.winner
+    ? `${played} · ${t("gameEnd", { who: colorName(game.winner), points: game.points })}` : played;
+}
+
+/** White's chances of winning through the game shown, the mistakes marked; a click jumps there. */
+function renderChart(g, k) {
+  const svg = $("chart");
+  svg.innerHTML = "";
+  const decisions = byGame[g];
+  const W = 300, H = 120, pad = 6;
+  const x = (i) => pad + (W - 2 * pad) * (decisions.length ? i / decisions.length : 0);
+  const y = (p) => pad + (H - 2 * pad) * (1 - p);
+  el("rect", { x: 0, y: 0, width: W, height: H, class: "chart-bg" }, svg);
+  el("line", { x1: pad, x2: W - pad, y1: y(0.5), y2: y(0.5), class: "chart-mid" }, svg);
+  const pts = [[x(0), y(0.5)], ...decisions.map((d, i) => [x(i + 1), y(d.white_win)])];
+  el("polyline", { points: pts.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" "), class: "chart-line" }, svg);
+  el("line", { x1: x(k + 1), x2: x(k + 1), y1: pad, y2: H - pad, class: "chart-now", "data-testid": "chart-now" }, svg);
+  decisions.forEach((d, i) => {
+    if (!d.skill) return;
+    el("circle", { cx: x(i + 1), cy: y(d.white_win), r: d.skill === "blunder" ? 4.5 : 3.5, class: `chart-mark ${d.skill}`, "data-skill": d.skill }, svg);
+  });
+  svg.onclick = (event) => {
+    const box = svg.getBoundingClientRect();
+    const i = Math.round(((event.clientX - box.left) / box.width * W - pad) / (W - 2 * pad) * decisions.length) - 1;
+    go(frames.findIndex((f) => f.game === g && f.k === Math.max(-1, Math.min(decisions.length - 1, i))));
+  };
+}
+
+function renderMoves(g, k) {
+  const tabs = $("games");
+  tabs.innerHTML = "";
+  review.games.forEach((game, i) => {
+    const b = document.createElement("button");
+    b.className = `tab${i === g ? " on" : ""}`;
+    b.textContent = `${i + 1}. ${variantName(game.variant)}`;
+    b.addEventListener("click", () => go(frames.findIndex((f) => f.game === i)));
+    tabs.append(b);
+  });
+  tabs.hidden = review.games.length < 2;
+  const list = $("moves");
+  list.innerHTML = "";
+  byGame[g].forEach((d, i) => {
+    const li = document.createElement("li");
+    li.className = `${d.player} ${d.skill}${i === k ? " now" : ""}`;
+    li.dataset.skill = d.skill;
+    li.textContent = `${colorName(d.player)} ${diceText(d)}: ${stepsText(d.steps)}${d.skill ? ` (${t(`mark-${d.skill}`)})` : ""}`;
+    li.addEventListener("click", () => go(frames.findIndex((f) => f.game === g && f.k === i)));
+    list.append(li);
+    if (i === k) requestAnimationFrame(() => li.scrollIntoView({ block: "nearest" }));
+  });
+}
+
+function renderStats() {
+  const body = $("stats");
+  body.innerHTML = "";
+  for (const color of ["white", "black"]) {
+    const p = review.players[color];
+    const who = p.kind === "bot" ? t("bot", { level: t(`level-${p.level}`) }) : t("human");
+    const tr = document.createElement("tr");
+    tr.dataset.testid = `stats-${color}`;
+    for (const text of [`${colorName(color)} · ${who}`, p.error_rate.toFixed(1), String(p.errors), String(p.blunders), fixed(p.luck, 2)]) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+}
+
+$("first").addEventListener("click", () => go(0));
+$("back").addEventListener("click", () => go(at - 1));
+$("forward").addEventListener("click", () => go(at + 1));
+$("last").addEventListener("click", () => go(frames.length - 1));
+document.addEventListener("keydown", (event) => {
+  if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+  const moves = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: frames.length - 1 };
+  if (event.key in moves) { event.preventDefault(); go(moves[event.key]); }
+  if (event.key === "ArrowUp" || event.key === "ArrowDown") {  // the previous or next mistake
+    event.preventDefault();
+    const step = event.key === "ArrowDown" ? 1 : -1;
+    for (let i = at + step; i >= 0 && i < frames.length; i += step) {
+      const f = frames[i];
+      if (f.k >= 0 && byGame[f.game][f.k].skill) { go(i); break; }
+    }
+  }
+});
+window.addEventListener("resize", () => render());
+languageSwitch($("lang"), () => render());
+translatePage();
+load();

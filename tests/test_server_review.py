@@ -1,0 +1,186 @@
+"""The review of played matches (GET /api/matches/{id}/analysis, /match/{id}/review) and the coach's
+hints (the ``hint`` message), through the HTTP API and the WebSocket protocol."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from tavli import Dice, Position
+from tavli.analysis import evaluate_decision
+from tavli.record import loads
+from tavli.server.review import REVIEW_DEPTH
+from tests.test_server_app import hello, is_state, make_client, new_match, token_of, until
+
+Message = dict[str, Any]
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "tavli.db"
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    with make_client(db) as c:
+        yield c
+
+
+def review(client: TestClient, match_id: str, token: str | None = None, limit: float = 120.0) -> Message:
+    """The finished review, asked for until it is made (progress in between, never going back)."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    deadline, done = time.monotonic() + limit, -1
+    while time.monotonic() < deadline:
+        answer = client.get(f"/api/matches/{match_id}/analysis", headers=headers)
+        body = answer.json()
+        if answer.status_code == 200 and body["status"] == "done":
+            return dict(body)
+        assert answer.status_code == 202 and body["status"] == "running", answer.text
+        assert body["done"] >= done and body["total"] >= body["done"]
+        done = body["done"]
+        time.sleep(0.05)
+    raise AssertionError("the review was never made")
+
+
+def play_out(ws: Any, state: Message) -> Message:
+    """Play the human seat's turns (the last listed play: often a poor one) until the match ends."""
+    while not state["over"]:
+        if state["can_roll"]:
+            ws.send_json({"type": "roll", "seq": state["seq"]})
+        elif state["can_play"]:
+            ws.send_json({"type": "play", "seq": state["seq"], "play": state["legal"]["plays"][-1]})
+        state = until(ws, lambda m: is_state(m) and (m["can_roll"] or m["can_play"] or m["over"]))
+    return state
+
+
+def test_a_finished_match_is_reviewed_stored_and_agrees_with_the_library(db: Path) -> None:
+    with make_client(db) as client:
+        links = new_match(client, opponent="expert", length=1, games="portes", seat="white")
+        mid = links["match"]
+        with client.websocket_connect(f"/ws/{mid}") as ws:
+            play_out(ws, hello(ws, links["token"]))
+        found = review(client, mid)  # a finished match: anyone with its link
+        record = loads(client.get(f"/api/matches/{mid}/record").text)
+    assert found["over"] and found["depth"] == REVIEW_DEPTH and found["games_reviewed"] == 1
+    turns = record.games[0].turns
+    decisions = found["decisions"]
+    assert [(d["played"], d["dice"]) for d in decisions] == [(t.play, str(Dice.of(t.dice))) for t in turns]
+    assert [d["board"]["position"] for d in decisions] == [t.position for t in turns]
+    assert found["games"][0]["start"]["position"] == str(Position.start("portes", record.games[0].first))
+    assert found["players"]["black"]["kind"] == "bot" and found["players"]["black"]["level"] == "expert"
+    # the last listed play is a poor habit: the person loses more per decision than the bot
+    assert found["players"]["white"]["error_rate"] > found["players"]["black"]["error_rate"]
+    worst = max(decisions, key=lambda d: d["loss"])
+    assert worst["skill"] in ("doubtful", "error", "blunder")
+    again = evaluate_decision(Position.from_string(worst["position"]), Dice.of(worst["dice"]), worst["played"],
+                              REVIEW_DEPTH)
+    assert worst["loss"] == pytest.approx(again.loss, abs=1e-3) and worst["best"] == again.best
+    assert worst["candidates"][0]["play"] == worst["best"] and all(c["steps"] for c in worst["candidates"])
+    # stored: a restarted server answers at once, without analysing again
+    with make_client(db) as client:
+        answer = client.get(f"/api/matches/{mid}/analysis")
+        assert answer.status_code == 200 and answer.json() == found
+        assert not client.app.state.reviewer.jobs  # type: ignore[attr-defined]
+        page = client.get(f"/match/{mid}/review")
+        assert page.status_code == 200 and "review.js" in page.text
+
+
+def resign_game(sockets: dict[str, Any], states: dict[str, Message]) -> str:
+    """The seat on its turn resigns the game for one point and the other accepts; returns the winner."""
+    loser = next(name for name, s in states.items() if s["can_resign"])
+    winner = "black" if loser == "white" else "white"
+    sockets[loser].send_json({"type": "resign", "seq": states[loser]["seq"], "points": 1})
+    offer = until(sockets[winner], lambda m: is_state(m) and m["offer"] is not None)
+    sockets[winner].send_json({"type": "answer", "seq": offer["seq"], "accept": True})
+    until(sockets[loser], lambda m: is_state(m) and m["score"][winner] == 1)
+    return winner
+
+
+def test_a_match_going_on_shows_its_players_the_finished_games_only(client: TestClient) -> None:
+    links = new_match(client, opponent="friend", length=3, games="fevga", seat="white")
+    mid, tokens = links["match"], {"white": links["token"], "black": token_of(links["friend"])}
+    spectator = token_of(links["watch"])
+    assert client.get("/api/matches/nope/analysis").status_code == 404
+    assert client.get("/api/matches/a.b/analysis").status_code == 404
+    with client.websocket_connect(f"/ws/{mid}") as white, client.websocket_connect(f"/ws/{mid}") as black:
+        w, b = hello(white, tokens["white"]), hello(black, tokens["black"])
+        for _ in range(4):  # a few turns, whoever is to act
+            ws, state = (white, w) if (w["can_roll"] or w["can_play"]) else (black, b)
+            if state["can_roll"]:
+                ws.send_json({"type": "roll", "seq": state["seq"]})
+            else:
+                ws.send_json({"type": "play", "seq": state["seq"], "play": state["legal"]["plays"][0]})
+            w = until(white, lambda m, s=state["seq"]: is_state(m) and m["seq"] > s)
+            b = until(black, lambda m, s=state["seq"]: is_state(m) and m["seq"] > s)
+        headers = {"Authorization": f"Bearer {tokens['white']}"}
+        nothing_yet = client.get(f"/api/matches/{mid}/analysis", headers=headers)
+        assert nothing_yet.status_code == 200 and nothing_yet.json() == {"status": "empty", "games": 0, "over": False}
+        winner = resign_game({"white": white, "black": black}, {"white": w, "black": b})
+    for who in (None, spectator, "not-a-token"):
+        headers = {"Authorization": f"Bearer {who}"} if who else {}
+        refused = client.get(f"/api/matches/{mid}/analysis", headers=headers)
+        assert refused.status_code == 403 and "over" in refused.json()["error"]
+    found = review(client, mid, tokens["black"])
+    assert not found["over"] and found["games_reviewed"] == 1 and len(found["games"]) == 1
+    assert {d["game"] for d in found["decisions"]} == {0} and found["games"][0]["reason"] == "resigned"
+    assert found["games"][0]["winner"] == winner and found["games"][0]["points"] == 1
+
+
+def test_hints_from_the_coach(client: TestClient) -> None:
+    links = new_match(client, opponent="expert", games="plakoto", seat="white")
+    with client.websocket_connect(f"/ws/{links['match']}") as ws:
+        state = hello(ws, links["token"])
+        assert state["coach"] is True
+        while not state["can_roll"]:
+            state = until(ws, is_state)
+        ws.send_json({"type": "hint", "id": 1})
+        assert until(ws, lambda m: m["type"] == "error")["code"] == "not-rolled"
+        ws.send_json({"type": "roll", "seq": state["seq"]})
+        state = until(ws, lambda m: is_state(m) and (m["can_play"] or m["can_roll"]))
+        while not state["can_play"]:  # a roll that cannot be played passes: roll again
+            ws.send_json({"type": "roll", "seq": state["seq"]})
+            state = until(ws, lambda m: is_state(m) and (m["can_play"] or m["can_roll"]))
+        played = state["legal"]["plays"][-1]
+        ws.send_json({"type": "hint", "id": 2, "play": played})
+        hint = until(ws, lambda m: m["type"] in ("hint", "error"))
+        assert hint["type"] == "hint" and hint["id"] == 2 and hint["seq"] == state["seq"], hint
+        plays = hint["plays"]
+        assert 1 <= len(plays) <= 3 and plays[0]["loss"] == 0.0
+        assert [p["equity"] for p in plays] == sorted((p["equity"] for p in plays), reverse=True)
+        assert {p["play"] for p in plays} <= set(state["legal"]["plays"])
+        checked = hint["checked"]
+        assert checked["play"] == played
+        assert checked["loss"] == pytest.approx(plays[0]["equity"] - checked["equity"], abs=2e-4)
+        position = Position.from_string(state["game"]["position"])
+        again = evaluate_decision(position, Dice.of(hint["dice"]), played, hint["depth"])
+        assert checked["skill"] == again.skill and plays[0]["play"] == again.best
+        ws.send_json({"type": "hint", "id": 3, "play": "24/1"})
+        assert until(ws, lambda m: m["type"] == "error")["code"] == "illegal"
+        ws.send_json({"type": "hint", "id": 4, "play": 5})
+        assert until(ws, lambda m: m["type"] == "error")["code"] == "bad-message"
+    spectator = token_of(links["watch"])
+    with client.websocket_connect(f"/ws/{links['match']}") as ws:
+        hello(ws, spectator)
+        ws.send_json({"type": "hint", "id": 5})
+        assert until(ws, lambda m: m["type"] == "error")["code"] == "not-your-turn"
+
+
+def test_the_coach_between_friends_is_the_creators_choice(client: TestClient) -> None:
+    assert client.post("/api/matches", json={"opponent": "friend", "coach": "yes"}).status_code == 400
+    for body, coach in (({}, False), ({"coach": True}, True)):
+        links = new_match(client, opponent="friend", **body)
+        for token in (links["token"], token_of(links["friend"])):  # shown to both
+            with client.websocket_connect(f"/ws/{links['match']}") as ws:
+                state = hello(ws, token)
+                assert state["coach"] is coach
+                if not coach:
+                    ws.send_json({"type": "hint", "id": 1})
+                    assert until(ws, lambda m: m["type"] == "error")["code"] == "no-coach"
+    links = new_match(client, opponent="beginner", coach=False)
+    with client.websocket_connect(f"/ws/{links['match']}") as ws:
+        assert hello(ws, links["token"])["coach"] is False

@@ -1,0 +1,218 @@
+"""The review page and the coach's hints in a real browser: Debian's chromium driven by Playwright,
+against ``tavli serve`` (the launch of tests/test_web_browser.py)."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
+    pytest.skip("TAVLI_SKIP_BROWSER=1", allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+from serve_process import Server
+
+from tavli import Dice, Position
+from tavli.analysis import evaluate_decision
+from tavli.server.review import HINT_DEPTH
+from tests.test_web_browser import ARGS, CHROMIUM, SCREENSHOTS, wait_for_my_turn_or_end
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert Path(CHROMIUM).exists(), "Debian's chromium is needed: apt-get install chromium (.ci/run does)"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = Server(tmp_path_factory.mktemp("review") / "tavli.db")
+    yield s
+    s.stop(signal.SIGKILL)
+
+PLAY_OUT = """async ([mid, token]) => new Promise((resolve, reject) => {
+  const ws = new WebSocket(`ws://${location.host}/ws/${mid}`);
+  ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token }));
+  ws.onerror = () => reject(new Error("socket error"));
+  ws.onmessage = (event) => {
+    const m = JSON.parse(event.data);
+    if (m.type !== "state") return;
+    if (m.over) { ws.close(); resolve(m.score); return; }
+    // the last listed play: often a poor one, so that the review has mistakes to show
+    if (m.can_roll) { ws.send(JSON.stringify({ type: "roll", seq: m.seq })); return; }
+    const plays = m.can_play ? m.legal.plays : [];
+    if (plays.length) ws.send(JSON.stringify({ type: "play", seq: m.seq, play: plays[plays.length - 1] }));
+  };
+})"""
+
+
+def played_match(page: Page, url: str, games: str = "plakoto") -> str:
+    """A one-point match played out against a bot over the WebSocket protocol; its id."""
+    page.goto(url + "/")
+    answer = page.request.post(url + "/api/matches", data={"opponent": "expert", "length": 1, "games": games})
+    assert answer.status == 201, answer.text()
+    links: dict[str, Any] = answer.json()
+    page.evaluate(PLAY_OUT, [links["match"], links["token"]])
+    return str(links["match"])
+
+
+@pytest.mark.parametrize(("width", "height"), [(1366, 768), (390, 844)])
+def test_the_review_of_a_finished_match(browser: Browser, shared_server: Server, width: int, height: int) -> None:
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        mid = played_match(page, shared_server.url)
+        page.goto(f"{shared_server.url}/match/{mid}/review")
+        page.wait_for_function("window.tavliReview && window.tavliReview.status === 'done'", timeout=90_000)
+        review = page.evaluate("window.tavliReview")
+        decisions = review["decisions"]
+        assert errors == []
+        expect(page.locator("[data-testid=progress]")).to_be_hidden()
+        expect(page.locator("[data-testid=moves] li")).to_have_count(len(decisions))
+        # mistakes are coloured in the move list and marked on the chart
+        mistakes = [i for i, d in enumerate(decisions) if d["skill"] in ("error", "blunder")]
+        assert mistakes, "the last listed play every turn makes some mistake"
+        first = page.locator("[data-testid=moves] li").nth(mistakes[0])
+        colour = first.evaluate("li => getComputedStyle(li).color")
+        assert colour in ("rgb(192, 0, 0)", "rgb(192, 85, 0)"), colour
+        expect(page.locator("[data-testid=chart] polyline")).to_have_count(1)
+        points = page.locator("[data-testid=chart] polyline").get_attribute("points") or ""
+        assert len(points.split()) == len(decisions) + 1
+        assert page.locator("[data-testid=chart] [data-skill]").count() == sum(1 for d in decisions if d["skill"])
+        # step with the arrow keys: each step shows the next decision against the best plays
+        expect(page.locator("[data-testid=decision-title]")).to_contain_text("Game 1")
+        page.keyboard.press("ArrowRight")
+        expect(page.locator("[data-testid=decision-title]")).to_contain_text("Turn 1")
+        expect(page.locator("[data-testid=moves] li.now")).to_have_count(1)
+        page.keyboard.press("ArrowRight")
+        expect(page.locator("[data-testid=decision-title]")).to_contain_text("Turn 2")
+        page.keyboard.press("ArrowLeft")
+        expect(page.locator("[data-testid=decision-title]")).to_contain_text("Turn 1")
+        page.keyboard.press("ArrowDown")  # the first mistake
+        worst = next(d for i, d in enumerate(decisions) if i > 0 and d["skill"])
+        expect(page.locator("[data-testid=decision-title]")).to_contain_text(f"Turn {worst['turn']}")
+        expect(page.locator("[data-testid=decision]")).to_have_class(f"card decision {worst['skill']}")
+        expect(page.locator("[data-testid=candidates] tr.played")).to_have_count(1)
+        expect(page.locator("[data-testid=decision-note]")).to_contain_text(f"{worst['loss']:.3f}")
+        position = worst["board"]
+        for p in range(1, 25):
+            spot = position["points"][p - 1]
+            shown = page.locator(f"[data-point='{p}'] [data-checker]").count()
+            assert shown == min(5, spot["white"] + spot["black"]), p
+        stats = page.locator("[data-testid=stats] tr[data-testid=stats-white]")
+        expect(stats).to_contain_text(f"{review['players']['white']['error_rate']:.1f}")
+        page.keyboard.press("End")
+        expect(page.locator("[data-testid=forward]")).to_be_disabled()
+        page.keyboard.press("Home")
+        expect(page.locator("[data-testid=back]")).to_be_disabled()
+        page.click("[data-testid=forward]")
+        page.keyboard.press("ArrowDown")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        assert errors == []
+        page.screenshot(path=str(SCREENSHOTS / f"review-{width}x{height}.png"), full_page=True)
+    finally:
+        ctx.close()
+
+
+def test_the_review_of_a_match_going_on_is_for_its_players(browser: Browser, shared_server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720}, locale="el-GR")
+    try:
+        page = ctx.new_page()
+        page.goto(shared_server.url + "/")
+        answer = page.request.post(shared_server.url + "/api/matches", data={"opponent": "friend", "length": 3})
+        mid = answer.json()["match"]
+        page.goto(f"{shared_server.url}/match/{mid}/review")
+        expect(page.locator("[data-testid=bad-link]")).to_be_visible()
+        expect(page.locator("[data-testid=bad-link-text]")).to_contain_text("Η ανάλυση ανοίγει")
+        page.goto(f"{shared_server.url}/match/nope/review")
+        page.reload()
+        expect(page.locator("[data-testid=bad-link-text]")).to_contain_text("σύνδεσμος")
+    finally:
+        ctx.close()
+
+
+def blunders_of(s: dict[str, Any]) -> dict[int, str]:
+    """The legal plays of the state's roll that the coach calls blunders, by index."""
+    position = Position.from_string(s["game"]["position"])
+    dice = Dice(*s["dice"])
+    return {i: play for i, play in enumerate(s["legal"]["plays"])
+            if evaluate_decision(position, dice, play, HINT_DEPTH).skill == "blunder"}
+
+
+def click_play(page: Page, s: dict[str, Any], index: int) -> None:
+    """Make legal play ``index`` on the board, one checker at a time."""
+    order = next(o for o in s["legal"]["orders"] if o["play"] == index)
+    for src, dst, _ in order["steps"]:
+        page.locator(f"[data-point='{src}']").click()
+        page.locator(f"[data-point='{dst}']").click()
+    expect(page.locator("[data-testid=confirm]")).to_be_visible()
+
+
+def test_hints_and_the_tutor_against_a_bot(browser: Browser, shared_server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        page = ctx.new_page()
+        page.goto(shared_server.url + "/")
+        page.wait_for_selector("[data-testid=opponent] option[value=beginner]", state="attached")
+        page.select_option("[data-testid=opponent]", "friend")
+        expect(page.locator("[data-testid=coach]")).not_to_be_checked()  # off between friends
+        page.select_option("[data-testid=opponent]", "beginner")
+        expect(page.locator("[data-testid=coach]")).to_be_checked()  # on against bots
+        page.select_option("[data-testid=games]", "plakoto")
+        page.click("[data-testid=start]")
+        page.wait_for_function("window.tavliState && window.tavliState.type === 'state'")
+        expect(page.locator("[data-testid=coach-badge]")).to_be_visible()
+        page.check("[data-testid=tutor]")
+        for _ in range(30):  # turns until one offers a blunder
+            s = wait_for_my_turn_or_end(page)
+            assert not s["over"]
+            if s["can_roll"]:
+                page.click("[data-testid=roll]")
+                page.wait_for_function(f"window.tavliState.seq > {s['seq']}")
+                s = wait_for_my_turn_or_end(page)
+            if not s["can_play"]:
+                continue
+            page.click("[data-testid=hint]")
+            expect(page.locator("[data-testid=hints]")).to_be_visible()
+            hints = page.locator("[data-testid=hints] li")
+            assert 1 <= hints.count() <= 3
+            blunders = blunders_of(s)
+            if not blunders:
+                best = Position.from_string(s["game"]["position"])
+                index = s["legal"]["plays"].index(evaluate_decision(best, Dice(*s["dice"]), s["legal"]["plays"][0],
+                                                                    HINT_DEPTH).best)
+                click_play(page, s, index)
+                page.click("[data-testid=confirm]")  # the best play: the tutor lets it through
+                page.wait_for_function(f"window.tavliState.seq > {s['seq']}")
+                continue
+            index = min(blunders)
+            click_play(page, s, index)
+            page.click("[data-testid=confirm]")
+            expect(page.locator("[data-testid=tutor-panel]")).to_be_visible()
+            expect(page.locator("[data-testid=tutor-text]")).to_contain_text("Are you sure?")
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / "tutor-1366x768.png"))
+            page.click("[data-testid=tutor-cancel]")
+            expect(page.locator("[data-testid=tutor-panel]")).to_be_hidden()
+            expect(page.locator("[data-testid=confirm]")).to_be_hidden()
+            assert page.evaluate("window.tavliState.seq") == s["seq"]  # nothing was sent
+            click_play(page, s, index)
+            page.click("[data-testid=confirm]")
+            page.click("[data-testid=tutor-play]")
+            page.wait_for_function(f"window.tavliState.seq > {s['seq']}")
+            moves = page.evaluate("window.tavliState.game.moves")
+            assert any(m["play"] == blunders[index] and m["color"] == s["you"] for m in moves)
+            return
+        raise AssertionError("no turn offered a blunder")
+    finally:
+        ctx.close()
