@@ -432,7 +432,8 @@ def _write_out(text: str, output: Path | None) -> None:
 def verify_dice(url: str) -> None:
     """Check every finished game's dice of a match against its published seed.
 
-    URL is the match's address, its /api/matches/ID/dice, or a file saved from there.
+    URL is the match's address, its /api/matches/ID/dice, or a file saved from there
+    (or a match record, such as the match page's download).
     """
     import urllib.request
 
@@ -455,6 +456,9 @@ def verify_dice(url: str) -> None:
                 record = json.load(answer)
         except (OSError, ValueError) as e:
             raise InputError(f"cannot read {target}: {e}") from None
+    if isinstance(record, dict) and record.get("format") == "tavli-match":
+        _verify_record(url, record)
+        return
     if not isinstance(record, dict) or not isinstance(record.get("games"), list):
         raise InputError(f"{url} is not a match's dice record")
     checked = 0
@@ -470,6 +474,25 @@ def verify_dice(url: str) -> None:
         checked += 1
         click.echo(f"game {game['index'] + 1} ({game['variant']}): {len(dice)} dice match seed {game['seed'][:12]}… "
                    f"and commitment {game['commitment'][:12]}…")
+    click.echo(f"{checked} finished game(s) checked: the dice are the seeds' dice")
+
+
+def _verify_record(url: str, data: dict[str, object]) -> None:
+    from tavli.record import from_json
+
+    try:
+        record = from_json(data)  # checks each revealed seed against its commitment and the dice
+    except ValueError as e:
+        raise InputError(f"{url}: {e}") from None
+    checked = 0
+    for number, game in enumerate(record.games, 1):
+        if game.seed is None:
+            why = "no published seed" if game.commitment is None else "not over, seed not yet revealed"
+            click.echo(f"game {number} ({game.variant}): {why}")
+            continue
+        checked += 1
+        click.echo(f"game {number} ({game.variant}): {len(game.dice())} dice match seed {game.seed[:12]}… "
+                   f"and commitment {(game.commitment or '')[:12]}…")
     click.echo(f"{checked} finished game(s) checked: the dice are the seeds' dice")
 
 
