@@ -142,13 +142,29 @@ def _settings(length: int, games: str, mother_pin: str, prime_limits: str,
 @click.option("--prime-in-opponent-start", type=click.Choice(["on", "off"]), default="on",
               show_default=True, help="Fevga: forbid holding all of points 7-12")
 @click.option("--seed", type=int, help="reproducible dice (default: cryptographic dice)")
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
+              help="write the match record (JSON, docs/formats.md) to this file when the match ends or stops")
 def play(white: str, black: str, length: int, games: str, mother_pin: str, prime_limits: str,
-         prime_in_opponent_start: str, seed: int | None) -> None:
+         prime_in_opponent_start: str, seed: int | None, save: Path | None) -> None:
     """Play a match in the terminal against a bot or a friend."""
     from tavli.terminal import play_match
 
     settings = _settings(length, games, mother_pin, prime_limits, prime_in_opponent_start)
-    play_match(settings, {WHITE: white, BLACK: black}, DiceRoller(seed))
+    if save is not None:
+        _check_writable(save)
+    play_match(settings, {WHITE: white, BLACK: black}, DiceRoller(seed), save=save)
+
+
+def _check_writable(path: Path) -> None:
+    """Fail now, in one line, rather than after the match."""
+    existed = path.exists()
+    try:
+        with path.open("a"):
+            pass
+    except OSError as e:
+        raise InputError(f"cannot write {path}: {e.strerror or e}") from None
+    if not existed:
+        path.unlink()
 
 
 @cli.command()
@@ -158,18 +174,23 @@ def play(white: str, black: str, length: int, games: str, mother_pin: str, prime
 @click.option("--seed", "-s", type=int, default=0, show_default=True)
 @click.option("--white", type=click.Choice(SEATS[1:]), default="heuristic", show_default=True)
 @click.option("--black", type=click.Choice(SEATS[1:]), default="random", show_default=True)
-@click.option("--record", type=click.File("w"), help="write every turn as JSON lines to this file")
+@click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
+              help="write the games as one match record (a series of games, docs/formats.md) to this file")
 def selfplay(variant: str, games: int, seed: int, white: str, black: str,
-             record: TextIO | None) -> None:
+             record: Path | None) -> None:
     """Bot-versus-bot games with a summary. Same seed, same games."""
     from rich.progress import track
 
     from tavli.bots import make_bot
+    from tavli.record import MatchRecord, PlayerInfo, RecordedGame, write
 
     try:
         v = variant_from_string(variant)
     except ValueError as e:
         raise InputError(str(e)) from None
+    if record is not None:
+        _check_writable(record)
+    recorded: list[RecordedGame] = []
     rng = random.Random(seed)
     seats: dict[Color, Player] = {WHITE: make_bot(white, rng), BLACK: make_bot(black, rng)}
     wins = {WHITE: 0, BLACK: 0}
@@ -178,7 +199,9 @@ def selfplay(variant: str, games: int, seed: int, white: str, black: str,
     turns = 0
     for index in track(range(games), description=f"{v.name}", disable=not sys.stderr.isatty(),
                        console=None, transient=True):
-        game = play_bot_game(v, seats, rng, WHITE if index % 2 == 0 else BLACK, record, index)
+        game = play_bot_game(v, seats, rng, WHITE if index % 2 == 0 else BLACK)
+        if record is not None:
+            recorded.append(RecordedGame.from_game(game))
         turns += len(game.history)
         result = game.result
         assert result is not None
@@ -192,28 +215,27 @@ def selfplay(variant: str, games: int, seed: int, white: str, black: str,
         click.echo(f"{color!s:6} {name:10} wins {wins[color]:6} ({100 * wins[color] / games:5.1f}%)"
                    f"  2-point wins {doubles[color]}")
     click.echo(f"ties {ties}; average length {turns / games:.1f} turns")
+    if record is not None:
+        players = {WHITE: PlayerInfo("bot", white), BLACK: PlayerInfo("bot", black)}
+        write(MatchRecord(settings_of_variant(v), players, recorded,
+                          {"event": f"tavli selfplay --seed {seed}"}, series=True), record)
+        click.echo(f"wrote {len(recorded)} games to {record}")
 
 
-def play_bot_game(variant: Variant, seats: Mapping[Color, Player], rng: random.Random, first: Color,
-                  record: TextIO | None = None, index: int = 0) -> Game:
+def settings_of_variant(variant: Variant) -> MatchSettings:
+    """Settings whose every game is ``variant``, house rules included."""
+    return MatchSettings(length=1, games=(variant.name,), mother_pin=getattr(variant, "mother_pin", "double"),
+                         prime_limits=getattr(variant, "prime_limits", True),
+                         prime_in_opponent_start=getattr(variant, "prime_in_opponent_start", True))
+
+
+def play_bot_game(variant: Variant, seats: Mapping[Color, Player], rng: random.Random, first: Color) -> Game:
     """Play one game between bots with dice from ``rng``."""
     game = Game(variant, first)
     while not game.is_over:
         dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
         legal = game.legal_plays(dice)
-        before = game.position
-        choice = legal[seats[game.turn].choose(legal)] if len(legal) else None
-        turn = game.play(dice, choice)
-        if record is not None:
-            record.write(json.dumps({"game": index, "turn": len(game.history), "color": turn.color.letter,
-                                     "position": str(before), "dice": f"{dice.first}{dice.second}",
-                                     "play": str(turn.play) or "pass"}) + "\n")
-    if record is not None:
-        result = game.result
-        assert result is not None
-        record.write(json.dumps({"game": index, "result": {
-            "winner": result.winner.letter if result.winner is not None else None,
-            "points": result.points, "reason": result.reason}}) + "\n")
+        game.play(dice, legal[seats[game.turn].choose(legal)] if len(legal) else None)
     return game
 
 
@@ -379,12 +401,59 @@ def serve(host: str, port: int, database: str, claim_after: float, bot_delay: fl
     uvicorn.Server(config).run(sockets=[sock])
 
 
+@cli.command("export")
+@click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--to", "to", type=click.Choice(["mat"]), default="mat", show_default=True,
+              help="mat: GNU Backgammon's match file (the record's Portes games)")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+              help="file to write (default: standard output)")
+def export(record_file: Path, to: str, output: Path | None) -> None:
+    """Write a match record in another format (docs/formats.md)."""
+    from tavli.mat import export_mat
+    from tavli.record import read
+
+    try:
+        text = export_mat(read(record_file))
+    except ValueError as e:
+        raise InputError(f"{record_file}: {e}") from None
+    _write_out(text, output)
+
+
+@cli.command("import")
+@click.argument("mat_file", metavar="FILE.mat", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+              help="match record to write (default: standard output)")
+def import_(mat_file: Path, output: Path | None) -> None:
+    """Read a GNU Backgammon .mat file of Portes games into a match record."""
+    from tavli.mat import read_mat
+    from tavli.record import dumps
+
+    try:
+        record = read_mat(mat_file)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    _write_out(dumps(record), output)
+    if output is not None:
+        click.echo(f"{len(record.games)} game(s) imported into {output}", err=True)
+
+
+def _write_out(text: str, output: Path | None) -> None:
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"cannot write {output}: {e.strerror or e}") from None
+
+
 @cli.command("verify-dice")
 @click.argument("url")
 def verify_dice(url: str) -> None:
     """Check every finished game's dice of a match against its published seed.
 
-    URL is the match's address, its /api/matches/ID/dice, or a file saved from there.
+    URL is the match's address, its /api/matches/ID/dice, or a file saved from there
+    (or a match record, such as the match page's download).
     """
     import urllib.request
 
@@ -407,6 +476,9 @@ def verify_dice(url: str) -> None:
                 record = json.load(answer)
         except (OSError, ValueError) as e:
             raise InputError(f"cannot read {target}: {e}") from None
+    if isinstance(record, dict) and record.get("format") == "tavli-match":
+        _verify_record(url, record)
+        return
     if not isinstance(record, dict) or not isinstance(record.get("games"), list):
         raise InputError(f"{url} is not a match's dice record")
     checked = 0
@@ -422,6 +494,25 @@ def verify_dice(url: str) -> None:
         checked += 1
         click.echo(f"game {game['index'] + 1} ({game['variant']}): {len(dice)} dice match seed {game['seed'][:12]}… "
                    f"and commitment {game['commitment'][:12]}…")
+    click.echo(f"{checked} finished game(s) checked: the dice are the seeds' dice")
+
+
+def _verify_record(url: str, data: dict[str, object]) -> None:
+    from tavli.record import from_json
+
+    try:
+        record = from_json(data)  # checks each revealed seed against its commitment and the dice
+    except ValueError as e:
+        raise InputError(f"{url}: {e}") from None
+    checked = 0
+    for number, game in enumerate(record.games, 1):
+        if game.seed is None:
+            why = "no published seed" if game.commitment is None else "not over, seed not yet revealed"
+            click.echo(f"game {number} ({game.variant}): {why}")
+            continue
+        checked += 1
+        click.echo(f"game {number} ({game.variant}): {len(game.dice())} dice match seed {game.seed[:12]}… "
+                   f"and commitment {(game.commitment or '')[:12]}…")
     click.echo(f"{checked} finished game(s) checked: the dice are the seeds' dice")
 
 

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from io import StringIO
+from pathlib import Path
 
 from rich.columns import Columns
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -613,14 +614,16 @@ def console_reader(console: Console) -> Callable[[str], str]:
 
 
 def play_match(settings: MatchSettings, seats: dict[Color, str], roller: DiceRoller, *,
-               console: Console | None = None, read_line: Callable[[str], str] | None = None) -> Color | None:
+               console: Console | None = None, read_line: Callable[[str], str] | None = None,
+               save: Path | None = None) -> Color | None:
     """Play a match at the terminal; return the winner (None if the match was left).
 
     ``seats`` says who plays each side: ``human``, ``random``, ``heuristic``
     or a neural level (``beginner`` ... ``champion``).
     ``read_line(prompt)`` reads a human's answer (default: the console's
     input); end of input leaves the match cleanly, and so does Ctrl-C (with
-    exit status 130).
+    exit status 130). With ``save``, the match record (tavli.record) is
+    written there when the match ends or stops.
     """
     console = console or Console(highlight=False)
     players = make_seats(seats, roller)
@@ -636,3 +639,20 @@ def play_match(settings: MatchSettings, seats: dict[Color, str], roller: DiceRol
         console.print()
         console.print(Text.assemble("Interrupted: the match stops at ", session.score_text(), "."))
         raise SystemExit(130) from None
+    finally:
+        if save is not None:
+            save_match(session, save)
+
+
+def save_match(session: TerminalMatch, path: Path) -> None:
+    """Write the record of the match played so far."""
+    from tavli import record
+
+    players = {color: record.PlayerInfo("human", "") if seat.is_human else record.PlayerInfo("bot", seat.kind)
+               for color, seat in session.seats.items()}
+    try:
+        record.write(record.MatchRecord.from_match(session.match, players), path)
+    except OSError as e:
+        session.console.print(Text(f"✗ cannot save the match in {path}: {e.strerror or e}", ERROR_STYLE))
+        return
+    session.console.print(f"The match is saved in {path}.")

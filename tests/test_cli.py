@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tavli import BLACK, WHITE, Dice, Position
+from tavli import BLACK, WHITE, Position
+from tavli.record import PlayerInfo, loads
 
 START = "portes 2b....5w.3w...5b5w...3b.5b....2w w 0:0 0:0"
 START_ID = "4HPwATDgc/ABMA"
@@ -155,27 +156,28 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.Comple
     """Two runs with the same seed, each writing a record."""
     folder = tmp_path_factory.mktemp("selfplay")
     runs, texts = [], []
-    for name in ("a.jsonl", "b.jsonl"):
+    for name in ("a.json", "b.json"):
         path = folder / name
-        runs.append(tavli("selfplay", "-v", "plakoto", "-g", "3", "-s", "5", "--white", "random",
+        runs.append(tavli("selfplay", "-v", "plakoto,mother_pin=single", "-g", "3", "-s", "5", "--white", "random",
                           "--black", "heuristic", "--record", str(path)))
         assert runs[-1].returncode == 0, runs[-1].stderr
         texts.append(Path(path).read_text())
-    assert runs[0].stdout == runs[1].stdout
+    assert runs[0].stdout == runs[1].stdout.replace("b.json", "a.json")
     return runs[0], texts[0], texts[1]
 
 
 def test_selfplay_summary(records: tuple[subprocess.CompletedProcess[str], str, str]) -> None:
     lines = records[0].stdout.splitlines()
-    assert lines[0] == "3 games of plakoto (random as White, heuristic as Black), seed 5"
+    assert lines[0] == "3 games of plakoto,mother_pin=single (random as White, heuristic as Black), seed 5"
     assert lines[1].startswith("White ") and "random" in lines[1]
     assert lines[2].startswith("Black ") and "heuristic" in lines[2]
     assert lines[3].startswith("ties ")
+    assert lines[4].startswith("wrote 3 games to ") and lines[4].endswith("a.json")
     wins = [int(line.split("wins")[1].split()[0]) for line in lines[1:3]]
     ties = int(lines[3].split()[1].rstrip(";"))
     assert sum(wins) + ties == 3
-    results = [json.loads(line)["result"] for line in records[1].splitlines() if "result" in line]
-    assert wins == [sum(r["winner"] == c for r in results) for c in ("w", "b")]
+    record = loads(records[1])
+    assert wins == [sum(g.end is not None and g.end.winner == c for g in record.games) for c in (WHITE, BLACK)]
 
 
 def test_selfplay_same_seed_same_record(records: tuple[subprocess.CompletedProcess[str], str, str]) -> None:
@@ -183,25 +185,12 @@ def test_selfplay_same_seed_same_record(records: tuple[subprocess.CompletedProce
     assert records[1].count("\n") > 20
 
 
-def test_selfplay_record_is_valid_json_that_replays(
+def test_selfplay_record_is_one_series_that_replays(
         records: tuple[subprocess.CompletedProcess[str], str, str]) -> None:
-    lines = [json.loads(line) for line in records[1].splitlines()]
-    turns = [r for r in lines if "play" in r]
-    results = [r for r in lines if "result" in r]
-    assert [r["game"] for r in results] == [0, 1, 2]
-    for record in turns:
-        assert {"game", "turn", "color", "position", "dice", "play"} <= set(record)
-    # each turn is legal in its position, and leads to the next recorded position
-    for record, following in zip(turns, [*turns[1:], None], strict=True):
-        pos = Position.from_string(record["position"])
-        assert pos.turn.letter == record["color"]
-        dice = Dice.parse(record["dice"])
-        after = pos.play(pos.parse_play(record["play"], dice), dice)
-        if following is not None and following["game"] == record["game"]:
-            assert Position.from_string(following["position"]) == after
-        else:
-            result = after.result()
-            assert result is not None
-            summary = next(r["result"] for r in results if r["game"] == record["game"])
-            assert summary["points"] == result.points
-            assert summary["winner"] == (result.winner.letter if result.winner is not None else None)
+    record = loads(records[1])  # checks every play, position and result with the rules
+    assert record.series and json.loads(records[1])["settings"]["length"] == 0
+    assert [g.variant for g in record.games] == ["plakoto,mother_pin=single"] * 3
+    assert [g.first for g in record.games] == [WHITE, BLACK, WHITE]
+    assert record.players == {WHITE: PlayerInfo("bot", "random"), BLACK: PlayerInfo("bot", "heuristic")}
+    assert all(g.end is not None for g in record.games)
+    assert record.meta["event"] == "tavli selfplay --seed 5"

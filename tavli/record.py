@@ -1,0 +1,526 @@
+"""Match records: every game of a match, roll by roll, in one documented JSON format.
+
+A record holds the settings and house rules, the players, and for each game
+the roll-off, the dice's seed commitment and revealed seed, every roll and
+play with the position it led to, and how the game ended. ``loads`` checks
+all of it (every play against the rules, every die against its seed) and
+names the place of the first fault; ``dumps`` writes it back unchanged.
+The format is described in docs/formats.md ("Match record").
+
+>>> from tavli.dice import DiceRoller
+>>> from tavli.match import Match, MatchSettings
+>>> m = Match(MatchSettings(length=1, games=("portes",)), DiceRoller(seed=3))
+>>> _ = m.roll(); _ = m.play(m.legal_plays()[0])
+>>> record = MatchRecord.from_match(m, {WHITE: PlayerInfo("human", "Ada"), BLACK: PlayerInfo("bot", "expert")})
+>>> loads(dumps(record)) == record
+True
+>>> len(record.games[0].turns), record.games[0].end is None
+(1, True)
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tavli.dice import Dice
+from tavli.errors import TavliError
+from tavli.fairdice import check_game, commitment, dice_of_rolls
+from tavli.game import Game
+from tavli.match import Match, MatchSettings
+from tavli.variants import BLACK, WHITE, Color, variant_from_string
+
+FORMAT = "tavli-match"
+VERSION = 1
+KINDS = ("human", "bot")
+MAX_GAME_POINTS = 2
+"""No game of Tavli is worth more: a double game (gammon, a pinned mother)."""
+
+_COLORS = {"white": WHITE, "black": BLACK}
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+class RecordError(TavliError):
+    """A match record that cannot be read or does not replay: one line, naming where.
+
+    >>> loads('{"format": "tavli-match", "version": 9}')
+    Traceback (most recent call last):
+    ...
+    tavli.record.RecordError: version 9 is not supported: this Tavli reads version 1
+    """
+
+
+def color_name(color: Color) -> str:
+    """``white`` or ``black``, as the record writes a side."""
+    return "white" if color == WHITE else "black"
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    """Who played a side: a person (``kind`` "human", ``name`` free, may be "") or a bot (its level)."""
+
+    kind: str
+    name: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise RecordError(f"a player is human or bot, not {self.kind!r}")
+
+    def __str__(self) -> str:
+        if self.kind == "bot":
+            return f"bot {self.name}"
+        return self.name or "human"
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """One turn: the side, its roll, its play in notation ("" for a pass) and the position after it."""
+
+    color: Color
+    dice: Dice
+    play: str
+    position: str
+
+
+@dataclass(frozen=True)
+class GameEnd:
+    """How a game ended: ``winner`` None for a tie; ``reason`` as ``GameResult.reason``
+    (``bore off all checkers``, ``mother pinned``, ``resigned``, ``claimed: ...``)."""
+
+    winner: Color | None
+    points: int
+    reason: str
+
+
+@dataclass
+class RecordedGame:
+    """One game of the record.
+
+    ``variant`` is ``str(Variant)`` (house rules included); ``first`` moved
+    first; ``opening`` is the roll-off, (White's die, Black's die) per roll,
+    empty when no roll-off was held (the winner of the last game starts);
+    ``commitment`` is the SHA-256 hex of the dice's seed and ``seed`` the
+    seed in hex, given once the game is over (both None for dice without a
+    published seed); ``end`` is None while the game goes on.
+    """
+
+    variant: str
+    first: Color
+    opening: list[tuple[int, int]]
+    commitment: str | None
+    seed: str | None
+    turns: list[TurnRecord]
+    end: GameEnd | None
+
+    @classmethod
+    def from_game(cls, game: Game, opening: Sequence[tuple[int, int]] = (), seed: bytes | None = None,
+                  reveal: bool | None = None) -> RecordedGame:
+        """The record of a game played so far; ``seed`` (the dice's seed, if any) is given in full
+        only when ``reveal`` is true (default: once the game is over), its commitment always."""
+        result = game.result
+        reveal = result is not None if reveal is None else reveal
+        return cls(variant=str(game.variant), first=game.start.turn,
+                   opening=[(int(w), int(b)) for w, b in opening],
+                   commitment=commitment(seed) if seed is not None else None,
+                   seed=seed.hex() if seed is not None and reveal else None,
+                   turns=[TurnRecord(t.color, t.dice, "" if t.play.is_pass else str(t.play), str(t.after))
+                          for t in game.history],
+                   end=GameEnd(result.winner, result.points, result.reason) if result is not None else None)
+
+    def replay(self) -> Game:
+        """The game with every turn played and checked by the rules.
+
+        Raises RecordError naming the turn that does not replay (an illegal
+        play, the wrong side or a position that differs from the record),
+        and when the end does not fit the last position.
+        """
+        try:
+            variant = variant_from_string(self.variant)
+        except TavliError as e:
+            raise RecordError(f"variant: {e}") from None
+        game = Game(variant, self.first)
+        for number, turn in enumerate(self.turns, 1):
+            where = f"turn {number}"
+            if game.is_over:
+                raise RecordError(f"{where}: the game was over after turn {number - 1} ({game.result})")
+            if turn.color != game.turn:
+                raise RecordError(f"{where}: it is {game.turn}'s turn, not {turn.color}'s")
+            try:
+                game.play(turn.dice, turn.play or None)
+            except TavliError as e:
+                raise RecordError(f"{where}: {turn.play or 'pass'} with {turn.dice}: {_line(e)}") from None
+            if str(game.position) != turn.position:
+                raise RecordError(f"{where}: {turn.play or 'pass'} leads to {game.position}, "
+                                  f"not {turn.position}")
+        self._check_end(game)
+        return game
+
+    def _check_end(self, game: Game) -> None:
+        end, result = self.end, game.result
+        if result is not None:
+            if end is None:
+                raise RecordError(f"the game is over after turn {len(self.turns)} ({result}) "
+                                  "but the record gives no end")
+            if (end.winner, end.points) != (result.winner, result.points):
+                raise RecordError(f"end: the last position gives {result}, not {_end_text(end)}")
+            return
+        if end is None:
+            return
+        # ended before the position did: a resignation, a claim
+        if end.winner is None:
+            raise RecordError("end: a game ended before the rules end it needs a winner (a resignation, a claim)")
+        if not 1 <= end.points <= MAX_GAME_POINTS:
+            raise RecordError(f"end: a resigned or claimed game is worth 1 or 2 points, not {end.points}")
+
+    def dice(self) -> list[int]:
+        """Every die of the game in the order drawn: the roll-off, then each turn's roll."""
+        return dice_of_rolls(self.opening, [t.dice for t in self.turns])
+
+
+@dataclass
+class MatchRecord:
+    """A whole match (or, with ``series``, a series of games outside a match).
+
+    ``meta`` is free text (``created``, ``site``, ``event``...). In a series
+    (bot games from ``tavli selfplay``, a money session of GNU Backgammon)
+    the games follow the settings' order of games and house rules, and the
+    settings' length is not used.
+    """
+
+    settings: MatchSettings
+    players: dict[Color, PlayerInfo]
+    games: list[RecordedGame]
+    meta: dict[str, str] = field(default_factory=dict)
+    series: bool = False
+
+    @property
+    def score(self) -> dict[Color, int]:
+        """Points won by each side in the games that have ended."""
+        score = {WHITE: 0, BLACK: 0}
+        for game in self.games:
+            if game.end is not None and game.end.winner is not None:
+                score[game.end.winner] += game.end.points
+        return score
+
+    @property
+    def winner(self) -> Color | None:
+        """The side that won the match (None in a series and while the match goes on)."""
+        if self.series:
+            return None
+        score = self.score
+        return next((c for c in (WHITE, BLACK) if score[c] >= self.settings.length), None)
+
+    @classmethod
+    def from_match(cls, match: Match, players: dict[Color, PlayerInfo], seeds: Sequence[bytes] = (),
+                   meta: dict[str, str] | None = None) -> MatchRecord:
+        """The record of a match played so far.
+
+        ``seeds`` are the games' dice seeds (``SeededRoller.seeds``): each
+        game's commitment is recorded, its seed only once the game is over.
+        ``meta`` defaults to the date and time of now (``created``, UTC).
+        """
+        games = [RecordedGame.from_game(rec.game, rec.opening_rolls, seeds[k] if k < len(seeds) else None)
+                 for k, rec in enumerate(match.records)]
+        if meta is None:
+            meta = {"created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")}
+        return cls(match.settings, dict(players), games, dict(meta))
+
+    def check(self) -> list[Game]:
+        """Check the whole record and return each game replayed; RecordError naming where."""
+        out = []
+        score = {WHITE: 0, BLACK: 0}
+        for index, game in enumerate(self.games):
+            where = f"game {index + 1}"
+            if not self.series and any(score[c] >= self.settings.length for c in (WHITE, BLACK)):
+                raise RecordError(f"{where}: the match was over after game {index} "
+                                  f"({score[WHITE]}-{score[BLACK]}, match to {self.settings.length})")
+            if index and self.games[index - 1].end is None:
+                raise RecordError(f"{where}: game {index} has no end, so no game can follow it")
+            expected = str(self.settings.variant(index))
+            if game.variant != expected:
+                raise RecordError(f"{where}: the settings make this game {expected}, not {game.variant}")
+            try:
+                _check_opening(game)
+                replayed = game.replay()
+                _check_seed(game)
+            except RecordError as e:
+                raise RecordError(f"{where}, {e}" if str(e).startswith("turn ") else f"{where}: {e}") from None
+            if game.end is not None and game.end.winner is not None:
+                score[game.end.winner] += game.end.points
+            out.append(replayed)
+        return out
+
+
+def _line(error: BaseException) -> str:
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+def _end_text(end: GameEnd) -> str:
+    if end.winner is None:
+        return "a tie"
+    return f"{end.winner} wins {end.points} point{'s' if end.points != 1 else ''}"
+
+
+def _check_opening(game: RecordedGame) -> None:
+    for k, (white, black) in enumerate(game.opening, 1):
+        last = k == len(game.opening)
+        if not last and white != black:
+            raise RecordError(f"opening: roll {k} ({white}-{black}) decided the start, "
+                              "so no roll may follow it")
+        if last and white == black:
+            raise RecordError(f"opening: the last roll ({white}-{black}) is equal and decides nothing")
+    if game.opening:
+        white, black = game.opening[-1]
+        starter = WHITE if white > black else BLACK
+        if starter != game.first:
+            raise RecordError(f"opening: {starter} won the roll-off, but first is {game.first}")
+
+
+def _check_seed(game: RecordedGame) -> None:
+    if game.seed is None:
+        return
+    if game.commitment is None:
+        raise RecordError("seed: a seed needs the commitment published before the game")
+    try:
+        check_game(game.seed, game.commitment, game.dice())
+    except TavliError as e:
+        raise RecordError(f"seed: {e}") from None
+
+
+# -- writing -----------------------------------------------------------------
+def to_json(record: MatchRecord) -> dict[str, Any]:
+    """The record as JSON values (what ``dumps`` writes)."""
+    s = record.settings
+    out: dict[str, Any] = {
+        "format": FORMAT, "version": VERSION, "meta": dict(record.meta),
+        "settings": {"length": 0 if record.series else s.length, "games": list(s.games),
+                     "mother_pin": s.mother_pin, "prime_limits": s.prime_limits,
+                     "prime_in_opponent_start": s.prime_in_opponent_start},
+        "players": {color_name(c): {"kind": p.kind, "name": p.name} for c, p in sorted(record.players.items())},
+        "games": [_game_json(g) for g in record.games]}
+    return out
+
+
+def _game_json(game: RecordedGame) -> dict[str, Any]:
+    end = game.end
+    return {
+        "variant": game.variant, "first": color_name(game.first),
+        "opening": [list(r) for r in game.opening],
+        "commitment": game.commitment, "seed": game.seed,
+        "turns": [{"color": color_name(t.color), "dice": list(t.dice), "play": t.play, "position": t.position}
+                  for t in game.turns],
+        "end": None if end is None else {"winner": None if end.winner is None else color_name(end.winner),
+                                         "points": end.points, "reason": end.reason}}
+
+
+def dumps(record: MatchRecord) -> str:
+    """The record as text: indented JSON with one line per turn, ending in a newline."""
+    return _pretty(to_json(record), "") + "\n"
+
+
+def _flat(value: object) -> bool:
+    """Written on one line: holds no object, and no container holding a container."""
+    if isinstance(value, dict):
+        return all(not isinstance(v, dict | list) or (isinstance(v, list) and not any(
+            isinstance(x, dict | list) for x in v)) for v in value.values())
+    if isinstance(value, list):
+        return all(not isinstance(v, dict) and (not isinstance(v, list) or _flat(v)) for v in value)
+    return True
+
+
+def _pretty(value: object, indent: str) -> str:
+    if _flat(value) or not value:
+        return json.dumps(value, ensure_ascii=False)
+    inner = indent + "  "
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(k)}: {_pretty(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + f"\n{indent}}}"
+    assert isinstance(value, list)
+    return "[\n" + ",\n".join(inner + _pretty(v, inner) for v in value) + f"\n{indent}]"
+
+
+def write(record: MatchRecord, path: str | Path) -> None:
+    """Write the record to a file (UTF-8)."""
+    Path(path).write_text(dumps(record), encoding="utf-8")
+
+
+# -- reading -----------------------------------------------------------------
+class _Reader:
+    """Typed access to JSON values that names where a fault is."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+    def fail(self, message: str) -> RecordError:
+        return RecordError(f"{self.where}: {message}" if self.where else message)
+
+    def fields(self, value: object, required: Sequence[str], optional: Sequence[str] = ()) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(f"expected a JSON object, not {_kind(value)}")
+        for key in value:
+            if key not in required and key not in optional:
+                raise self.fail(f"unknown field {key!r}")
+        for key in required:
+            if key not in value:
+                raise self.fail(f"missing field {key!r}")
+        return value
+
+    def of(self, value: object, kind: type, what: str) -> Any:
+        if type(value) is not kind:  # bool is not an int here
+            raise self.fail(f"{what} must be {_TYPE_NAMES[kind]}, not {_kind(value)}")
+        return value
+
+    def color(self, value: object, what: str) -> Color:
+        if not isinstance(value, str) or value not in _COLORS:
+            raise self.fail(f"{what} must be \"white\" or \"black\", not {json.dumps(value)}")
+        return _COLORS[value]
+
+    def dice(self, value: object, what: str) -> tuple[int, int]:
+        if (not isinstance(value, list) or len(value) != 2
+                or not all(type(d) is int and 1 <= d <= 6 for d in value)):
+            raise self.fail(f"{what} must be two numbers from 1 to 6 like [6, 2], not {json.dumps(value)}")
+        return value[0], value[1]
+
+    def hex64(self, value: object, what: str) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, str) or not _HEX64.fullmatch(value):
+            raise self.fail(f"{what} must be 64 lowercase hex digits or null")
+        return value
+
+    def guard(self, make: Callable[[], Any]) -> Any:
+        try:
+            return make()
+        except RecordError:
+            raise
+        except (TavliError, TypeError) as e:
+            raise self.fail(_line(e)) from None
+
+
+_TYPE_NAMES = {int: "a whole number", str: "text", bool: "true or false", list: "a list", dict: "an object"}
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    return {bool: "true or false", int: "a number", float: "a number", str: "text", list: "a list",
+            dict: "an object"}.get(type(value), type(value).__name__)
+
+
+def from_json(data: object) -> MatchRecord:
+    """A record from JSON values, fully checked (see ``loads``)."""
+    top = _Reader("")
+    if not isinstance(data, dict):
+        raise RecordError(f"a match record is a JSON object, not {_kind(data)}")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"not a Tavli match record: \"format\" must be {FORMAT!r}")
+    version = data.get("version")
+    if version != VERSION:
+        raise RecordError(f"version {json.dumps(version)} is not supported: this Tavli reads version {VERSION}")
+    d = top.fields(data, ("format", "version", "settings", "players", "games"), ("meta",))
+    meta = _read_meta(d.get("meta", {}))
+    settings, series = _read_settings(d["settings"])
+    players = _read_players(d["players"])
+    games_value = top.of(d["games"], list, "games")
+    games = [_read_game(g, k) for k, g in enumerate(games_value, 1)]
+    record = MatchRecord(settings, players, games, meta, series)
+    record.check()
+    return record
+
+
+def _read_meta(value: object) -> dict[str, str]:
+    r = _Reader("meta")
+    if not isinstance(value, dict):
+        raise r.fail(f"expected a JSON object, not {_kind(value)}")
+    for key, text in value.items():
+        if not isinstance(text, str):
+            raise r.fail(f"{key} must be text, not {_kind(text)}")
+    return dict(value)
+
+
+def _read_settings(value: object) -> tuple[MatchSettings, bool]:
+    r = _Reader("settings")
+    s = r.fields(value, ("length", "games"), ("mother_pin", "prime_limits", "prime_in_opponent_start"))
+    length = r.of(s["length"], int, "length")
+    if length < 0:
+        raise r.fail(f"length must be 1 or more (0 for a series of games), not {length}")
+    games = r.of(s["games"], list, "games")
+    for name in games:
+        r.of(name, str, "each game")
+    mother_pin = r.of(s.get("mother_pin", "double"), str, "mother_pin")
+    prime_limits = r.of(s.get("prime_limits", True), bool, "prime_limits")
+    prime_start = r.of(s.get("prime_in_opponent_start", True), bool, "prime_in_opponent_start")
+    settings = r.guard(lambda: MatchSettings(length=max(length, 1), games=tuple(games), mother_pin=mother_pin,
+                                             prime_limits=prime_limits, prime_in_opponent_start=prime_start))
+    return settings, length == 0
+
+
+def _read_players(value: object) -> dict[Color, PlayerInfo]:
+    r = _Reader("players")
+    p = r.fields(value, ("white", "black"))
+    out = {}
+    for name, color in _COLORS.items():
+        pr = _Reader(f"players, {name}")
+        info = pr.fields(p[name], ("kind", "name"))
+        kind = pr.of(info["kind"], str, "kind")
+        if kind not in KINDS:
+            raise pr.fail(f"kind must be \"human\" or \"bot\", not {json.dumps(kind)}")
+        out[color] = PlayerInfo(kind, pr.of(info["name"], str, "name"))
+    return out
+
+
+def _read_game(value: object, number: int) -> RecordedGame:
+    r = _Reader(f"game {number}")
+    g = r.fields(value, ("variant", "first", "turns", "end"), ("opening", "commitment", "seed"))
+    variant_text = r.of(g["variant"], str, "variant")
+    first = r.color(g["first"], "first")
+    opening = [r.dice(roll, "each roll-off") for roll in r.of(g.get("opening", []), list, "opening")]
+    turns = [_read_turn(t, number, k) for k, t in enumerate(r.of(g["turns"], list, "turns"), 1)]
+    r.guard(lambda: variant_from_string(variant_text))
+    return RecordedGame(variant=variant_text, first=first, opening=opening,
+                        commitment=r.hex64(g.get("commitment"), "commitment"), seed=r.hex64(g.get("seed"), "seed"),
+                        turns=turns, end=_read_end(g["end"], r))
+
+
+def _read_turn(value: object, game: int, number: int) -> TurnRecord:
+    r = _Reader(f"game {game}, turn {number}")
+    t = r.fields(value, ("color", "dice", "play", "position"))
+    return TurnRecord(r.color(t["color"], "color"), Dice(*r.dice(t["dice"], "dice")),
+                      r.of(t["play"], str, "play").strip(), r.of(t["position"], str, "position"))
+
+
+def _read_end(value: object, game: _Reader) -> GameEnd | None:
+    if value is None:
+        return None
+    r = _Reader(f"{game.where}, end")
+    e = r.fields(value, ("winner", "points", "reason"))
+    winner = None if e["winner"] is None else r.color(e["winner"], "winner")
+    points = r.of(e["points"], int, "points")
+    if points < 0 or (winner is None) != (points == 0):
+        raise r.fail(f"a tie is worth 0 points and a win 1 or more, not {points}")
+    return GameEnd(winner, points, r.of(e["reason"], str, "reason"))
+
+
+def loads(text: str | bytes) -> MatchRecord:
+    """Read a record from text and check it: every play against the rules,
+    every die against its seed, each game's end against its last position.
+    RecordError (one line, naming where) if anything is wrong."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as e:  # JSONDecodeError, bad UTF-8
+        raise RecordError(f"not JSON: {_line(e)}") from None
+    return from_json(data)
+
+
+def read(path: str | Path) -> MatchRecord:
+    """Read a record file; RecordError naming the file if it cannot be read."""
+    try:
+        text = Path(path).read_bytes()
+    except OSError as e:
+        raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
+    return loads(text)

@@ -1,0 +1,153 @@
+"""Match records on the command line: tavli play --save, tavli export and tavli import, run as real processes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tavli.mat import export_mat, import_mat
+from tavli.record import PlayerInfo, dumps, read
+from tavli.variants import BLACK, WHITE
+
+
+def tavli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "COLUMNS")} | {"NO_COLOR": "1"}
+    return subprocess.run([sys.executable, "-m", "tavli.cli", *args], input=stdin, capture_output=True,
+                          text=True, timeout=120, env=env)
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """A 3-point Portes match between two bots, saved."""
+    path = tmp_path_factory.mktemp("play") / "match.json"
+    run = tavli("play", "--white", "heuristic", "--black", "random", "--length", "3", "--games", "portes",
+                "--seed", "7", "--save", str(path))
+    assert run.returncode == 0, run.stderr
+    return path, run
+
+
+def test_play_save_writes_the_whole_match(saved: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+    path, run = saved
+    assert f"The match is saved in {path}." in run.stdout
+    record = read(path)  # replays every play
+    assert record.players == {WHITE: PlayerInfo("bot", "heuristic"), BLACK: PlayerInfo("bot", "random")}
+    assert record.winner is not None and max(record.score.values()) >= 3
+    final = f"wins the match {max(record.score.values())}-{min(record.score.values())}"
+    assert final in run.stdout
+    plays = [line for line in run.stdout.splitlines() if " and plays " in line or "no legal play" in line]
+    assert len(plays) == sum(len(g.turns) for g in record.games)
+    assert all(g.end is not None for g in record.games)
+
+
+def test_play_save_keeps_a_match_left_early(tmp_path: Path) -> None:
+    path = tmp_path / "left.json"
+    run = tavli("play", "--white", "human", "--black", "random", "--length", "3", "--seed", "1",
+                "--save", str(path), stdin="")
+    assert run.returncode == 0, run.stderr
+    assert "End of input" in run.stdout
+    record = read(path)
+    assert record.players[WHITE] == PlayerInfo("human", "")
+    assert len(record.games) == 1 and record.games[0].end is None
+
+
+def test_play_save_to_a_bad_place_is_one_line(tmp_path: Path) -> None:
+    run = tavli("play", "--white", "random", "--black", "random", "--save",
+                str(tmp_path / "no" / "such" / "m.json"))
+    assert run.returncode == 2
+    assert run.stderr.startswith("error: cannot write ") and len(run.stderr.splitlines()) == 1
+    assert run.stdout == ""
+
+
+def test_export_to_stdout_and_to_a_file(saved: tuple[Path, subprocess.CompletedProcess[str]],
+                                        tmp_path: Path) -> None:
+    path, _ = saved
+    run = tavli("export", str(path), "--to", "mat")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == export_mat(read(path))
+    assert " 3 point match" in run.stdout
+    out = tmp_path / "m.mat"
+    run = tavli("export", str(path), "-o", str(out))
+    assert run.returncode == 0 and run.stdout == ""
+    assert out.read_text() == export_mat(read(path))
+
+
+def test_import_a_mat_file(saved: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
+    path, _ = saved
+    mat = tmp_path / "m.mat"
+    mat.write_text(export_mat(read(path)))
+    out = tmp_path / "back.json"
+    run = tavli("import", str(mat), "-o", str(out))
+    assert run.returncode == 0, run.stderr
+    assert "imported into" in run.stderr
+    back = read(out)
+    assert back.score == read(path).score
+    assert back.players == read(path).players
+    to_stdout = tavli("import", str(mat))
+    assert to_stdout.returncode == 0 and to_stdout.stdout == dumps(import_mat(mat.read_text()))
+
+
+@pytest.mark.parametrize(("args", "content", "fragment"), [
+    (("export", "{f}"), "{", "not JSON"),
+    (("export", "{f}"), '{"format": "tavli-match", "version": 7}', "version 7 is not supported"),
+    (("export", "{f}", "--to", "sgf"), "", "'sgf' is not 'mat'"),
+    (("import", "{f}"), " 1 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5  Doubles => 2\n",
+     "line 4: a cube action"),
+    (("import", "{f}"), "hello\n", "line 1: cannot read 'hello' before the first game"),
+    (("import", "{f}-missing"), "", "cannot read"),
+])
+def test_bad_files_are_one_line_and_status_2(tmp_path: Path, args: tuple[str, ...], content: str,
+                                             fragment: str) -> None:
+    path = tmp_path / "input"
+    path.write_text(content)
+    run = tavli(*(a.format(f=path) for a in args))
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert len(run.stderr.splitlines()) == 1 and run.stderr.startswith("error: ")
+    assert fragment in run.stderr
+
+
+def test_exporting_a_match_without_portes(tmp_path: Path) -> None:
+    path = tmp_path / "fevga.json"
+    run = tavli("play", "--white", "random", "--black", "random", "--length", "1", "--games", "fevga",
+                "--seed", "2", "--save", str(path))
+    assert run.returncode == 0, run.stderr
+    run = tavli("export", str(path))
+    assert run.returncode == 2
+    assert "no game of Portes" in run.stderr
+
+
+def test_verify_dice_reads_a_match_record(tmp_path: Path) -> None:
+    from tavli.bots import RandomBot
+    from tavli.fairdice import SeededRoller
+    from tavli.match import Match, MatchSettings
+    from tavli.record import MatchRecord, write
+
+    roller = SeededRoller()
+    match = Match(MatchSettings(length=2, games=("plakoto",)), roller)
+    bot = RandomBot(3)
+    for _ in range(400):  # into the second game at least, which is still going on
+        match.roll()
+        legal = match.legal_plays()
+        match.play(legal[bot.choose(legal)] if len(legal) else None)
+        if len(match.records) == 2 or match.is_over:
+            break
+    path = tmp_path / "m.json"
+    write(MatchRecord.from_match(match, {WHITE: PlayerInfo("human", ""), BLACK: PlayerInfo("bot", "random")},
+                                 roller.seeds), path)
+    run = tavli("verify-dice", str(path))
+    assert run.returncode == 0, run.stderr
+    assert "game 1 (plakoto): " in run.stdout and "dice match seed" in run.stdout
+    assert "1 finished game(s) checked" in run.stdout
+    if not match.is_over:
+        assert "game 2 (plakoto): not over, seed not yet revealed" in run.stdout
+    text = path.read_text()
+    seed = read(path).games[0].seed
+    assert seed is not None
+    path.write_text(text.replace(seed, "0" * 64))
+    run = tavli("verify-dice", str(path))
+    assert run.returncode == 2
+    assert "game 1: seed: the seed does not match the commitment" in run.stderr
