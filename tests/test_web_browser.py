@@ -316,7 +316,9 @@ def test_the_board_fits_the_screen(browser: Browser, shared_server: Server, widt
         # the board, the dice, the status and every button shown are on the screen, nothing scrolls sideways
         assert inside(page.locator("#board").bounding_box(), width, height)
         dice = page.locator("[data-die]")
-        assert dice.count() in (2, 4)
+        high, low = max(s["dice"]), min(s["dice"])
+        shown = [int(d.get_attribute("data-die") or 0) for d in dice.all()]
+        assert shown == ([high] * 4 if high == low else [high, low])  # high-low, doubles as four dice
         for i in range(dice.count()):
             assert inside(dice.nth(i).bounding_box(), width, height)
         for name in ("status", "undo", "resign", "roll", "confirm"):
@@ -489,5 +491,77 @@ def test_greek_pages_show_no_english(browser: Browser, shared_server: Server) ->
         expect(page.locator("[data-testid=match-verdict]")).to_contain_text("✓")
         assert english_words(page) == set()
         page.screenshot(path=str(SCREENSHOTS / "match-over-greek.png"))
+    finally:
+        ctx.close()
+
+
+def test_friends_answer_a_resignation_and_agree_a_rematch(browser: Browser, shared_server: Server) -> None:
+    contexts = [browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+                for _ in range(2)]
+    try:
+        first = contexts[0].new_page()
+        start_match(first, shared_server.url, "friend", length="3", games="portes")
+        second = contexts[1].new_page()
+        second.goto(first.locator("[data-testid=share-friend]").input_value())
+        second.wait_for_function("window.tavliState && window.tavliState.type === 'state'")
+        pages = {state(first)["you"]: first, state(second)["you"]: second}
+        turn = state(first)["turn"]
+        mover, other = pages[turn], pages["black" if turn == "white" else "white"]
+        expect(other.locator("[data-testid=resign]")).to_be_visible()
+        mover.click("[data-testid=resign]")
+        mover.click("[data-testid=resign-1]")
+        expect(other.locator("[data-testid=offer]")).to_be_visible()
+        expect(mover.locator("[data-testid=status]")).to_contain_text("Waiting for the answer")
+        expect(mover.locator("[data-testid=roll]")).to_be_hidden()
+        other.screenshot(path=str(SCREENSHOTS / "resign-offer-390x844.png"))
+        other.click("[data-testid=decline]")
+        expect(mover.locator("[data-testid=toast]")).to_contain_text("declined")
+        expect(other.locator("[data-testid=offer]")).to_be_hidden()
+        mover.click("[data-testid=resign]")
+        mover.click("[data-testid=resign-2]")
+        other.click("[data-testid=accept]")
+        for page in (mover, other):
+            expect(page.locator("[data-testid=game-over]")).to_be_visible()
+            expect(page.locator("[data-testid=game-over-text]")).to_contain_text("2 points: the opponent resigned")
+        mover.screenshot(path=str(SCREENSHOTS / "game-over-390x844.png"))
+        assert state(other)["score"][state(other)["you"]] == 2
+        # the loser resigns the match; the winner proposes a rematch, the loser accepts
+        mover.click("[data-testid=continue]")
+        mover.click("[data-testid=resign]")
+        mover.click("[data-testid=resign-match]")
+        for page in (mover, other):
+            expect(page.locator("[data-testid=match-over]")).to_be_visible()
+        expect(other.locator("[data-testid=match-over-title]")).to_have_text("You win the match!")
+        old = state(other)["match"]
+        other.click("[data-testid=rematch]")
+        expect(other.locator("[data-testid=rematch-status]")).to_contain_text("waiting")
+        expect(mover.locator("[data-testid=rematch-accept]")).to_be_visible()
+        mover.click("[data-testid=rematch-accept]")
+        for page, seat in ((mover, turn), (other, "black" if turn == "white" else "white")):
+            page.wait_for_function(f"window.tavliState && window.tavliState.match !== {json.dumps(old)}")
+            assert state(page)["you"] == ("black" if seat == "white" else "white")
+        assert state(mover)["match"] == state(other)["match"]
+    finally:
+        for ctx in contexts:
+            ctx.close()
+
+
+@pytest.mark.parametrize("motion", ["reduce", "no-preference"])
+def test_moves_are_animated_unless_reduced_motion(browser: Browser, shared_server: Server, motion: str) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720}, reduced_motion=motion)  # type: ignore[arg-type]
+    try:
+        page = ctx.new_page()
+        start_match(page, shared_server.url, "beginner", length="3")
+        s = wait_for_my_turn_or_end(page)
+        if s["can_roll"]:
+            page.click("[data-testid=roll]")
+            page.wait_for_function(f"window.tavliState.seq > {s['seq']}")
+            wait_for_my_turn_or_end(page)
+        page.locator(".point.source").first.click()
+        page.locator(".point.target").first.click()
+        running = page.evaluate("document.getAnimations().length")
+        assert (running == 0) if motion == "reduce" else (running > 0)
+        page.locator("#board").click(position={"x": 5, "y": 5})  # a click skips what is still moving
+        assert page.evaluate("document.getAnimations().filter(a => a.playState === 'running').length") == 0
     finally:
         ctx.close()

@@ -489,7 +489,8 @@ function renderPanel() {
   // an offer of the opponent's, to answer
   const theirOffer = s.offer && s.offer.from !== s.you && s.you !== "spectator" && s.offer.kind === "resign";
   $("offer").hidden = !theirOffer;
-  if (theirOffer) $("offer-text").textContent = t("offerResign", { who: colorName(s.offer.from), points: s.offer.points });
+  if (theirOffer) $("offer-text").textContent = t("offerResign", {
+    who: colorName(s.offer.from), points: s.offer.points, pts: s.offer.points === 1 ? t("point") : t("pointsWord") });
 
   let status;
   if (s.over) status = s.you === "spectator" ? t("matchOver", { who: colorName(s.winner), w: s.score.white, b: s.score.black }) : (s.winner === s.you ? t("youWin") : t("youLose"));
@@ -675,6 +676,7 @@ $("resign-cancel").addEventListener("click", () => { $("resign-menu").hidden = t
 for (const button of document.querySelectorAll("[data-resign]")) {
   button.addEventListener("click", () => {
     $("resign-menu").hidden = true;
+    $("toast").hidden = true;
     const what = button.dataset.resign;
     if (what === "match") send({ type: "resign", seq: state.seq, match: true });
     else send({ type: "resign", seq: state.seq, points: Number(what) });
