@@ -450,7 +450,10 @@ function resultText(g) {
 function renderPanel() {
   const s = state;
   const variant = s.game.variant[0].toUpperCase() + s.game.variant.slice(1);
-  $("game-name").textContent = t("gameOf", { n: s.game.index + 1, variant: t(variant) });
+  const number = document.createElement("span");
+  number.className = "game-number";
+  number.textContent = `${t("gameNumber", { n: s.game.index + 1 })} · `;
+  $("game-name").replaceChildren(number, t(variant));  // the number gives way on a narrow screen
   $("score").innerHTML = "";
   $("score").append(dot("white"), ` ${t("score", { w: s.score.white, b: s.score.black, n: s.settings.length })} `, dot("black"));
   $("watching").hidden = s.you !== "spectator";
