@@ -45,13 +45,6 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path / "tavli.db")
-    yield s
-    s.stop(signal.SIGKILL)
-
-
-@pytest.fixture
 def context(browser: Browser) -> Iterator[BrowserContext]:
     ctx = browser.new_context(viewport={"width": 1200, "height": 850})
     yield ctx
@@ -111,11 +104,11 @@ def take_turn(page: Page) -> None:
         move_by_clicks(page)
 
 
-def test_a_whole_game_against_a_bot(context: BrowserContext, server: Server) -> None:
+def test_a_whole_game_against_a_bot(context: BrowserContext, shared_server: Server) -> None:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    start_match(page, server.url, "beginner", games="plakoto")
+    start_match(page, shared_server.url, "beginner", games="plakoto")
     expect(page.locator("[data-testid=game-name]")).to_contain_text("Plakoto")
     s = wait_for_my_turn_or_end(page)
     if s["can_roll"]:
@@ -165,11 +158,11 @@ def test_a_whole_game_against_a_bot(context: BrowserContext, server: Server) -> 
     assert not errors
 
 
-def test_two_friends_and_a_spectator(browser: Browser, server: Server) -> None:
+def test_two_friends_and_a_spectator(browser: Browser, shared_server: Server) -> None:
     first_ctx, second_ctx, watch_ctx = (browser.new_context() for _ in range(3))
     try:
         first = first_ctx.new_page()
-        start_match(first, server.url, "friend", length="3", games="fevga")
+        start_match(first, shared_server.url, "friend", length="3", games="fevga")
         friend_link = first.locator("[data-testid=share-friend]").input_value()
         watch_link = first.locator("[data-testid=share-watch]").input_value()
         assert "#t=" in friend_link and "#t=" in watch_link and friend_link != watch_link
@@ -252,16 +245,21 @@ def test_reload_and_a_killed_server_lose_nothing(context: BrowserContext, tmp_pa
         server.stop(signal.SIGKILL)
 
 
-def test_start_page_errors_and_greek(context: BrowserContext, server: Server) -> None:
+def test_start_page_errors_and_greek(context: BrowserContext, shared_server: Server) -> None:
     page = context.new_page()
-    page.goto(server.url + "/")
+    page.goto(shared_server.url + "/")
     page.select_option("[data-testid=lang]", "el")
     expect(page.locator("[data-testid=start]")).to_have_text("Αρχίστε")
     page.select_option("[data-testid=games]", "custom")
     page.fill("[data-testid=games-custom]", "chess")
     page.click("[data-testid=start]")
+    expect(page.locator("[data-testid=error]")).to_contain_text("άγνωστο παιχνίδι «chess»")
+    page.select_option("[data-testid=lang]", "en")
+    page.fill("[data-testid=games-custom]", "fevga,chess")
+    page.click("[data-testid=start]")
     expect(page.locator("[data-testid=error]")).to_contain_text("unknown game 'chess'")
-    page.goto(server.url + "/match/nope#t=forged")
+    page.select_option("[data-testid=lang]", "el")
+    page.goto(shared_server.url + "/match/nope#t=forged")
     expect(page.locator("[data-testid=status]")).to_contain_text("δεν ισχύει")
     assert json.loads(page.evaluate("localStorage.getItem('tavli:lang') && '1'")) == 1
 

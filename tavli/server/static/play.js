@@ -422,6 +422,13 @@ function lastMove() {
 
 function colorName(color) { return t(color); }
 
+/** "Black played 6-3: 13/7 13/10 · " when the opponent moved last, to lead the status line. */
+function theirLast() {
+  const m = state.game.moves[state.game.moves.length - 1];
+  if (!m || m.color === state.you) return "";
+  return `${t("played", { who: colorName(m.color), dice: `${Math.max(...m.dice)}-${Math.min(...m.dice)}`, play: moveText(m) })} · `;
+}
+
 /** A move in the numbering drawn on the board (the viewer's): 24/18 13/11*, bar/22, 6/off. */
 function moveText(m) {
   if (!m.steps.length) return t("noPlay");
@@ -434,8 +441,10 @@ function openingText(g, index) {
     const starter = g.moves.length ? g.moves[0].color : state.turn;
     return t("openingWinner", { who: colorName(starter) });
   }
-  return g.opening.map(([w, b]) => (w === b ? t("openingTie", { d: w })
-    : t("openingRoll", { w, b, who: colorName(w > b ? "white" : "black") }))).join(" · ");
+  const ties = g.opening.filter(([w, b]) => w === b).map(([w]) => w);
+  const [w, b] = g.opening[g.opening.length - 1];
+  const decided = t("openingRoll", { w, b, who: colorName(w > b ? "white" : "black") });
+  return ties.length ? `${t("openingTies", { list: ties.join(", ") })} · ${decided}` : decided;
 }
 
 function resultText(g) {
@@ -500,8 +509,8 @@ function renderPanel() {
   else if (frozen) status = resultText(s.games[reviewing]);
   else if (myOffer) status = t("offerWaiting");
   else if (theirOffer) status = t("offerToAnswer");
-  else if (mine && s.can_roll) status = t("yourRoll");
-  else if (mine && s.can_play) status = complete !== null ? t("confirmMove") : t("yourMove", { dice: `${Math.max(...s.dice)}-${Math.min(...s.dice)}` });
+  else if (mine && s.can_roll) status = theirLast() + t("yourRoll");
+  else if (mine && s.can_play) status = complete !== null ? t("confirmMove") : theirLast() + t("yourMove", { dice: `${Math.max(...s.dice)}-${Math.min(...s.dice)}` });
   else {
     const lastOne = s.game.moves[s.game.moves.length - 1];
     const who = s.players[s.turn];
