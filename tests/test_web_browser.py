@@ -155,6 +155,15 @@ def test_a_whole_game_against_a_bot(context: BrowserContext, shared_server: Serv
     shown = page.locator("[data-testid=score]").inner_text()
     assert f"{final['score']['white']} – {final['score']['black']}" in shown
     assert final["games"][0]["seed"], "the seed is revealed after the game"
+    # the final position stays, with who won, how many points and why
+    result = final["games"][0]["result"]
+    why = {"bore-off": "bore off all checkers first", "double": "2 points, because the loser bore off none",
+           "mother": "the mother was pinned"}[result["why"]]
+    winner = result["winner"].capitalize()
+    expect(page.locator("[data-testid=match-over-last]")).to_have_text(
+        f"{winner} wins game 1 (Plakoto) and {result['points']} point{'s' if result['points'] > 1 else ''}: {why}")
+    assert final["game"]["position"] == final["games"][0]["final"]["position"]
+    assert page.locator("[data-checker]").count() + page.locator("[data-off]").count() >= 15
     assert not errors
 
 
@@ -187,6 +196,12 @@ def test_two_friends_and_a_spectator(browser: Browser, shared_server: Server) ->
                 page.wait_for_function(f"window.tavliState.game.moves.length > {moves_before}")
             seen = state(waiting)["game"]["moves"][-1]
             assert seen["color"] == turn
+            # numbered by turn from 1, in the numbering the board shows to the reader
+            reader = state(waiting)
+            numbers = reader["game"]["black_numbers"] if reader["you"] == "black" else list(range(1, 25))
+            name = {0: "off", 25: "bar", **{p: str(numbers[p - 1]) for p in range(1, 25)}}
+            shown = " ".join(f"{name[a]}/{name[b]}{'*' if hit else ''}" for a, b, hit in seen["steps"]) or "no play"
+            expect(waiting.locator("[data-testid=moves] li").last).to_contain_text(shown)
             expect(waiting.locator("[data-testid=moves] li")).to_have_count(moves_before + 1)
             w, b = state(waiting)["game"]["opening"][-1]
             begins = "White" if w > b else "Black"
@@ -297,6 +312,7 @@ def test_the_board_fits_the_screen(browser: Browser, shared_server: Server, widt
         start_match(page, shared_server.url, "beginner", length="3")
         s = wait_for_my_turn_or_end(page)
         before = layout_of(page)
+        expect(page.locator("[data-testid=sounds]")).not_to_be_checked()  # sounds are off unless asked for
         if s["can_roll"]:
             expect(page.locator("[data-testid=roll]")).to_be_visible()
             assert inside(page.locator("[data-testid=roll]").bounding_box(), width, height)
