@@ -101,7 +101,7 @@ function receive(next) {
     return;
   }
   render();
-  if (state.can_roll && $("auto-roll").checked && autoRollSent !== state.seq && !reviewing) {
+  if (state.can_roll && $("auto-roll").checked && autoRollSent !== state.seq && reviewing === null) {
     autoRollSent = state.seq;
     setTimeout(() => { if (state.can_roll && state.seq === autoRollSent) roll(); }, 350);
   }
