@@ -522,6 +522,11 @@ def test_friends_answer_a_resignation_and_agree_a_rematch(browser: Browser, shar
         turn = state(first)["turn"]
         mover, other = pages[turn], pages["black" if turn == "white" else "white"]
         expect(other.locator("[data-testid=resign]")).to_be_visible()
+        other.click("[data-testid=resign]")  # off turn: only the whole match can be resigned
+        expect(other.locator("[data-testid=resign-1]")).to_be_disabled()
+        expect(other.locator("[data-testid=resign-match]")).to_be_enabled()
+        other.click("[data-testid=resign]")
+        expect(other.locator("[data-testid=resign-menu]")).to_be_hidden()
         mover.click("[data-testid=resign]")
         mover.click("[data-testid=resign-1]")
         expect(other.locator("[data-testid=offer]")).to_be_visible()

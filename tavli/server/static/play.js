@@ -495,6 +495,7 @@ function renderPanel() {
   $("confirm").hidden = !(s.can_play && complete !== null) || myOffer || frozen;
   $("resign").hidden = s.you === "spectator" || s.over || frozen;
   $("resign").disabled = !!s.offer;
+  for (const points of ["1", "2"]) document.querySelector(`[data-resign="${points}"]`).disabled = !s.can_resign;
   $("auto-roll-label").hidden = s.you === "spectator";
   renderClaim();
 

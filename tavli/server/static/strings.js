@@ -314,6 +314,7 @@ export function t(key, vars = {}) {
 /** Fill every element with data-i18n="key" with its string. */
 export function translatePage(root = document) {
   document.documentElement.lang = language();
+  document.title = t("title");
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
 }
