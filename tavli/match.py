@@ -21,6 +21,8 @@ from tavli.position import GameResult, LegalPlays, Play
 from tavli.variants import BLACK, VARIANTS, WHITE, Color, Fevga, MotherPin, Plakoto, Portes, Variant
 
 TAVLI_SEQUENCE = ("portes", "plakoto", "fevga")
+RESIGNED = "resigned"
+RESIGNED_MATCH = "resigned the match"
 
 
 @dataclass(frozen=True)
@@ -164,6 +166,28 @@ class Match:
         if not self.is_over:
             self._start_game(loser.other)
         return result
+
+    def resign(self, loser: Color, points: int = 1) -> GameResult:
+        """``loser`` resigns the game for ``points`` (an offer the opponent accepted).
+
+        >>> m = Match(MatchSettings(length=3, games=("portes",)), DiceRoller(seed=1))
+        >>> m.resign(WHITE, 2).reason, m.score[BLACK]
+        ('resigned', 2)
+        """
+        if points not in (1, 2):
+            raise TavliError(f"a game is resigned for 1 or 2 points, not {points!r}")
+        return self.concede(loser, RESIGNED, points)
+
+    def resign_match(self, loser: Color) -> GameResult:
+        """``loser`` resigns the whole match: the opponent gets the points still missing.
+
+        >>> m = Match(MatchSettings(length=5, games=("portes",)), DiceRoller(seed=1))
+        >>> m.resign_match(BLACK).points, m.is_over, m.winner
+        (5, True, <Color.WHITE: 0>)
+        """
+        if self.is_over:
+            raise GameOverError("the match is over")
+        return self.concede(loser, RESIGNED_MATCH, self.settings.length - self.score[loser.other])
 
     def _start_game(self, starter: Color | None = None) -> None:
         self.roller.start_game(len(self.records))

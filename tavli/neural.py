@@ -264,3 +264,17 @@ class NeuralBot:
         candidates = found[:rule.choices] if rule.choices else found
         noisy = [(a.equity + self._rng.gauss(0.0, sigma), a.index) for a in candidates]
         return max(noisy)[1]
+
+    def accepts_resignation(self, position: Position, points: int) -> bool:
+        """Whether the bot takes ``points`` from the side to roll in ``position``, who resigns.
+
+        It takes the offer when it is worth at least the points the network expects the bot
+        to win by playing on.
+
+        >>> from tavli import Position
+        >>> bot = NeuralBot("beginner")
+        >>> bot.accepts_resignation(Position.start("portes"), 2), bot.accepts_resignation(Position.start("portes"), 1)
+        (True, True)
+        """
+        expected = -self.evaluator(position.variant).probabilities(position).equity
+        return points >= expected

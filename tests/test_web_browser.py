@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 from collections.abc import Iterator
@@ -20,6 +21,8 @@ if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
     pytest.skip("TAVLI_SKIP_BROWSER=1", allow_module_level=True)
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+from tavli.record import loads
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -35,9 +38,10 @@ def browser() -> Iterator[Browser]:
         b.close()
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path / "tavli.db")
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the tests that need nothing of their own from it."""
+    s = Server(tmp_path_factory.mktemp("shared") / "tavli.db")
     yield s
     s.stop(signal.SIGKILL)
 
@@ -102,11 +106,11 @@ def take_turn(page: Page) -> None:
         move_by_clicks(page)
 
 
-def test_a_whole_game_against_a_bot(context: BrowserContext, server: Server) -> None:
+def test_a_whole_game_against_a_bot(context: BrowserContext, shared_server: Server) -> None:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    start_match(page, server.url, "beginner", games="plakoto")
+    start_match(page, shared_server.url, "beginner", games="plakoto")
     expect(page.locator("[data-testid=game-name]")).to_contain_text("Plakoto")
     s = wait_for_my_turn_or_end(page)
     if s["can_roll"]:
@@ -153,14 +157,23 @@ def test_a_whole_game_against_a_bot(context: BrowserContext, server: Server) -> 
     shown = page.locator("[data-testid=score]").inner_text()
     assert f"{final['score']['white']} – {final['score']['black']}" in shown
     assert final["games"][0]["seed"], "the seed is revealed after the game"
+    # the final position stays, with who won, how many points and why
+    result = final["games"][0]["result"]
+    why = {"bore-off": "bore off all checkers first", "double": "2 points, because the loser bore off none",
+           "mother": "the mother was pinned"}[result["why"]]
+    winner = result["winner"].capitalize()
+    expect(page.locator("[data-testid=match-over-last]")).to_have_text(
+        f"{winner} wins game 1 (Plakoto) and {result['points']} point{'s' if result['points'] > 1 else ''}: {why}")
+    assert final["game"]["position"] == final["games"][0]["final"]["position"]
+    assert page.locator("[data-checker]").count() + page.locator("[data-off]").count() >= 15
     assert not errors
 
 
-def test_two_friends_and_a_spectator(browser: Browser, server: Server) -> None:
+def test_two_friends_and_a_spectator(browser: Browser, shared_server: Server) -> None:
     first_ctx, second_ctx, watch_ctx = (browser.new_context() for _ in range(3))
     try:
         first = first_ctx.new_page()
-        start_match(first, server.url, "friend", length="3", games="fevga")
+        start_match(first, shared_server.url, "friend", length="3", games="fevga")
         friend_link = first.locator("[data-testid=share-friend]").input_value()
         watch_link = first.locator("[data-testid=share-watch]").input_value()
         assert "#t=" in friend_link and "#t=" in watch_link and friend_link != watch_link
@@ -185,9 +198,17 @@ def test_two_friends_and_a_spectator(browser: Browser, server: Server) -> None:
                 page.wait_for_function(f"window.tavliState.game.moves.length > {moves_before}")
             seen = state(waiting)["game"]["moves"][-1]
             assert seen["color"] == turn
-            expect(waiting.locator("[data-testid=moves] li:not(.opening)")).to_have_count(moves_before + 1)
-            openings = len(state(waiting)["game"]["opening"])
-            expect(waiting.locator("[data-testid=moves] li.opening")).to_have_count(openings)
+            # numbered by turn from 1, in the numbering the board shows to the reader
+            reader = state(waiting)
+            numbers = reader["game"]["black_numbers"] if reader["you"] == "black" else list(range(1, 25))
+            name = {0: "off", 25: "bar", **{p: str(numbers[p - 1]) for p in range(1, 25)}}
+            shown = " ".join(f"{name[a]}/{name[b]}{'*' if hit else ''}" for a, b, hit in seen["steps"]) or "no play"
+            expect(waiting.locator("[data-testid=moves] li").last).to_contain_text(shown)
+            expect(waiting.locator("[data-testid=moves] li")).to_have_count(moves_before + 1)
+            w, b = state(waiting)["game"]["opening"][-1]
+            begins = "White" if w > b else "Black"
+            expect(waiting.locator("[data-testid=opening]")).to_contain_text(
+                f"White rolled {w}, Black {b}: {begins} begins and rolls both dice")
             assert state(watcher)["game"]["position"] == state(waiting)["game"]["position"]
         # the spectator's link cannot act, even by hand over a raw WebSocket
         token = watch_link.split("#t=")[1]
@@ -241,15 +262,345 @@ def test_reload_and_a_killed_server_lose_nothing(context: BrowserContext, tmp_pa
         server.stop(signal.SIGKILL)
 
 
-def test_start_page_errors_and_greek(context: BrowserContext, server: Server) -> None:
+def test_start_page_errors_and_greek(context: BrowserContext, shared_server: Server) -> None:
     page = context.new_page()
-    page.goto(server.url + "/")
+    page.goto(shared_server.url + "/")
     page.select_option("[data-testid=lang]", "el")
     expect(page.locator("[data-testid=start]")).to_have_text("Αρχίστε")
     page.select_option("[data-testid=games]", "custom")
     page.fill("[data-testid=games-custom]", "chess")
     page.click("[data-testid=start]")
+    expect(page.locator("[data-testid=error]")).to_contain_text("άγνωστο παιχνίδι «chess»")
+    page.select_option("[data-testid=lang]", "en")
+    page.fill("[data-testid=games-custom]", "fevga,chess")
+    page.click("[data-testid=start]")
     expect(page.locator("[data-testid=error]")).to_contain_text("unknown game 'chess'")
-    page.goto(server.url + "/match/nope#t=forged")
+    page.select_option("[data-testid=lang]", "el")
+    page.goto(shared_server.url + "/match/nope#t=forged")
     expect(page.locator("[data-testid=status]")).to_contain_text("δεν ισχύει")
     assert json.loads(page.evaluate("localStorage.getItem('tavli:lang') && '1'")) == 1
+
+
+SCREENS = [(1366, 768), (1280, 720), (390, 844), (360, 740)]
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
+
+
+def inside(box: dict[str, float] | None, width: int, height: int) -> bool:
+    return box is not None and box["x"] >= -0.5 and box["y"] >= -0.5 and \
+        box["x"] + box["width"] <= width + 0.5 and box["y"] + box["height"] <= height + 0.5
+
+
+def layout_of(page: Page) -> dict[str, Any]:
+    """Where the board and the controls stand, and the smallest point label in CSS px."""
+    return dict(page.evaluate("""() => {
+        const box = (sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+                               return [r.x, r.y, r.width, r.height]; };
+        const svg = document.querySelector('#board');
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        const labels = [...document.querySelectorAll('text.label')]
+            .map(t => Number(t.getAttribute('font-size')) * scale);
+        return {board: box('#board'), controls: box('[data-testid=controls]'), status: box('#status'),
+                label: Math.min(...labels), labels: labels.length,
+                scrollX: document.documentElement.scrollWidth - innerWidth};
+    }"""))
+
+
+@pytest.mark.parametrize(("width", "height"), SCREENS, ids=[f"{w}x{h}" for w, h in SCREENS])
+def test_the_board_fits_the_screen(browser: Browser, shared_server: Server, width: int, height: int) -> None:
+    phone = width < 500
+    ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone)
+    try:
+        page = ctx.new_page()
+        start_match(page, shared_server.url, "beginner", length="3")
+        s = wait_for_my_turn_or_end(page)
+        before = layout_of(page)
+        expect(page.locator("[data-testid=sounds]")).not_to_be_checked()  # sounds are off unless asked for
+        if s["can_roll"]:
+            expect(page.locator("[data-testid=roll]")).to_be_visible()
+            assert inside(page.locator("[data-testid=roll]").bounding_box(), width, height)
+            page.click("[data-testid=roll]")
+            page.wait_for_function(f"window.tavliState.seq > {s['seq']}")
+            s = wait_for_my_turn_or_end(page)
+        assert s["can_play"], "a roll of the opening position can always be played"
+        rolled = layout_of(page)
+        page.locator(".point.source").first.click()
+        page.locator(".point.target").first.click()
+        expect(page.locator("[data-testid=undo]")).to_be_visible()
+        stepped = layout_of(page)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"board-{width}x{height}.png"))
+        # the board, the dice, the status and every button shown are on the screen, nothing scrolls sideways
+        assert inside(page.locator("#board").bounding_box(), width, height)
+        dice = page.locator("[data-die]")
+        high, low = max(s["dice"]), min(s["dice"])
+        shown = [int(d.get_attribute("data-die") or 0) for d in dice.all()]
+        assert shown == ([high] * 4 if high == low else [high, low])  # high-low, doubles as four dice
+        for i in range(dice.count()):
+            assert inside(dice.nth(i).bounding_box(), width, height)
+        for name in ("status", "undo", "resign", "roll", "confirm"):
+            button = page.locator(f"[data-testid={name}]")
+            if button.is_visible():
+                box = button.bounding_box()
+                assert inside(box, width, height), name
+                if phone and name != "status":
+                    assert box is not None and box["height"] >= 40, name
+        assert stepped["scrollX"] <= 0
+        # readable numbers on all 24 points
+        assert stepped["labels"] == 24 and stepped["label"] >= 10, stepped["label"]
+        # nothing moves when the dice come or the Undo button appears
+        assert before["board"] == rolled["board"] == stepped["board"]
+        assert before["controls"] == rolled["controls"] == stepped["controls"]
+        if phone:  # a finger can hit every point: the whole point is the target, at least 40 px across
+            for p in range(1, 25):
+                box = page.locator(f"[data-point='{p}'] rect.hit").bounding_box()
+                assert box is not None and min(box["width"], box["height"]) >= 40, (p, box)
+    finally:
+        ctx.close()
+
+
+def test_resign_game_over_dice_check_match_over_and_rematch(browser: Browser, shared_server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        start_match(page, shared_server.url, "beginner", length="5", games="tavli")
+        s = wait_for_my_turn_or_end(page)
+        me = s["you"]
+        # resigning the game for 2 points: the bot expects less, so it takes them
+        page.click("[data-testid=resign]")
+        page.click("[data-testid=resign-2]")
+        expect(page.locator("[data-testid=game-over]")).to_be_visible()
+        expect(page.locator("[data-testid=game-over-text]")).to_contain_text(
+            "wins game 1 (Portes) and 2 points: the opponent resigned")
+        expect(page.locator("[data-testid=roll]")).to_be_hidden()  # the final position stays until Next game
+        seed = page.locator("[data-testid=seed]").inner_text()
+        assert len(seed) == 64 and seed == state(page)["games"][0]["seed"]
+        page.click("[data-testid=check-dice]")
+        expect(page.locator("[data-testid=verdict]")).to_contain_text("✓")
+        page.screenshot(path=str(SCREENSHOTS / "game-over.png"))
+        page.click("[data-testid=continue]")
+        expect(page.locator("[data-testid=game-over]")).to_be_hidden()
+        expect(page.locator("[data-testid=game-name]")).to_contain_text("Plakoto")
+        # the whole match
+        page.click("[data-testid=resign]")
+        page.click("[data-testid=resign-match]")
+        expect(page.locator("[data-testid=match-over]")).to_be_visible()
+        expect(page.locator("[data-testid=match-over-title]")).to_have_text("You lose the match.")
+        other = "Black" if me == "white" else "White"
+        expect(page.locator("[data-testid=match-over-last]")).to_contain_text(
+            f"{other} wins game 2 (Plakoto) and 3 points: the opponent resigned the match")
+        expect(page.locator("[data-testid=games-table] tbody tr")).to_have_count(2)
+        page.click("[data-testid=match-check-dice]")
+        expect(page.locator("[data-testid=match-verdict]")).to_contain_text("✓")
+        page.screenshot(path=str(SCREENSHOTS / "match-over.png"))
+        old = state(page)["match"]
+        # a rematch: the bot accepts, the page follows its own link into the new match, seats swapped
+        page.click("[data-testid=rematch]")
+        page.wait_for_function(f"window.tavliState && window.tavliState.match !== {json.dumps(old)}")
+        fresh = state(page)
+        assert fresh["you"] == ("black" if me == "white" else "white") and not fresh["over"]
+        assert fresh["settings"]["length"] == 5 and fresh["score"] == {"white": 0, "black": 0}
+        page.go_back()  # the old link still opens the old match, which leads on to the rematch
+        page.wait_for_function(f"window.tavliState && window.tavliState.match === {json.dumps(fresh['match'])}")
+        assert not errors
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("link", ["/match/nope#t=forged", "/match/nope", "/match/nope#t=" + "x" * 300, "existing"])
+def test_bad_links_get_a_page_in_the_players_language(browser: Browser, shared_server: Server, link: str) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="el-GR")
+    try:
+        page = ctx.new_page()
+        if link == "existing":  # a real match, a token of another match
+            made = shared_server.post("/api/matches", {"opponent": "beginner"})
+            link = f"/match/{made['match']}#t=" + "A" * 32
+        page.goto(shared_server.url + link)
+        expect(page.locator("[data-testid=bad-link]")).to_be_visible()
+        expect(page.locator("[data-testid=bad-link-text]")).to_contain_text("Ο σύνδεσμος είναι λάθος")
+        home = page.locator("[data-testid=bad-link-home]")
+        expect(home).to_have_text("Πίσω στην αρχική σελίδα")
+        page.screenshot(path=str(SCREENSHOTS / "bad-link-390x844.png"))
+        home.click()
+        expect(page.locator("[data-testid=start]")).to_have_text("Αρχίστε")
+    finally:
+        ctx.close()
+
+
+STATIC = Path(__file__).resolve().parent.parent / "tavli" / "server" / "static"
+PROPER_NAMES = {"English"}  # the language switch names English in English
+
+
+def english_words(page: Page) -> set[str]:
+    """Latin-letter words the page shows (codes such as seeds and links left out)."""
+    text = page.evaluate("""() => {
+        const clone = document.body.cloneNode(true);
+        for (const node of clone.querySelectorAll('code, script, [hidden]')) node.remove();
+        document.body.append(clone);
+        clone.style.position = 'absolute';
+        const seen = clone.innerText;
+        clone.remove();
+        return seen;
+    }""")
+    return set(re.findall(r"[A-Za-z]{2,}", str(text))) - PROPER_NAMES
+
+
+def test_every_string_has_both_languages(browser: Browser, shared_server: Server) -> None:
+    page = browser.new_page()
+    try:
+        page.goto(shared_server.url + "/")
+        strings = page.evaluate("import('/static/strings.js').then(m => m.STRINGS)")
+    finally:
+        page.close()
+    assert set(strings) == {"en", "el"}
+    assert set(strings["en"]) == set(strings["el"])
+    assert all(strings[lang][key].strip() for lang in strings for key in strings[lang])
+    used: set[str] = set()
+    for path in STATIC.glob("*.html"):
+        used |= set(re.findall(r'data-i18n(?:-placeholder)?="([^"]+)"', path.read_text()))
+    for path in STATIC.glob("*.js"):
+        used |= set(re.findall(r'\bt\("([^"]+)"', path.read_text()))
+    assert used - set(strings["en"]) == set(), "strings used but not defined"
+    # the keys made up at run time: error codes, reasons, bot levels
+    from tavli.neural import LEVELS
+    from tavli.server.view import WHY
+    for code in ("bad-message", "too-large", "rate-limited", "not-joined", "bad-token", "not-your-turn",
+                 "spectator", "illegal", "match-over", "not-absent", "offer-pending", "no-offer"):
+        assert f"error-{code}" in strings["el"], code
+    for why in [*WHY.values(), "claimed", "other"]:
+        assert f"why-{why}" in strings["el"], why
+    for level in LEVELS:
+        assert f"level-{level}" in strings["el"] and f"levelDesc-{level}" in strings["el"], level
+
+
+def test_greek_pages_show_no_english(browser: Browser, shared_server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720}, locale="el-GR")
+    try:
+        page = ctx.new_page()
+        page.goto(shared_server.url + "/")
+        page.wait_for_selector("[data-testid=opponent] option[value=beginner]", state="attached")
+        assert english_words(page) == set()
+        page.select_option("[data-testid=lang]", "en")  # the check sees English where there is some
+        assert {"Opponent", "Games", "House"} <= english_words(page)
+        page.select_option("[data-testid=lang]", "el")
+        page.wait_for_function("document.querySelector('[data-testid=opponent] option').text.includes('Αρχάριος')")
+        assert english_words(page) == set()
+        page.select_option("[data-testid=games]", "tavli")
+        page.select_option("[data-testid=opponent]", "beginner")
+        page.click("[data-testid=start]")
+        page.wait_for_function("window.tavliState && (window.tavliState.can_roll || window.tavliState.can_play)")
+        assert english_words(page) == set()
+        page.click("[data-testid=resign]")
+        expect(page.locator("[data-testid=resign-menu]")).to_be_visible()
+        assert english_words(page) == set()
+        page.click("[data-testid=resign-1]")  # about even: the bot takes 1 point
+        expect(page.locator("[data-testid=game-over]")).to_be_visible()
+        page.click("[data-testid=check-dice]")
+        expect(page.locator("[data-testid=verdict]")).to_contain_text("✓")
+        assert english_words(page) == set()
+        page.click("[data-testid=continue]")
+        page.click("[data-testid=resign]")
+        page.click("[data-testid=resign-match]")
+        expect(page.locator("[data-testid=match-over]")).to_be_visible()
+        page.click("[data-testid=match-check-dice]")
+        expect(page.locator("[data-testid=match-verdict]")).to_contain_text("✓")
+        assert english_words(page) == set()
+        page.screenshot(path=str(SCREENSHOTS / "match-over-greek.png"))
+    finally:
+        ctx.close()
+
+
+def test_friends_answer_a_resignation_and_agree_a_rematch(browser: Browser, shared_server: Server) -> None:
+    contexts = [browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+                for _ in range(2)]
+    try:
+        first = contexts[0].new_page()
+        start_match(first, shared_server.url, "friend", length="3", games="portes")
+        second = contexts[1].new_page()
+        second.goto(first.locator("[data-testid=share-friend]").input_value())
+        second.wait_for_function("window.tavliState && window.tavliState.type === 'state'")
+        pages = {state(first)["you"]: first, state(second)["you"]: second}
+        turn = state(first)["turn"]
+        mover, other = pages[turn], pages["black" if turn == "white" else "white"]
+        expect(other.locator("[data-testid=resign]")).to_be_visible()
+        other.click("[data-testid=resign]")  # off turn: only the whole match can be resigned
+        expect(other.locator("[data-testid=resign-1]")).to_be_disabled()
+        expect(other.locator("[data-testid=resign-match]")).to_be_enabled()
+        other.click("[data-testid=resign]")
+        expect(other.locator("[data-testid=resign-menu]")).to_be_hidden()
+        mover.click("[data-testid=resign]")
+        mover.click("[data-testid=resign-1]")
+        expect(other.locator("[data-testid=offer]")).to_be_visible()
+        expect(mover.locator("[data-testid=status]")).to_contain_text("Waiting for the answer")
+        expect(mover.locator("[data-testid=roll]")).to_be_hidden()
+        other.screenshot(path=str(SCREENSHOTS / "resign-offer-390x844.png"))
+        other.click("[data-testid=decline]")
+        expect(mover.locator("[data-testid=toast]")).to_contain_text("declined")
+        expect(other.locator("[data-testid=offer]")).to_be_hidden()
+        mover.click("[data-testid=resign]")
+        mover.click("[data-testid=resign-2]")
+        other.click("[data-testid=accept]")
+        for page in (mover, other):
+            expect(page.locator("[data-testid=game-over]")).to_be_visible()
+            expect(page.locator("[data-testid=game-over-text]")).to_contain_text("2 points: the opponent resigned")
+        mover.screenshot(path=str(SCREENSHOTS / "game-over-390x844.png"))
+        assert state(other)["score"][state(other)["you"]] == 2
+        # the loser resigns the match; the winner proposes a rematch, the loser accepts
+        mover.click("[data-testid=continue]")
+        mover.click("[data-testid=resign]")
+        mover.click("[data-testid=resign-match]")
+        for page in (mover, other):
+            expect(page.locator("[data-testid=match-over]")).to_be_visible()
+        expect(other.locator("[data-testid=match-over-title]")).to_have_text("You win the match!")
+        old = state(other)["match"]
+        other.click("[data-testid=rematch]")
+        expect(other.locator("[data-testid=rematch-status]")).to_contain_text("waiting")
+        expect(mover.locator("[data-testid=rematch-accept]")).to_be_visible()
+        mover.click("[data-testid=rematch-accept]")
+        for page, seat in ((mover, turn), (other, "black" if turn == "white" else "white")):
+            page.wait_for_function(f"window.tavliState && window.tavliState.match !== {json.dumps(old)}")
+            assert state(page)["you"] == ("black" if seat == "white" else "white")
+        assert state(mover)["match"] == state(other)["match"]
+    finally:
+        for ctx in contexts:
+            ctx.close()
+
+
+@pytest.mark.parametrize("motion", ["reduce", "no-preference"])
+def test_moves_are_animated_unless_reduced_motion(browser: Browser, shared_server: Server, motion: str) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720}, reduced_motion=motion)  # type: ignore[arg-type]
+    try:
+        page = ctx.new_page()
+        start_match(page, shared_server.url, "beginner", length="3")
+        s = wait_for_my_turn_or_end(page)
+        if s["can_roll"]:
+            page.click("[data-testid=roll]")
+            page.wait_for_function(f"window.tavliState.seq > {s['seq']}")
+            wait_for_my_turn_or_end(page)
+        page.locator(".point.source").first.click()
+        page.locator(".point.target").first.click()
+        running = page.evaluate("document.getAnimations().length")
+        assert (running == 0) if motion == "reduce" else (running > 0)
+        page.locator("#board").click(position={"x": 5, "y": 5})  # a click skips what is still moving
+        assert page.evaluate("document.getAnimations().filter(a => a.playState === 'running').length") == 0
+    finally:
+        ctx.close()
+
+
+def test_the_match_page_downloads_the_record(context: BrowserContext, shared_server: Server) -> None:
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    start_match(page, shared_server.url, "beginner", games="fevga")
+    link = page.locator("[data-testid=download-record]")
+    assert link.inner_text() == "Download the match"
+    with page.expect_download() as info:
+        link.click()
+    download = info.value
+    match_id = page.url.split("/match/")[1].split("#")[0]
+    assert download.suggested_filename == f"tavli-{match_id}.json"
+    record = loads(Path(download.path()).read_text(encoding="utf-8"))
+    assert record.games[0].variant == "fevga" and record.meta["match"] == match_id
+    assert record.games[0].seed is None and record.games[0].commitment is not None
+    assert errors == []

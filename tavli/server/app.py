@@ -33,7 +33,19 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from tavli.neural import DEFAULT_LEVEL, LEVELS
 from tavli.record import dumps
-from tavli.server.protocol import Claim, Hello, Ping, PlayMessage, ProtocolError, Roll, message_id, parse
+from tavli.server.protocol import (
+    Answer,
+    Claim,
+    Hello,
+    Ping,
+    PlayMessage,
+    ProtocolError,
+    Rematch,
+    Resign,
+    Roll,
+    message_id,
+    parse,
+)
 from tavli.server.service import PRESENCE_SECONDS, SEATS, ActionError, LiveMatch, MatchService, seat_name
 from tavli.server.store import Store
 from tavli.server.view import state_json
@@ -84,6 +96,7 @@ class Connection:
     match_id: str | None = None
     role: str | None = None
     steps: bool = False
+    token: str = ""
     bucket: TokenBucket = field(default_factory=lambda: TokenBucket(MESSAGES_PER_SECOND, MESSAGE_BURST))
     refusals: int = 0
 
@@ -500,16 +513,19 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
                 live = await service.get(match_id) if role else None
                 if role is None or live is None:
                     raise ActionError("bad-token", "this link is not valid for this match")
-                conn.steps = msg.steps
+                conn.steps, conn.token = msg.steps, msg.token
                 await hub.join(conn, match_id, role)
                 await hub.broadcast(live)
                 await service.wake(match_id)
                 return
             if conn.role is None:
                 raise ActionError("not-joined", "send hello with your token first")
-            assert isinstance(msg, Roll | PlayMessage | Claim)
+            assert isinstance(msg, Roll | PlayMessage | Claim | Resign | Answer | Rematch)
             play = msg.play if isinstance(msg, PlayMessage) else None
-            await service.act(match_id, conn.role, msg.type, msg.seq, play)
+            await service.act(match_id, conn.role, msg.type, msg.seq, play,
+                              points=msg.points if isinstance(msg, Resign) else 1,
+                              resign_match=isinstance(msg, Resign) and msg.match,
+                              accept=isinstance(msg, Answer) and msg.accept, token=conn.token)
         except ActionError as exc:
             await conn.send({"type": "error", "code": exc.code, "message": str(exc), "id": msg.id})
             if exc.code in ("stale", "illegal", "not-your-turn") and conn.match_id is not None:

@@ -59,14 +59,35 @@ class Claim(_Message):
     id: MessageId = None
 
 
+class Resign(_Message):
+    type: Literal["resign"]
+    seq: Seq
+    points: Literal[1, 2] = 1
+    match: bool = False
+    id: MessageId = None
+
+
+class Answer(_Message):
+    type: Literal["answer"]
+    seq: Seq
+    accept: bool
+    id: MessageId = None
+
+
+class Rematch(_Message):
+    type: Literal["rematch"]
+    seq: Seq
+    id: MessageId = None
+
+
 class Ping(_Message):
     type: Literal["ping"]
     id: MessageId = None
 
 
-Message = Hello | Roll | PlayMessage | Claim | Ping
+Message = Hello | Roll | PlayMessage | Claim | Resign | Answer | Rematch | Ping
 _ADAPTER: TypeAdapter[Message] = TypeAdapter(Annotated[Message, Field(discriminator="type")])
-TYPES = ("hello", "roll", "play", "claim", "ping")
+TYPES = ("hello", "roll", "play", "claim", "resign", "answer", "rematch", "ping")
 
 
 def size_in_bytes(text: str | bytes) -> int:

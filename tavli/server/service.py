@@ -8,7 +8,10 @@ replayed, and are rebuilt whenever the database is ahead of them.
 from __future__ import annotations
 
 import asyncio
+import base64
 import datetime
+import hashlib
+import hmac
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -24,7 +27,7 @@ from tavli.match import Match, MatchSettings
 from tavli.neural import LEVELS, NeuralBot
 from tavli.position import Play
 from tavli.record import MatchRecord, PlayerInfo
-from tavli.server.store import ActionRow, Conflict, MatchRow, Store
+from tavli.server.store import ActionRow, Conflict, MatchRow, Store, token_hash
 from tavli.variants import BLACK, WHITE, Color
 
 SEATS: dict[str, Color] = {"white": WHITE, "black": BLACK}
@@ -71,6 +74,17 @@ class ActionError(ValueError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+def rematch_token(token: str, match_id: str) -> str:
+    """A seat's token in the rematch ``match_id``, from its token in the match before: the
+    player's page works it out too, so the old link leads on to the new match.
+
+    >>> rematch_token("abc", "m1")
+    'ePm5e2Sz-aIVQfrZVwasNFo_RmBM77FO'
+    """
+    digest = hmac.new(token.encode(), f"rematch:{match_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode()[:32]
 
 
 def seat_name(color: Color) -> str:
@@ -120,6 +134,11 @@ class LiveMatch:
     moves: list[list[dict[str, Any]]] = field(default_factory=list)
     """Per game, the turns as the protocol shows them (kept in step with ``match``)."""
     passed: list[int] = field(default_factory=list)
+    offer: dict[str, Any] | None = None
+    """A resignation (``{"kind": "resign", "from": seat, "points": 1 or 2}``) or a rematch
+    (``{"kind": "rematch", "from": seat}``) waiting for the other side's answer."""
+    rematch: str | None = None
+    """The id of the rematch, once agreed."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     _listed: tuple[object, dict[str, Play]] | None = None
@@ -164,6 +183,24 @@ def _apply(live: LiveMatch, kind: str, seat: str, data: dict[str, Any]) -> None:
         _record_turn(live, game_index, turn.color, turn.dice, turn.play)
     elif kind == "claim":
         match.concede(SEATS[seat].other, CLAIM_REASON)
+        live.offer = None
+    elif kind == "resign":
+        if data.get("match"):
+            match.resign_match(SEATS[seat])
+            live.offer = None
+        else:
+            live.offer = {"kind": "resign", "from": seat, "points": int(data["points"])}
+    elif kind == "rematch":
+        live.offer = {"kind": "rematch", "from": seat, "match": data["match"], "hash": data["hash"]}
+    elif kind in ("accept", "decline"):
+        offer = live.offer
+        if offer is None or offer["from"] == seat:
+            raise TavliError(f"stored {kind} answers no offer")
+        live.offer = None
+        if kind == "accept" and offer["kind"] == "resign":
+            match.resign(SEATS[offer["from"]], offer["points"])
+        elif kind == "accept":
+            live.rematch = str(data["match"])
     else:
         raise TavliError(f"unknown stored action {kind!r}")
 
@@ -297,11 +334,16 @@ class MatchService:
         return fresh
 
     async def wake(self, match_id: str) -> None:
-        """Let the bots act if it is their turn (after a restart cut them off, say)."""
+        """Let the bots act if it is their turn, or answer an offer made to them (after a restart
+        cut them off, say)."""
         live = await self.get(match_id)
-        if live is not None and not live.match.is_over and live.bot_level(live.match.turn) is not None:
+        if live is None:
+            return
+        to_answer = live.offer is not None and any(live.bot_level(c) is not None for c in SEATS.values())
+        if to_answer or (not live.match.is_over and live.bot_level(live.match.turn) is not None):
             async with live.lock:
                 live = self._live.get(match_id, live)
+                await self._bot_answers(live)
                 await self._run_bots(live)
 
     def forget(self, match_id: str) -> None:
@@ -312,8 +354,14 @@ class MatchService:
         return list(self._live)
 
     # -- acting ------------------------------------------------------------
-    async def act(self, match_id: str, role: str, kind: str, seq: int, play: str | None = None) -> LiveMatch:
-        """Carry out a player's action, then the bots' answers; ActionError if refused."""
+    async def act(self, match_id: str, role: str, kind: str, seq: int, play: str | None = None, *,
+                  points: int = 1, resign_match: bool = False, accept: bool = False,
+                  token: str = "") -> LiveMatch:
+        """Carry out a player's action, then the bots' answers; ActionError if refused.
+
+        ``kind`` is roll, play, claim, resign (``points``, or the whole match), rematch, or
+        answer (``accept`` or not) to the opponent's offer; ``token`` is the sender's own (a
+        rematch gives each seat the token ``rematch_token(token, new match)``)."""
         live = await self.get(match_id)
         if live is None:
             raise ActionError("bad-token", "no such match")
@@ -324,10 +372,14 @@ class MatchService:
             if seq != live.seq:
                 raise ActionError("stale", f"the match is at action {live.seq}, not {seq}: here is the state")
             match = live.match
-            if match.is_over:
-                raise ActionError("match-over", "the match is over")
             color = SEATS[role]
-            if kind == "claim":
+            if kind in ("resign", "rematch", "answer"):
+                await self._offer_or_answer(live, role, kind, points, resign_match, accept, token)
+            elif match.is_over:
+                raise ActionError("match-over", "the match is over")
+            elif live.offer is not None and live.offer["from"] == role:
+                raise ActionError("offer-pending", "wait for the answer to your offer")
+            elif kind == "claim":
                 if not await self.can_claim(live, color):
                     raise ActionError("not-absent", f"you can claim only when the opponent is away on his turn "
                                                     f"and nothing has happened for {self.claim_after:g} s")
@@ -355,6 +407,77 @@ class MatchService:
                     raise ActionError("bad-message", f"unknown action {kind!r}")
             await self._run_bots(live)
         return live
+
+    async def _offer_or_answer(self, live: LiveMatch, role: str, kind: str, points: int, resign_match: bool,
+                               accept: bool, token: str) -> None:
+        """A resignation, a rematch offer, or the answer to the opponent's."""
+        match, offer = live.match, live.offer
+        if kind == "answer":
+            if offer is None or offer["from"] == role:
+                raise ActionError("no-offer", "there is no offer of your opponent's to answer")
+            if not accept:
+                await self._commit(live, role, "decline", {})
+            elif offer["kind"] == "resign":
+                await self._commit(live, role, "accept", {})
+            else:
+                await self._create_rematch(live, {offer["hash"]: offer["from"],
+                                                  token_hash(rematch_token(token, offer["match"])): role})
+                await self._commit(live, role, "accept", {"match": offer["match"]})
+            return
+        if kind == "rematch":
+            if not match.is_over:
+                raise ActionError("illegal", "a rematch is offered once the match is over")
+            if live.rematch is not None:
+                raise ActionError("illegal", "the rematch is already agreed")
+            if offer is not None:
+                raise ActionError("offer-pending", "a rematch is already offered: answer it")
+            new_id = secrets.token_urlsafe(9)
+            await self._commit(live, role, "rematch",
+                               {"match": new_id, "hash": token_hash(rematch_token(token, new_id))})
+        else:
+            if match.is_over:
+                raise ActionError("match-over", "the match is over")
+            if offer is not None:
+                raise ActionError("offer-pending", "an offer is waiting for its answer")
+            if resign_match:
+                await self._commit(live, role, "resign", {"match": True})
+                return
+            if match.turn != SEATS[role]:
+                raise ActionError("not-your-turn", "you can offer to resign the game on your turn")
+            if points not in (1, 2):
+                raise ActionError("illegal", "a game is resigned for 1 or 2 points")
+            await self._commit(live, role, "resign", {"points": points})
+        await self._bot_answers(live)
+
+    async def _bot_answers(self, live: LiveMatch) -> None:
+        """A bot answers an offer at once: a resignation worth at least what it expects to win
+        from the position, and every rematch."""
+        offer = live.offer
+        if offer is None:
+            return
+        seat = "black" if offer["from"] == "white" else "white"
+        level = live.bot_level(SEATS[seat])
+        if level is None:
+            return
+        if offer["kind"] == "rematch":
+            await self._create_rematch(live, {offer["hash"]: offer["from"]})
+            await self._commit(live, seat, "accept", {"match": offer["match"]})
+            return
+        bot = self._bots.setdefault(level, NeuralBot(level))
+        takes = bot.accepts_resignation(live.match.game.position, offer["points"])
+        await self._commit(live, seat, "accept" if takes else "decline", {})
+
+    async def _create_rematch(self, live: LiveMatch, hashes: dict[str, str]) -> None:
+        """The agreed rematch: the same settings, the seats swapped; ``hashes`` are the seats'
+        token hashes by their seat in this match."""
+        match_id = live.offer["match"] if live.offer else ""
+        swap = {"white": "black", "black": "white"}
+        await self.store.create_with_hashes(match_id, live.row.settings, live.row.black, live.row.white,
+                                            {h: swap[seat] for h, seat in hashes.items()})
+        new = await self.get(match_id)
+        assert new is not None
+        async with new.lock:
+            await self._run_bots(new)
 
     async def _roll(self, live: LiveMatch, seat: str) -> None:
         """Roll (the dice come from the game's seed); a roll that cannot be played passes at once,

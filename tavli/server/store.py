@@ -290,6 +290,17 @@ class Store:
                                        .where(presence.c.match_id == match_id))).all()
         return {r[0]: float(r[1]) for r in rows}
 
+    async def create_with_hashes(self, match_id: str, settings: dict[str, Any], white: str, black: str,
+                                 hashes: dict[str, str]) -> None:
+        """A new match whose tokens are given by their hashes (``token_hash``) and roles."""
+        now = time.time()
+        async with self.engine.begin() as conn:
+            await conn.execute(insert(matches).values(
+                id=match_id, created=now, settings=json.dumps(settings), white=white, black=black,
+                seq=0, over=False, updated=now))
+            await conn.execute(insert(tokens), [
+                {"hash": h, "match_id": match_id, "role": role} for h, role in hashes.items()])
+
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # WAL lets readers go on during a write; NORMAL sync is durable across a process crash

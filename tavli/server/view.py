@@ -79,11 +79,30 @@ def board_json(position: Position) -> dict[str, Any]:
     }
 
 
+WHY = {
+    "bore off all checkers": "bore-off",
+    "double game: the loser bore off nothing": "double",
+    "mother pinned": "mother",
+    "both mothers pinned": "tie-mothers",
+    "neither side can move": "tie-stuck",
+    "resigned": "resigned",
+    "resigned the match": "resigned-match",
+}
+"""Why a game ended, as a code a page can put in words (``claimed`` for a claim)."""
+
+
 def result_json(result: Any) -> dict[str, Any] | None:
+    """``{"winner", "points", "reason", "why"}`` of a finished game.
+
+    >>> from tavli.position import GameResult
+    >>> result_json(GameResult(BLACK, 2, "double game: the loser bore off nothing"))["why"]
+    'double'
+    """
     if result is None:
         return None
     winner = None if result.winner is None else ("white" if result.winner == WHITE else "black")
-    return {"winner": winner, "points": result.points, "reason": result.reason}
+    why = WHY.get(result.reason, "claimed" if result.reason.startswith("claimed") else "other")
+    return {"winner": winner, "points": result.points, "reason": result.reason, "why": why}
 
 
 def state_json(live: LiveMatch, you: str, *, steps: bool, connected: dict[str, bool], can_claim: bool,
@@ -123,7 +142,15 @@ def state_json(live: LiveMatch, you: str, *, steps: bool, connected: dict[str, b
                    "seed": seeds[k].hex() if k < len(seeds) and r.game.is_over else None,
                    "result": result_json(r.game.result)} for k, r in enumerate(match.records)],
         "legal": None,
+        "can_resign": on_turn and live.offer is None,
+        "offer": None if live.offer is None else {k: v for k, v in live.offer.items() if k != "hash"},
+        "rematch": live.rematch,
     }
+    finished = [k for k, r in enumerate(match.records) if r.game.is_over]
+    if finished:  # the final position of the last finished game, to show it once it ends
+        last = match.records[finished[-1]].game
+        state["games"][finished[-1]]["final"] = board_json(last.position)
+        state["games"][finished[-1]]["moves"] = len(last.history)
     if legal is not None:
         state["legal"] = {"plays": list(live.listed_plays())}
         if steps:
