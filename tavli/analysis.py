@@ -101,9 +101,10 @@ class Thresholds:
 THRESHOLDS: dict[str, Thresholds] = {
     # GNU Backgammon's defaults for backgammon, which Portes is without the cube
     "portes": Thresholds(0.04, 0.08, 0.16),
-    # the same quantiles of the loss distribution of bot games as Portes' (docs/analysis.md)
-    "plakoto": Thresholds(0.04, 0.08, 0.16),
-    "fevga": Thresholds(0.04, 0.08, 0.16),
+    # as rare as Portes' in bot games: the same quantiles of the losses
+    # (benchmarks/analysis_thresholds.py, docs/analysis.md)
+    "plakoto": Thresholds(0.025, 0.05, 0.115),
+    "fevga": Thresholds(0.015, 0.035, 0.085),
 }
 
 
