@@ -58,6 +58,7 @@ from goals import Goal, goal_table, verdict
 from rich.console import Console
 from rich.table import Table
 
+from tavli import analysis
 from tavli.analysis import analyse_record
 from tavli.dice import DiceRoller
 from tavli.mat import export_mat
@@ -155,6 +156,11 @@ def gnubg_analyse(gnubg: str, mat: Path, plies: int, out: Path) -> list[GnubgMov
                           f"set analysis chequerplay evaluation plies {plies}", "analyse match",
                           "set export moves number 100", f"export match text {out}", ""])
     subprocess.run([gnubg, "-t", "-q"], input=commands, text=True, capture_output=True, check=True, timeout=3600)
+    return read_exports(out)
+
+
+def read_exports(out: Path) -> list[GnubgMove]:
+    """The moves of every game's export (GNU Backgammon writes game k to ``NAME_00k.txt``)."""
     files = sorted(out.parent.glob(f"{out.stem}*{out.suffix}"),
                    key=lambda f: 1 if f == out else int(f.stem.rsplit("_", 1)[1]))
     return [move for k, f in enumerate(files) for move in parse_export(f.read_text(), k)]
@@ -276,10 +282,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--gnubg", default="/usr/games/gnubg")
     parser.add_argument("--keep", metavar="DIR", help="keep the records, .mat files and exports here")
+    parser.add_argument("--reuse", action="store_true",
+                        help="reuse GNU Backgammon's exports already in --keep DIR (the games are the same for a seed)")
+    parser.add_argument("--filter", metavar="KEEP2,MARGIN2",
+                        help="Tavli's 2-ply filter instead of tavli.analysis.FILTER's (e.g. 3,0.06)")
     parser.add_argument("--worst", type=int, default=8, help="disagreements to list per depth (default 8)")
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args(argv)
     plies = [int(p) for p in args.plies.split(",")]
+    if args.filter:
+        keep2, margin2 = args.filter.split(",")
+        analysis.FILTER = analysis.FILTER | {"keep2": int(keep2), "margin2": float(margin2)}
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
     err = Console(stderr=True)
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="tavli-agreement-"))
@@ -294,7 +307,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         err.print(f"{name}: {args.games} games, {sum(len(g.turns) for g in record.games)} turns -> {mat}")
         for p in plies:
             start = time.perf_counter()
-            moves = gnubg_analyse(args.gnubg, mat, p, work / f"{name}-{p}ply.txt")
+            export = work / f"{name}-{p}ply.txt"
+            moves = (read_exports(export) if args.reuse and export.exists()
+                     else gnubg_analyse(args.gnubg, mat, p, export))
             seconds[f"gnubg {name} {p}-ply"] = time.perf_counter() - start
             start = time.perf_counter()
             found = compare(record, name, p, moves, args.workers)
@@ -337,10 +352,12 @@ def main(argv: Sequence[str] | None = None) -> None:
                                 f"{100 * f['error_both_share']:.1f}% ({int(f['error_both'])} of "
                                 f"{int(f['error_either'])})"))
     out.print(goal_table(found_goals))
-    out.print(f"files in {work}; seconds: " + ", ".join(f"{k} {v:.0f}" for k, v in seconds.items()))
+    out.print(f"Tavli's filter {analysis.FILTER}; files in {work}; seconds: "
+              + ", ".join(f"{k} {v:.0f}" for k, v in seconds.items()))
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump({"settings": vars(args), "figures": {str(p): f for p, f in stats.items()},
+            json.dump({"settings": vars(args), "filter": analysis.FILTER,
+                       "figures": {str(p): f for p, f in stats.items()},
                        "seconds": seconds, "worst": {str(p): [asdict(r) for r in w] for p, w in worst_rows.items()},
                        "rows": {str(p): [asdict(r) for r in rows[p]] for p in plies}}, fh, indent=1)
             fh.write("\n")
