@@ -557,7 +557,7 @@ def _print_analysis(found: MatchAnalysis, top: int) -> None:
 
     out = Console(highlight=False, width=max(Console().width, 120))
     table = Table(title=f"Analysis at {found.depth}-ply (error rate: millipoints lost per unforced decision)")
-    for name in ("player", "error rate", "decisions", "unforced", "doubtful", "errors", "blunders", "luck",
+    for name in ("player", "error rate", "turns", "unforced", "doubtful", "errors", "blunders", "luck",
                  "result", "less luck"):
         table.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
     for color, stats in found.players.items():
