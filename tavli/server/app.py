@@ -26,6 +26,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from tavli.neural import DEFAULT_LEVEL, LEVELS
+from tavli.record import dumps
 from tavli.server.protocol import Claim, Hello, Ping, PlayMessage, ProtocolError, Roll, message_id, parse
 from tavli.server.service import PRESENCE_SECONDS, SEATS, ActionError, LiveMatch, MatchService, seat_name
 from tavli.server.store import Store
@@ -271,6 +272,15 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
             return error("no such match", 404)
         return JSONResponse(record)
 
+    async def match_record(request: Request) -> Response:
+        try:
+            record = await service.match_record(request.path_params["match_id"])
+        except ActionError as exc:
+            return error(str(exc), 500)
+        if record is None:
+            return error("no such match", 404)
+        return Response(dumps(record), media_type="application/json")
+
     sessions: set[asyncio.Task[Any]] = set()
     open_per_address: Counter[str] = Counter()
 
@@ -365,6 +375,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         Route("/api/levels", levels),
         Route("/api/matches", new_match, methods=["POST"]),
         Route("/api/matches/{match_id}/dice", dice),
+        Route("/api/matches/{match_id}/record", match_record),
         WebSocketRoute("/ws/{match_id}", socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]

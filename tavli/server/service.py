@@ -8,6 +8,7 @@ replayed, and are rebuilt whenever the database is ahead of them.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -22,6 +23,7 @@ from tavli.fairdice import SeededRoller, commitment
 from tavli.match import Match, MatchSettings
 from tavli.neural import LEVELS, NeuralBot
 from tavli.position import Play
+from tavli.record import MatchRecord, PlayerInfo
 from tavli.server.store import ActionRow, Conflict, MatchRow, Store
 from tavli.variants import BLACK, WHITE, Color
 
@@ -408,3 +410,14 @@ class MatchService:
                 entry["rolls"] = [list(t.dice) for t in record.game.history]
             out.append(entry)
         return {"match": match_id, "games": out}
+
+    async def match_record(self, match_id: str) -> MatchRecord | None:
+        """The match record (tavli.record) of the match so far; seeds of games going on withheld."""
+        live = await self.get(match_id)
+        if live is None:
+            return None
+        players = {color: PlayerInfo("bot", level) if (level := live.bot_level(color)) else PlayerInfo("human", "")
+                   for color in (WHITE, BLACK)}
+        created = datetime.datetime.fromtimestamp(live.row.created, datetime.UTC).isoformat(timespec="seconds")
+        return MatchRecord.from_match(live.match, players, live.roller.seeds,
+                                      meta={"created": created, "site": "Tavli", "match": match_id})

@@ -12,6 +12,8 @@ const FRAME = 22, POINT_W = 66, BAR_X = 418, BAR_W = 56, RIGHT_X = 474, TRAY_X =
 const TOP = 22, BOTTOM = 738, POINT_H = 300, R = 31;
 
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
+$("download-record").href = `/api/matches/${encodeURIComponent(matchId)}/record`;
+$("download-record").download = `tavli-${matchId}.json`;
 const token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
 
 let state = null;          // the last state from the server
