@@ -1,4 +1,4 @@
-"""The ``tavli`` command: legal plays, terminal and web matches, bots, training."""
+"""The ``tavli`` command: legal plays, terminal and web matches, bots, training, analysis."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 import re
 import sys
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -22,6 +22,9 @@ from tavli.position import Position
 from tavli.variants import BLACK, WHITE, Color, Variant, variant_from_string
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
+    from tavli.analysis import MatchAnalysis
     from tavli.bots import Player
 
 GNUBG_ID = re.compile(r"[A-Za-z0-9+/]{14}")
@@ -495,6 +498,174 @@ def verify_dice(url: str) -> None:
         click.echo(f"game {game['index'] + 1} ({game['variant']}): {len(dice)} dice match seed {game['seed'][:12]}… "
                    f"and commitment {game['commitment'][:12]}…")
     click.echo(f"{checked} finished game(s) checked: the dice are the seeds' dice")
+
+
+def _progress_bar(description: str) -> tuple[Progress, Callable[[int, int], None]]:
+    """A rich progress bar on stderr and the callback that moves it."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(TextColumn(description), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty())
+    task = bar.add_task(description, total=None)
+
+    def advance(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    return bar, advance
+
+
+def _rollout_keys(values: tuple[str, ...]) -> list[tuple[int, int]]:
+    keys = []
+    for text in values:
+        game, _, turn = text.partition(":")
+        if not (game.isdigit() and turn.isdigit()) or int(game) < 1 or int(turn) < 1:
+            raise InputError(f"--rollout takes GAME:TURN, like 2:14 (counting from 1), not {text!r}")
+        keys.append((int(game) - 1, int(turn)))
+    return keys
+
+
+@cli.command()
+@click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--depth", "-d", type=click.IntRange(0, 2), default=None,
+              help="plies of search: 0, 1 or 2 [default: 2, the strongest within the speed goal]")
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object (docs/analysis.md) instead")
+@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path),
+              help="draw the chances of winning through the match, mistakes marked, into this PNG")
+@click.option("--top", type=click.IntRange(min=0), default=10, show_default=True,
+              help="how many of the worst mistakes to show")
+@click.option("--workers", "-j", type=click.IntRange(min=1), default=None,
+              help="decisions valued at once [default: one per core]")
+@click.option("--rollout", "rollout_at", multiple=True, metavar="GAME:TURN",
+              help="value this decision's best plays by rollouts instead (repeatable)")
+@click.option("--trials", type=click.IntRange(min=1), default=216, show_default=True,
+              help="trials per play for --rollout")
+def analyse(record_file: Path, depth: int | None, as_json: bool, plot: Path | None, top: int,
+            workers: int | None, rollout_at: tuple[str, ...], trials: int) -> None:
+    """Analyse a match record: every play against the best, error rates, blunders and luck."""
+    from tavli import analysis as A
+    from tavli.record import read
+    from tavli.rollout import RolloutSettings
+
+    keys = _rollout_keys(rollout_at)
+    try:
+        record = read(record_file)
+    except OSError as e:
+        raise InputError(f"cannot read {record_file}: {e.strerror}") from None
+    except ValueError as e:
+        raise InputError(f"{record_file}: {e}") from None
+    settings = RolloutSettings(trials=trials)
+    bar, advance = _progress_bar("analysing")
+    try:
+        with bar:
+            found = A.analyse_record(record, A.DEFAULT_DEPTH if depth is None else depth, workers, advance,
+                                     rollouts={k: settings for k in keys})
+    except ValueError as e:
+        raise InputError(f"{record_file}: {e}") from None
+    if plot is not None:
+        try:
+            A.plot(found, plot)
+        except OSError as e:
+            raise InputError(f"cannot write {plot}: {e.strerror}") from None
+    if as_json:
+        click.echo(json.dumps(found.to_json()))
+        return
+    _print_analysis(found, top)
+    if plot is not None:
+        click.echo(f"wrote {plot}")
+
+
+def _print_analysis(found: MatchAnalysis, top: int) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    out = Console(highlight=False, width=max(Console().width, 120))
+    table = Table(title=f"Analysis at {found.depth}-ply (error rate: millipoints lost per unforced decision)")
+    for name in ("player", "error rate", "turns", "unforced", "doubtful", "errors", "blunders", "luck",
+                 "result", "less luck"):
+        table.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
+    for color, stats in found.players.items():
+        who = found.names.get(color)
+        table.add_row(f"{color}" + (f" ({who})" if who else ""), f"{stats.error_rate:.1f}",
+                      str(stats.decisions), str(stats.unforced), str(stats.doubtful), str(stats.errors),
+                      str(stats.blunders), f"{stats.luck:+.3f}", f"{stats.result:+.0f}",
+                      f"{stats.luck_adjusted:+.3f}")
+    out.print(table)
+    games = Table(title="Games")
+    for name in ("game", "variant", "winner", "White rate", "Black rate", "White luck", "Black luck"):
+        games.add_column(name, justify="right" if name not in ("variant", "winner") else "left")
+    for g in found.games:
+        winner = (f"{g.winner} +{g.points}" if g.winner is not None else "tie") if g.finished else "not over"
+        games.add_row(str(g.index + 1), g.variant, winner, f"{g.players[WHITE].error_rate:.1f}",
+                      f"{g.players[BLACK].error_rate:.1f}", f"{g.players[WHITE].luck:+.3f}",
+                      f"{g.players[BLACK].luck:+.3f}")
+    out.print(games)
+    mistakes = found.mistakes(top)
+    if not top:
+        return
+    if not mistakes:
+        out.print("No doubtful play, error or blunder.")
+        return
+    out.print(f"[bold]The {len(mistakes)} costliest mistakes[/bold] (equity in points per game for the player)")
+    for d in mistakes:
+        out.print(f"game {d.game + 1}, turn {d.turn}: {d.color} {d.dice} played [bold]{d.played}[/bold], "
+                  f"{d.skill} (-{d.loss:.3f})")
+        for rank, c in enumerate(d.candidates, start=1):
+            mark = "  <- played" if c.play == d.played else ""
+            how = "rollout" if c.depth < 0 else f"{c.depth}-ply"
+            spread = f" ± {c.ci95:.3f}" if c.ci95 is not None else ""
+            out.print(f"    {rank}. {c.play or '(no play)':24} {c.equity:+.3f}{spread} ({how}; win "
+                      f"{100 * c.win:.1f}%){mark}")
+
+
+@cli.command()
+@click.argument("position")
+@click.option("--variant", "-v", help="the game, when the position string leaves it out")
+@click.option("--dice", "-d", help="value each of the best plays of this roll instead of the position")
+@click.option("--trials", "-n", type=click.IntRange(min=1), default=1296, show_default=True)
+@click.option("--level", "-l", type=click.Choice(LEVELS), default="advanced", show_default=True,
+              help="the level that plays both sides")
+@click.option("--candidates", type=click.IntRange(min=1), default=5, show_default=True,
+              help="with --dice: how many of the best plays (by 1-ply) to roll out")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--no-luck", is_flag=True, help="do not subtract the rolls' luck")
+@click.option("--workers", "-j", type=click.IntRange(min=1), default=None,
+              help="processes [default: one per core]")
+@click.option("--json", "as_json", is_flag=True, help="print the figures as one JSON object")
+def rollout(position: str, variant: str | None, dice: str | None, trials: int, level: str, candidates: int,
+            seed: int, no_luck: bool, workers: int | None, as_json: bool) -> None:
+    """Value a position (a position string or GNU Backgammon ID) by playing it out many times."""
+    from tavli import rollout as R
+
+    try:
+        pos, _ = read_position(variant, position)
+        roll = Dice.parse(dice) if dice is not None else None
+        settings = R.RolloutSettings(trials=trials, level=level, seed=seed, luck=not no_luck)
+        if pos.result() is not None:
+            raise R.RolloutError("the game is over in this position: nothing to roll out")
+        if roll is not None and len(pos.legal_plays(roll)) == 0:
+            raise R.RolloutError(f"{roll} cannot be played here: the turn passes")
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    bar, advance = _progress_bar("rolling out")
+    with bar:
+        if roll is None:
+            rows = [("", R.rollout(pos, settings, workers, advance))]
+        else:
+            rows = [(r.play, r.result) for r in R.rollout_plays(pos, roll, settings, candidates, workers, advance)]
+    if as_json:
+        click.echo(json.dumps({"position": str(pos), "dice": str(roll) if roll else None, "level": level,
+                               "trials": trials, "luck": not no_luck, "results": [
+                                   {"play": play, "equity": round(r.equity, 4), "ci95": round(r.ci95, 4),
+                                    "win": round(r.win, 4), "win2": round(r.win2, 4), "lose2": round(r.lose2, 4),
+                                    "raw_equity": round(r.raw_equity, 4), "raw_ci95": round(r.raw_ci95, 4)}
+                                   for play, r in rows]}))
+        return
+    click.echo(f"{pos} ({pos.turn} to {'play ' + str(roll) if roll else 'roll'}); {level} plays both sides")
+    for play, r in rows:
+        head = f"{play:24} " if roll is not None else ""
+        click.echo(f"{head}{r}" + ("" if no_luck else f"; without luck subtraction {r.raw_equity:+.3f} ± "
+                                                       f"{r.raw_ci95:.3f}"))
 
 
 def _verify_record(url: str, data: dict[str, object]) -> None:

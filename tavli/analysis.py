@@ -1,0 +1,545 @@
+"""Analysis of played games: every decision's loss against the best play, and every roll's luck.
+
+For each turn the legal plays are ranked by the game's network at a chosen
+depth (0, 1 or 2 plies, as ``tavli.neural.Evaluator.analyse``); the played
+play's *loss* is the best play's equity less the played play's, in points
+per game, both valued at the same depth. A turn with one legal play or none
+is *forced*: it is listed, and left out of the rates. Each roll's *luck* is
+what the roll was worth against the mean of all 36 throws
+(``tavli.neural.Evaluator.luck``).
+
+Per game, per player and per match the figures are the error rate (mean loss
+per unforced decision in millipoints, ``ERROR_SCALE``; read like GNU
+Backgammon's mEMG per move), the counts of doubtful plays, errors and
+blunders (``THRESHOLDS``, per game), the luck and the luck-adjusted result.
+docs/analysis.md gives the scale, the thresholds and the data behind them.
+
+>>> import random
+>>> from tavli import Dice
+>>> from tavli.game import Game
+>>> from tavli.bots import RandomBot
+>>> game, bot, rng = Game("portes"), RandomBot(seed=3), random.Random(3)
+>>> while not game.is_over:
+...     legal = game.legal_plays(dice := Dice(rng.randint(1, 6), rng.randint(1, 6)))
+...     _ = game.play(dice, legal[bot.choose(legal)] if len(legal) else None)
+>>> found = analyse_game(game, depth=0, workers=1)
+>>> found.players[WHITE].error_rate > 20
+True
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+
+from tavli import _kernel as K
+from tavli import _neural as N
+from tavli.dice import Dice
+from tavli.errors import TavliError
+from tavli.game import Game, Turn
+from tavli.neural import Evaluator, Probabilities
+from tavli.position import LegalPlays, Position, _grow_workspace, _workspace
+from tavli.variants import BLACK, WHITE, Color, Variant
+
+if TYPE_CHECKING:
+    from tavli.match import Match
+    from tavli.record import MatchRecord
+    from tavli.rollout import RolloutSettings
+
+DEFAULT_DEPTH = 2
+"""The strongest depth that analyses a whole 7-point match within the speed goal
+(benchmarks/analysis_speed.py)."""
+
+ERROR_SCALE = 1000.0
+"""Error rates are in millipoints per unforced decision: 1000 times the mean loss."""
+
+FILTER = {"keep1": 8, "margin1": 0.16, "keep2": 2, "margin2": 0.04}
+"""Which plays are searched deeper (``tavli.neural.Evaluator.analyse``): at most 8 within
+0.16 points of the best at 0-ply go to 1 ply, of those at most 2 within 0.04 to 2 plies;
+GNU Backgammon's own filter for its 2-ply analysis. The played play is always searched
+to the depth of the best."""
+
+CANDIDATES = 5
+"""How many of the best plays each decision keeps (the played play is kept besides)."""
+
+
+class AnalysisError(TavliError):
+    """Something that cannot be analysed (an unknown depth, a game that does not replay)."""
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Losses (points per game) from which a play is doubtful, an error, a blunder.
+
+    >>> THRESHOLDS["portes"].skill(0.1)
+    'error'
+    """
+
+    doubtful: float
+    error: float
+    blunder: float
+
+    def skill(self, loss: float) -> str:
+        """``"blunder"``, ``"error"``, ``"doubtful"`` or ``""`` for a loss."""
+        if loss >= self.blunder:
+            return "blunder"
+        if loss >= self.error:
+            return "error"
+        if loss >= self.doubtful:
+            return "doubtful"
+        return ""
+
+
+THRESHOLDS: dict[str, Thresholds] = {
+    # GNU Backgammon's defaults for backgammon, which Portes is without the cube
+    "portes": Thresholds(0.04, 0.08, 0.16),
+    # as rare as Portes' in bot games: the same quantiles of the losses
+    # (benchmarks/analysis_thresholds.py, docs/analysis.md)
+    "plakoto": Thresholds(0.025, 0.05, 0.115),
+    "fevga": Thresholds(0.015, 0.035, 0.085),
+}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One play of a roll and its value for the side playing it."""
+
+    play: str
+    """Notation, ``""`` for a pass."""
+    equity: float
+    win: float
+    win2: float
+    lose2: float
+    depth: int
+    """The plies it was searched to (``-1`` for a rollout)."""
+    ci95: float | None = None
+    """Half-width of the 95% interval of ``equity`` when it comes from a rollout."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One turn of a game: the roll, the play, its loss and the roll's luck."""
+
+    game: int
+    """0-based index of the game in the match."""
+    turn: int
+    """1-based turn number in the game."""
+    color: Color
+    dice: Dice
+    position: str
+    """The position before the play (``Position.__str__``)."""
+    played: str
+    best: str
+    loss: float
+    """Best play's equity less the played play's, in points per game (0 for a forced play)."""
+    forced: bool
+    """One legal play or none: left out of the rates."""
+    luck: float
+    """The roll's value against the mean of all 36, for the roller."""
+    white_win: float
+    """White's chances of winning the game after the play."""
+    candidates: tuple[Candidate, ...]
+    """The best plays (``CANDIDATES``), best first, and the played play if it is not among them."""
+    skill: str
+    """``"blunder"``, ``"error"``, ``"doubtful"`` or ``""``."""
+    depth: int
+    """The depth of the analysis; the candidates' values come from a rollout when they say so."""
+
+    @property
+    def played_equity(self) -> float:
+        return next(c.equity for c in self.candidates if c.play == self.played)
+
+    @property
+    def best_equity(self) -> float:
+        return self.candidates[0].equity if self.candidates else 0.0
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """One player's figures over a game or a match."""
+
+    decisions: int
+    unforced: int
+    loss: float
+    """Total loss over his unforced decisions (points)."""
+    doubtful: int
+    errors: int
+    """Errors that are not blunders (GNU Backgammon's "bad")."""
+    blunders: int
+    luck: float
+    """Total luck of his rolls (points)."""
+    result: float
+    """Points won less points lost."""
+    luck_adjusted: float
+    """``result`` less his luck and plus his opponent's: what skill alone earned."""
+
+    @property
+    def error_rate(self) -> float:
+        """Millipoints lost per unforced decision (``ERROR_SCALE`` times the mean loss)."""
+        return ERROR_SCALE * self.loss / self.unforced if self.unforced else 0.0
+
+    def __add__(self, other: PlayerStats) -> PlayerStats:
+        return PlayerStats(self.decisions + other.decisions, self.unforced + other.unforced,
+                           self.loss + other.loss, self.doubtful + other.doubtful, self.errors + other.errors,
+                           self.blunders + other.blunders, self.luck + other.luck, self.result + other.result,
+                           self.luck_adjusted + other.luck_adjusted)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"error_rate": round(self.error_rate, 2), "decisions": self.decisions, "unforced": self.unforced,
+                "loss": round(self.loss, 4), "doubtful": self.doubtful, "errors": self.errors,
+                "blunders": self.blunders, "luck": round(self.luck, 4), "result": self.result,
+                "luck_adjusted": round(self.luck_adjusted, 4)}
+
+
+EMPTY = PlayerStats(0, 0, 0.0, 0, 0, 0, 0.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class GameAnalysis:
+    """One game's decisions and figures."""
+
+    index: int
+    variant: str
+    winner: Color | None
+    points: int
+    """Points the winner scored (0 for a tie or an unfinished game)."""
+    finished: bool
+    decisions: tuple[Decision, ...]
+    players: dict[Color, PlayerStats]
+
+
+@dataclass(frozen=True)
+class MatchAnalysis:
+    """A match's (or a single game's) analysis: its games and each player's totals."""
+
+    depth: int
+    games: tuple[GameAnalysis, ...]
+    names: dict[Color, str] = field(default_factory=dict)
+    """Who sat where (a bot's level or a person's name), when known."""
+
+    @property
+    def players(self) -> dict[Color, PlayerStats]:
+        """Each player's figures over the whole match."""
+        total = {WHITE: EMPTY, BLACK: EMPTY}
+        for g in self.games:
+            for c in (WHITE, BLACK):
+                total[c] = total[c] + g.players[c]
+        return total
+
+    @property
+    def decisions(self) -> list[Decision]:
+        return [d for g in self.games for d in g.decisions]
+
+    def mistakes(self, limit: int | None = None) -> list[Decision]:
+        """Doubtful plays, errors and blunders, the costliest first."""
+        found = sorted((d for d in self.decisions if d.skill), key=lambda d: -d.loss)
+        return found[:limit] if limit is not None else found
+
+    def to_json(self) -> dict[str, Any]:
+        """One JSON object: the schema is in docs/analysis.md."""
+        def seat(stats: PlayerStats, color: Color) -> dict[str, Any]:
+            return {"name": self.names.get(color, "")} | stats.to_json()
+
+        return {
+            "format": "tavli-analysis", "version": 1, "depth": self.depth,
+            "scale": "error_rate in millipoints (1/1000 point per game) per unforced decision",
+            "thresholds": {name: vars(t) for name, t in THRESHOLDS.items()},
+            "players": {str(c).lower(): seat(s, c) for c, s in self.players.items()},
+            "games": [{"game": g.index, "variant": g.variant, "finished": g.finished,
+                       "winner": str(g.winner).lower() if g.winner is not None else None, "points": g.points,
+                       "players": {str(c).lower(): s.to_json() for c, s in g.players.items()}}
+                      for g in self.games],
+            "decisions": [_decision_json(d) for d in self.decisions],
+        }
+
+
+def _decision_json(d: Decision) -> dict[str, Any]:
+    return {"game": d.game, "turn": d.turn, "player": str(d.color).lower(), "dice": str(d.dice),
+            "position": d.position, "played": d.played, "best": d.best, "loss": round(d.loss, 4),
+            "skill": d.skill, "forced": d.forced, "luck": round(d.luck, 4), "white_win": round(d.white_win, 4),
+            "candidates": [{"play": c.play, "equity": round(c.equity, 4), "win": round(c.win, 4),
+                            "win2": round(c.win2, 4), "lose2": round(c.lose2, 4), "depth": c.depth}
+                           | ({"ci95": round(c.ci95, 4)} if c.ci95 is not None else {})
+                           for c in d.candidates]}
+
+
+# -- one decision ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Task:
+    game: int
+    turn: int
+    before: Position
+    dice: Dice
+    played: str
+    depth: int
+    rollout: RolloutSettings | None = None
+
+
+def _searched(ev: Evaluator, legal: LegalPlays, k: int, depth: int) -> Probabilities:
+    """Play ``k`` of ``legal`` valued at ``depth`` whatever its 0-ply value."""
+    rows = np.ascontiguousarray(legal.results[k:k + 1])
+    params = legal.position.variant.params
+    while True:
+        ws = _workspace()
+        values, _ = N.analyse(rows, params, ev.network, ev._race, ws.args(), depth, 1, math.inf, 1, math.inf)
+        if ws.ints[K._STATUS] == 0:
+            return Probabilities(*map(float, values[0]))
+        _grow_workspace(ws)
+
+
+def _candidate(play: str, p: Probabilities, depth: int) -> Candidate:
+    return Candidate(play, p.equity, p.win, p.win2, p.lose2, depth)
+
+
+def evaluate_decision(before: Position, dice: Dice, played: str, depth: int = DEFAULT_DEPTH,
+                      game: int = 0, turn: int = 1, rollout: RolloutSettings | None = None) -> Decision:
+    """One decision: ``played`` (notation, ``""`` to pass) with ``dice`` in ``before``.
+
+    >>> from tavli import Position
+    >>> d = evaluate_decision(Position.start("portes"), Dice(3, 1), "24/21 24/23", depth=0)
+    >>> d.best, d.loss > 0.1, d.skill
+    ('8/5 6/5', True, 'blunder')
+    """
+    if depth not in (0, 1, 2):
+        raise AnalysisError(f"the depth is 0, 1 or 2 plies, not {depth}")
+    ev = Evaluator.for_variant(before.variant)
+    luck = ev.luck(before, dice)
+    legal = before.legal_plays(dice)
+    color = before.turn
+    if len(legal) == 0:
+        if played:
+            raise AnalysisError(f"game {game + 1}, turn {turn}: {played} is played but {dice} cannot be played")
+        after = before.pass_turn()
+        opp = ev.probabilities(after) if after.result() is None else None
+        p = Probabilities(1.0 - opp.win, opp.lose2, opp.win2) if opp is not None else Probabilities(0.5, 0.0, 0.0)
+        white = p.win if color == WHITE else 1.0 - p.win
+        return Decision(game, turn, color, dice, str(before), "", "", 0.0, True, luck, white,
+                        (_candidate("", p, 0),), "", depth)
+    try:
+        k = legal.index(before.parse_play(played, dice))
+    except ValueError as e:
+        raise AnalysisError(f"game {game + 1}, turn {turn}: {e}") from None
+    found = ev.analyse(legal, depth if len(legal) > 1 else 0, **FILTER)  # type: ignore[arg-type]
+    values = {a.index: (a.probabilities, a.depth) for a in found}
+    top = found[0].depth
+    if values[k][1] < top:
+        values[k] = (_searched(ev, legal, k, top), top)
+    order = sorted(values, key=lambda i: (-values[i][1], -values[i][0].equity))
+    shown = order[:CANDIDATES] if k in order[:CANDIDATES] else [*order[:CANDIDATES], k]
+    plays = {i: str(legal[i]) for i in shown}
+    candidates = [_candidate(plays[i], *values[i]) for i in shown]
+    if rollout is not None and len(legal) > 1:
+        top_plays = [i for i in order[:CANDIDATES] if values[i][1] == top]
+        candidates = _rolled_out(legal, top_plays, k, rollout)
+    best = candidates[0]
+    mine = next(c for c in candidates if c.play == plays[k])
+    forced = len(legal) == 1
+    loss = 0.0 if forced else max(0.0, best.equity - mine.equity)
+    skill = "" if forced else THRESHOLDS.get(before.variant.name, THRESHOLDS["portes"]).skill(loss)
+    white = mine.win if color == WHITE else 1.0 - mine.win
+    return Decision(game, turn, color, dice, str(before), plays[k], best.play, loss, forced, luck, white,
+                    tuple(candidates), skill, depth)
+
+
+def _rolled_out(legal: LegalPlays, indices: list[int], played: int, settings: RolloutSettings) -> list[Candidate]:
+    from tavli.rollout import _turned, rollout
+
+    chosen = indices if played in indices else [*indices, played]
+    found = []
+    for i in chosen:
+        # the rollout is for the side to roll after the play: the opponent
+        r = _turned(rollout(legal.after(i), settings, workers=1))
+        found.append(Candidate(str(legal[i]), r.equity, r.win, r.win2, r.lose2, -1, r.ci95))
+    return sorted(found, key=lambda c: -c.equity)
+
+
+def _run(task: _Task) -> Decision:
+    return evaluate_decision(task.before, task.dice, task.played, task.depth, task.game, task.turn, task.rollout)
+
+
+# -- games and matches ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class GameInput:
+    """A game to analyse: its turns and how it ended (a record may end it by resignation)."""
+
+    variant: Variant
+    turns: Sequence[Turn]
+    winner: Color | None = None
+    points: int = 0
+    finished: bool = False
+
+    @classmethod
+    def of(cls, game: Game) -> GameInput:
+        r = game.result
+        return cls(game.variant, list(game.history), r.winner if r else None, r.points if r else 0, r is not None)
+
+
+Progress = Callable[[int, int], None]
+"""Called with (decisions done, decisions in all) as the analysis goes."""
+
+Pool = Literal["thread", "process"]
+
+
+def _executor(pool: Pool, workers: int) -> Executor:
+    if pool == "process":
+        return ProcessPoolExecutor(workers, mp_context=get_context("spawn"))
+    return ThreadPoolExecutor(workers)
+
+
+def analyse_games(games: Sequence[GameInput], depth: int = DEFAULT_DEPTH, workers: int | None = None,
+                  progress: Progress | None = None, pool: Pool = "thread",
+                  rollouts: Mapping[tuple[int, int], RolloutSettings] | None = None,
+                  names: Mapping[Color, str] | None = None) -> MatchAnalysis:
+    """Analyse games in order, as the games of one match.
+
+    ``workers`` decisions are valued at once (default: one per core), in
+    threads (the search kernels release the GIL) or processes. ``rollouts``
+    maps (game index, turn number) to rollout settings: those decisions'
+    plays are valued by rollouts instead.
+    """
+    if depth not in (0, 1, 2):
+        raise AnalysisError(f"the depth is 0, 1 or 2 plies, not {depth}")
+    rollouts = rollouts or {}
+    tasks = [_Task(g, t + 1, turn.before, turn.dice, "" if turn.play.is_pass else str(turn.play), depth,
+                   rollouts.get((g, t + 1)))
+             for g, game in enumerate(games) for t, turn in enumerate(game.turns)]
+    workers = workers or os.cpu_count() or 1
+    results: list[Decision] = []
+    if progress is not None:
+        progress(0, len(tasks))
+    if workers <= 1 or len(tasks) < 2:
+        for task in tasks:
+            results.append(_run(task))
+            if progress is not None:
+                progress(len(results), len(tasks))
+    else:
+        with _executor(pool, workers) as ex:
+            chunk = 1 if pool == "thread" else 4
+            for decision in ex.map(_run, tasks, chunksize=chunk):
+                results.append(decision)
+                if progress is not None:
+                    progress(len(results), len(tasks))
+    by_game: list[list[Decision]] = [[] for _ in games]
+    for d in results:
+        by_game[d.game].append(d)
+    return MatchAnalysis(depth, tuple(_game_analysis(k, games[k], by_game[k]) for k in range(len(games))),
+                         dict(names or {}))
+
+
+def _stats(decisions: Iterable[Decision], color: Color, result: float, opponent_luck: float) -> PlayerStats:
+    mine = [d for d in decisions if d.color == color]
+    unforced = [d for d in mine if not d.forced]
+    luck = sum(d.luck for d in mine)
+    return PlayerStats(len(mine), len(unforced), sum(d.loss for d in unforced),
+                       sum(d.skill == "doubtful" for d in unforced), sum(d.skill == "error" for d in unforced),
+                       sum(d.skill == "blunder" for d in unforced), luck, result,
+                       result - luck + opponent_luck)
+
+
+def _game_analysis(index: int, game: GameInput, decisions: list[Decision]) -> GameAnalysis:
+    luck = {c: sum(d.luck for d in decisions if d.color == c) for c in (WHITE, BLACK)}
+    points = game.points if game.winner is not None else 0
+    result = {c: float(points if game.winner == c else -points) for c in (WHITE, BLACK)}
+    players = {c: _stats(decisions, c, result[c], luck[c.other]) for c in (WHITE, BLACK)}
+    return GameAnalysis(index, str(game.variant), game.winner, points, game.finished, tuple(decisions), players)
+
+
+def analyse_game(game: Game, depth: int = DEFAULT_DEPTH, workers: int | None = None,
+                 progress: Progress | None = None, pool: Pool = "thread") -> MatchAnalysis:
+    """Analyse one game (a match of one game)."""
+    return analyse_games([GameInput.of(game)], depth, workers, progress, pool)
+
+
+def analyse_match(match: Match, depth: int = DEFAULT_DEPTH, workers: int | None = None,
+                  progress: Progress | None = None, pool: Pool = "thread") -> MatchAnalysis:
+    """Analyse every game of a match, the last one too if it is still going."""
+    inputs = []
+    for g in match.games:
+        inputs.append(GameInput.of(g))
+    return analyse_games(inputs, depth, workers, progress, pool)
+
+
+def record_inputs(record: MatchRecord) -> list[GameInput]:
+    """The games of a match record, each replayed by the rules (``RecordError`` naming where)."""
+    games = record.check()
+    inputs = []
+    for played, recorded in zip(games, record.games, strict=True):
+        end = recorded.end
+        inputs.append(GameInput(played.variant, list(played.history), end.winner if end else None,
+                                end.points if end and end.winner is not None else 0, end is not None))
+    return inputs
+
+
+def analyse_record(record: MatchRecord, depth: int = DEFAULT_DEPTH, workers: int | None = None,
+                   progress: Progress | None = None, pool: Pool = "thread",
+                   rollouts: Mapping[tuple[int, int], RolloutSettings] | None = None) -> MatchAnalysis:
+    """Analyse every game of a match record (see ``analyse_games``).
+
+    >>> from tavli.dice import DiceRoller
+    >>> from tavli.match import Match, MatchSettings
+    >>> from tavli.record import MatchRecord, PlayerInfo
+    >>> m = Match(MatchSettings(length=1, games=("fevga",)), DiceRoller(seed=3))
+    >>> for _ in range(6):
+    ...     _ = m.roll(); _ = m.play(m.legal_plays()[-1])
+    >>> record = MatchRecord.from_match(m, {WHITE: PlayerInfo("human", "Ada"), BLACK: PlayerInfo("bot", "expert")})
+    >>> found = analyse_record(record, depth=0, workers=1)
+    >>> len(found.decisions), found.names[BLACK]
+    (6, 'bot expert')
+    """
+    return analyse_games(record_inputs(record), depth, workers, progress, pool, rollouts,
+                         {c: str(p) for c, p in record.players.items()})
+
+
+SKILL_COLOURS = {"doubtful": "#e0b000", "error": "#e07000", "blunder": "#d00000"}
+
+
+def plot(analysis: MatchAnalysis, path: str | Path) -> None:
+    """Draw White's chances of winning each game through the match, mistakes marked, into a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    decisions = analysis.decisions
+    fig, ax = plt.subplots(figsize=(max(8.0, min(24.0, len(decisions) / 25)), 4.5))
+    x0 = 0
+    for g in analysis.games:
+        xs = list(range(x0, x0 + len(g.decisions) + 1))
+        ys = [0.5] + [d.white_win for d in g.decisions]
+        ax.plot(xs, ys, color="#2060a0", linewidth=1.2)
+        ax.axvline(x0, color="#999999", linewidth=0.6)
+        winner = f", {g.winner} +{g.points}" if g.winner is not None else ""
+        ax.text(x0 + 1, 1.02, f"{g.index + 1}. {g.variant.split(',')[0]}{winner}", fontsize=8, va="bottom")
+        for k, d in enumerate(g.decisions, start=1):
+            if d.skill:
+                ax.scatter([x0 + k], [d.white_win], s=18 + 40 * min(d.loss, 1.0), color=SKILL_COLOURS[d.skill],
+                           marker="o" if d.color == WHITE else "v", zorder=3)
+        x0 += len(g.decisions)
+    for skill, colour in SKILL_COLOURS.items():
+        ax.scatter([], [], color=colour, label=skill)
+    ax.scatter([], [], color="#666666", marker="o", label="White's mistake")
+    ax.scatter([], [], color="#666666", marker="v", label="Black's mistake")
+    players = analysis.players
+    names = {c: analysis.names.get(c) or str(c) for c in (WHITE, BLACK)}
+    ax.set_title(f"White ({names[WHITE]}): error rate {players[WHITE].error_rate:.1f}, "
+                 f"{players[WHITE].blunders} blunders   Black ({names[BLACK]}): error rate "
+                 f"{players[BLACK].error_rate:.1f}, {players[BLACK].blunders} blunders   "
+                 f"({analysis.depth}-ply)", fontsize=9, pad=16)
+    ax.set_ylim(0, 1)
+    ax.set_xlim(0, max(1, x0))
+    ax.set_xlabel("turn (through the match)")
+    ax.set_ylabel("White's chances of winning the game")
+    ax.legend(loc="lower left", fontsize=7, ncol=5)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

@@ -1,0 +1,193 @@
+"""Analysis: losses, forced plays, luck, the figures per game and player, and planted blunders."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from tavli import Dice, Position
+from tavli.analysis import (
+    THRESHOLDS,
+    AnalysisError,
+    GameInput,
+    MatchAnalysis,
+    Thresholds,
+    analyse_game,
+    analyse_games,
+    analyse_match,
+    evaluate_decision,
+)
+from tavli.bots import Player, RandomBot
+from tavli.dice import DiceRoller
+from tavli.game import Game
+from tavli.match import Match, MatchSettings
+from tavli.neural import NeuralBot
+from tavli.variants import BLACK, WHITE
+
+
+def board(variant: str, spec: dict[int, str]) -> Position:
+    return Position.from_string(f"{variant} {''.join(spec.get(p, '.') for p in range(1, 25))} w 0:0 0:0")
+
+
+# White's mother and one more checker on 24, Black's checkers 2 and 4 pips from it
+# and none left on his own start: a pinned mother loses the game double at once.
+PLAKOTO = board("plakoto", {24: "2w", 17: "3w", 14: "3w", 9: "3w", 6: "4w",
+                            22: "2b", 20: "2b", 16: "3b", 11: "3b", 8: "3b", 3: "2b"})
+# White's seven-point prime (2 to 8) holds six Black checkers on 9 and 10.
+FEVGA = board("fevga", {8: "1w", 7: "1w", 6: "1w", 5: "1w", 4: "1w", 3: "1w", 2: "1w", 23: "4w", 21: "4w",
+                        10: "3b", 9: "3b", 13: "3b", 14: "3b", 16: "3b"})
+
+
+@pytest.mark.parametrize("depth", [0, 1])
+def test_leaving_the_mother_to_be_pinned_is_a_blunder(depth: int) -> None:
+    d = evaluate_decision(PLAKOTO, Dice(6, 5), "24/18 14/9", depth)
+    assert d.skill == "blunder" and d.loss > 1.0
+    assert d.best == "17/6" and not d.forced
+    best = evaluate_decision(PLAKOTO, Dice(6, 5), d.best, depth)
+    assert best.loss == 0.0 and best.skill == ""
+
+
+@pytest.mark.parametrize("depth", [0, 1])
+def test_breaking_a_prime_for_nothing_is_a_blunder(depth: int) -> None:
+    d = evaluate_decision(FEVGA, Dice(4, 2), "8/2", depth)
+    assert d.skill == "blunder" and d.loss >= THRESHOLDS["fevga"].blunder
+    quiet = evaluate_decision(FEVGA, Dice(4, 2), d.best, depth)
+    assert quiet.loss == 0.0 and quiet.best not in ("8/2", "8/4 6/4")
+
+
+def test_the_played_play_is_valued_at_the_depth_of_the_best() -> None:
+    # at 2 plies only the plays near the best are searched deeply; the played one is searched too
+    d = evaluate_decision(PLAKOTO, Dice(6, 5), "24/18 14/9", 2)
+    played = next(c for c in d.candidates if c.play == d.played)
+    assert played.depth == d.candidates[0].depth == 2
+    assert d.loss == pytest.approx(d.candidates[0].equity - played.equity)
+
+
+def test_forced_plays_and_passes_are_marked_and_cost_nothing() -> None:
+    # Portes, White on the bar against a closed board: no play
+    shut = Position.from_string("portes ......3b.....12w.....2b2b2b2b2b2b w 3:0 0:0")
+    d = evaluate_decision(shut, Dice(6, 5), "", 1)
+    assert d.forced and d.played == "" and d.loss == 0.0 and d.skill == ""
+    with pytest.raises(AnalysisError, match="cannot be played"):
+        evaluate_decision(shut, Dice(6, 5), "13/7", 1)
+    with pytest.raises(AnalysisError, match="game 3, turn 7"):
+        evaluate_decision(PLAKOTO, Dice(6, 5), "24/1", 1, game=2, turn=7)
+    with pytest.raises(AnalysisError, match="depth"):
+        evaluate_decision(PLAKOTO, Dice(6, 5), "17/6", 3)
+
+
+def test_thresholds_classify_losses() -> None:
+    t = Thresholds(0.04, 0.08, 0.16)
+    assert [t.skill(x) for x in (0.0, 0.039, 0.04, 0.08, 0.159, 0.16, 2.0)] == \
+        ["", "", "doubtful", "error", "error", "blunder", "blunder"]
+    for rule in THRESHOLDS.values():
+        assert 0 < rule.doubtful < rule.error < rule.blunder
+
+
+def play_game(variant: str, white: Player, black: Player, seed: int) -> Game:
+    rng = random.Random(seed)
+    game = Game(variant, WHITE if seed % 2 == 0 else BLACK)
+    seats = {WHITE: white, BLACK: black}
+    while not game.is_over:
+        dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
+        legal = game.legal_plays(dice)
+        game.play(dice, legal[seats[game.turn].choose(legal)] if len(legal) else None)
+    return game
+
+
+def test_a_game_adds_up() -> None:
+    game = play_game("portes", NeuralBot("beginner", seed=1), RandomBot(seed=1), 4)
+    found = analyse_game(game, depth=0, workers=1)
+    assert isinstance(found, MatchAnalysis) and len(found.games) == 1
+    g = found.games[0]
+    assert len(g.decisions) == len(game.history) and g.finished
+    assert [d.turn for d in g.decisions] == list(range(1, len(game.history) + 1))
+    assert game.result is not None and g.winner == game.result.winner and g.points == game.result.points
+    white, black = g.players[WHITE], g.players[BLACK]
+    assert white.decisions + black.decisions == len(game.history)
+    assert white.result == -black.result == (g.points if g.winner == WHITE else -g.points)
+    assert white.luck_adjusted == pytest.approx(-black.luck_adjusted)
+    assert white.luck_adjusted == pytest.approx(white.result - white.luck + black.luck)
+    for color, stats in g.players.items():
+        mine = [d for d in g.decisions if d.color == color]
+        unforced = [d for d in mine if not d.forced]
+        assert stats.unforced == len(unforced) < stats.decisions == len(mine)
+        assert stats.error_rate == pytest.approx(1000 * sum(d.loss for d in unforced) / len(unforced))
+        assert stats.blunders == sum(d.skill == "blunder" for d in mine)
+        assert stats.luck == pytest.approx(sum(d.luck for d in mine))
+    for d in g.decisions:
+        assert d.loss >= 0 and 0 <= d.white_win <= 1
+        assert (d.loss == 0) == (d.played == d.best) or d.forced
+    # the same figures whichever way the work is shared out
+    again = analyse_game(game, depth=0, workers=2)
+    assert again.decisions == found.decisions
+
+
+def test_a_match_and_its_json() -> None:
+    settings = MatchSettings(length=3, games=("portes", "plakoto", "fevga"))
+    match = Match(settings, DiceRoller(seed=5))
+    bots = {WHITE: RandomBot(seed=2), BLACK: NeuralBot("advanced")}
+    while not match.is_over:
+        match.roll()
+        legal = match.legal_plays()
+        match.play(legal[bots[match.turn].choose(legal)] if len(legal) else None)
+    seen: list[tuple[int, int]] = []
+    found = analyse_match(match, depth=0, workers=2, progress=lambda done, total: seen.append((done, total)))
+    total = sum(len(g.history) for g in match.games)
+    assert seen[0] == (0, total) and seen[-1] == (total, total)
+    assert [g.variant for g in found.games] == [str(g.variant) for g in match.games]
+    players = found.players
+    assert players[WHITE].result == match.score[WHITE] - match.score[BLACK]
+    assert players[WHITE].error_rate > players[BLACK].error_rate
+    data = json.loads(json.dumps(found.to_json()))
+    assert set(data["players"]) == {"white", "black"}
+    for seat in data["players"].values():
+        assert {"error_rate", "errors", "blunders", "luck"} <= set(seat)
+    assert len(data["decisions"]) == total
+    first = data["decisions"][0]
+    assert {"game", "turn", "player", "dice", "played", "best", "loss"} <= set(first)
+    assert data["depth"] == 0 and data["thresholds"]["plakoto"]["blunder"] > 0
+    mistakes = found.mistakes(3)
+    assert [m.loss for m in mistakes] == sorted((m.loss for m in mistakes), reverse=True)
+
+
+@pytest.mark.parametrize("variant", ["portes", "plakoto", "fevga"])
+def test_error_rates_order_the_players(variant: str) -> None:
+    """random >> beginner >> expert, over a few games each (0-ply analysis)."""
+    low = [play_game(variant, RandomBot(seed=s), NeuralBot("beginner", seed=s), s) for s in range(2)]
+    high = [play_game(variant, NeuralBot("beginner", seed=s), NeuralBot("expert"), s) for s in range(2, 5)]
+    a = analyse_games([GameInput.of(g) for g in low], depth=0, workers=1).players
+    b = analyse_games([GameInput.of(g) for g in high], depth=0, workers=1).players
+    random_rate = a[WHITE].error_rate
+    beginner_rate = (a[BLACK] + b[WHITE]).error_rate
+    expert_rate = b[BLACK].error_rate
+    assert random_rate > 2 * beginner_rate
+    assert beginner_rate > 1.5 * expert_rate
+    assert expert_rate < 10
+
+
+def test_a_record_with_a_resignation_and_a_game_going_on() -> None:
+    from tavli.analysis import analyse_record
+    from tavli.record import MatchRecord, PlayerInfo
+
+    match = Match(MatchSettings(length=3, games=("plakoto",)), DiceRoller(seed=9))
+    bot = NeuralBot("advanced")
+    for _ in range(10):
+        match.roll()
+        legal = match.legal_plays()
+        match.play(legal[bot.choose(legal)] if len(legal) else None)
+    match.concede(WHITE, "resigned", points=2)
+    for _ in range(3):
+        match.roll()
+        legal = match.legal_plays()
+        match.play(legal[bot.choose(legal)] if len(legal) else None)
+    record = MatchRecord.from_match(match, {WHITE: PlayerInfo("human", "Ada"), BLACK: PlayerInfo("bot", "advanced")})
+    found = analyse_record(record, depth=0, workers=1)
+    first, second = found.games
+    assert (first.finished, first.winner, first.points) == (True, BLACK, 2)
+    assert first.players[BLACK].result == 2 and len(first.decisions) == 10
+    assert (second.finished, second.winner, second.points, len(second.decisions)) == (False, None, 0, 3)
+    assert found.names == {WHITE: "Ada", BLACK: "bot advanced"}
+    assert found.players[WHITE].result == -2

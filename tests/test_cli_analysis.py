@@ -1,0 +1,112 @@
+"""End to end: ``tavli analyse`` on a match record and ``tavli rollout`` on a position."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tavli.bots import RandomBot
+from tavli.dice import DiceRoller
+from tavli.match import Match, MatchSettings
+from tavli.neural import NeuralBot
+from tavli.record import MatchRecord, PlayerInfo, write
+from tavli.variants import BLACK, WHITE
+
+
+def tavli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tavli.cli", *args], capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 2-point match of Portes and Plakoto: random play as White, the advanced level as Black."""
+    match = Match(MatchSettings(length=2, games=("portes", "plakoto")), DiceRoller(seed=4))
+    bots = {WHITE: RandomBot(seed=4), BLACK: NeuralBot("advanced")}
+    while not match.is_over:
+        match.roll()
+        legal = match.legal_plays()
+        match.play(legal[bots[match.turn].choose(legal)] if len(legal) else None)
+    path = tmp_path_factory.mktemp("records") / "match.json"
+    write(MatchRecord.from_match(match, {WHITE: PlayerInfo("bot", "random"), BLACK: PlayerInfo("bot", "advanced")}),
+          path)
+    return path
+
+
+def test_analyse_prints_rates_and_the_worst_mistakes(record: Path, tmp_path: Path) -> None:
+    plot = tmp_path / "match.png"
+    done = tavli("analyse", str(record), "--depth", "0", "--top", "2", "--plot", str(plot))
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Analysis at 0-ply" in out and "White (bot random)" in out and "Black (bot advanced)" in out
+    assert "The 2 costliest mistakes" in out and "<- played" in out and "blunder" in out
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_analyse_json(record: Path) -> None:
+    done = tavli("analyse", str(record), "-d", "0", "--json", "-j", "1")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    white, black = data["players"]["white"], data["players"]["black"]
+    assert white["error_rate"] > 5 * black["error_rate"] and white["blunders"] > 0
+    assert {"error_rate", "errors", "blunders", "luck"} <= set(black)
+    games = {d["game"] for d in data["decisions"]}
+    assert games == set(range(len(data["games"])))
+    worst = max(data["decisions"], key=lambda d: d["loss"])
+    assert worst["player"] == "white" and worst["played"] != worst["best"]
+    assert worst["loss"] == pytest.approx(worst["candidates"][0]["equity"] - next(
+        c["equity"] for c in worst["candidates"] if c["play"] == worst["played"]), abs=2e-4)
+
+
+def test_analyse_a_rollout_for_one_decision(record: Path) -> None:
+    done = tavli("analyse", str(record), "-d", "0", "--json", "--rollout", "1:2", "--trials", "6", "-j", "1")
+    assert done.returncode == 0, done.stderr
+    second = next(d for d in json.loads(done.stdout)["decisions"] if d["game"] == 0 and d["turn"] == 2)
+    assert all(c["depth"] == -1 and c["ci95"] > 0 for c in second["candidates"])
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("missing.json",), "cannot read missing.json"),
+    (("{path}", "--depth", "3"), "3 is not in the range"),
+    (("{path}", "--rollout", "x"), "GAME:TURN"),
+])
+def test_analyse_bad_input_is_one_line(record: Path, args: tuple[str, ...], message: str) -> None:
+    done = tavli("analyse", *(a.format(path=record) for a in args))
+    assert done.returncode == 2 and message in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_analyse_a_bad_record_names_where(tmp_path: Path, record: Path) -> None:
+    data = json.loads(record.read_text())
+    data["games"][0]["turns"][3]["play"] = "24/1"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    done = tavli("analyse", str(bad))
+    assert done.returncode == 2 and "game 1" in done.stderr and "turn 4" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_rollout_of_a_position_and_of_a_roll() -> None:
+    # White has one checker left on his 1-point and Black all fifteen at home: White wins a double game
+    done = tavli("rollout", "portes 1w.................15b..... w 0:0 14:0", "-n", "36", "-j", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)["results"][0]
+    assert result["equity"] == pytest.approx(2.0) and result["win2"] == 1.0
+    done = tavli("rollout", "4HPwATDgc/ABMA", "--dice", "31", "-n", "12", "-j", "2", "--candidates", "2")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 3 and "trials" in lines[1] and lines[1].split()[0:2] == ["8/5", "6/5"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("nonsense",), "position"),
+    (("4HPwATDgc/ABMA", "--dice", "7"), "dice"),
+    (("portes ......................15b.  w 0:0 15:0",), "over"),
+])
+def test_rollout_bad_input_is_one_line(args: tuple[str, ...], message: str) -> None:
+    done = tavli("rollout", *args)
+    assert done.returncode == 2 and message in done.stderr.lower()
+    assert len(done.stderr.strip().splitlines()) == 1
