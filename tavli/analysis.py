@@ -61,6 +61,12 @@ DEFAULT_DEPTH = 2
 ERROR_SCALE = 1000.0
 """Error rates are in millipoints per unforced decision: 1000 times the mean loss."""
 
+FILTER = {"keep1": 8, "margin1": 0.16, "keep2": 2, "margin2": 0.04}
+"""Which plays are searched deeper (``tavli.neural.Evaluator.analyse``): at most 8 within
+0.16 points of the best at 0-ply go to 1 ply, of those at most 2 within 0.04 to 2 plies;
+GNU Backgammon's own filter for its 2-ply analysis. The played play is always searched
+to the depth of the best."""
+
 CANDIDATES = 5
 """How many of the best plays each decision keeps (the played play is kept besides)."""
 
@@ -95,9 +101,10 @@ class Thresholds:
 THRESHOLDS: dict[str, Thresholds] = {
     # GNU Backgammon's defaults for backgammon, which Portes is without the cube
     "portes": Thresholds(0.04, 0.08, 0.16),
-    # the same quantiles of the loss distribution of bot games as Portes' (docs/analysis.md)
-    "plakoto": Thresholds(0.04, 0.08, 0.16),
-    "fevga": Thresholds(0.04, 0.08, 0.16),
+    # as rare as Portes' in bot games: the same quantiles of the losses
+    # (benchmarks/analysis_thresholds.py, docs/analysis.md)
+    "plakoto": Thresholds(0.025, 0.05, 0.115),
+    "fevga": Thresholds(0.015, 0.035, 0.085),
 }
 
 
@@ -321,7 +328,7 @@ def evaluate_decision(before: Position, dice: Dice, played: str, depth: int = DE
         k = legal.index(before.parse_play(played, dice))
     except ValueError as e:
         raise AnalysisError(f"game {game + 1}, turn {turn}: {e}") from None
-    found = ev.analyse(legal, depth if len(legal) > 1 else 0)
+    found = ev.analyse(legal, depth if len(legal) > 1 else 0, **FILTER)  # type: ignore[arg-type]
     values = {a.index: (a.probabilities, a.depth) for a in found}
     top = found[0].depth
     if values[k][1] < top:

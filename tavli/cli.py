@@ -455,7 +455,8 @@ def _write_out(text: str, output: Path | None) -> None:
 def verify_dice(url: str) -> None:
     """Check every finished game's dice of a match against its published seed.
 
-    URL is the match's address, its /api/matches/ID/dice, or a file saved from there.
+    URL is the match's address, its /api/matches/ID/dice, or a file saved from there
+    (or a match record, such as the match page's download).
     """
     import urllib.request
 
@@ -478,6 +479,9 @@ def verify_dice(url: str) -> None:
                 record = json.load(answer)
         except (OSError, ValueError) as e:
             raise InputError(f"cannot read {target}: {e}") from None
+    if isinstance(record, dict) and record.get("format") == "tavli-match":
+        _verify_record(url, record)
+        return
     if not isinstance(record, dict) or not isinstance(record.get("games"), list):
         raise InputError(f"{url} is not a match's dice record")
     checked = 0
@@ -577,7 +581,7 @@ def _print_analysis(found: MatchAnalysis, top: int) -> None:
 
     out = Console(highlight=False, width=max(Console().width, 120))
     table = Table(title=f"Analysis at {found.depth}-ply (error rate: millipoints lost per unforced decision)")
-    for name in ("player", "error rate", "decisions", "unforced", "doubtful", "errors", "blunders", "luck",
+    for name in ("player", "error rate", "turns", "unforced", "doubtful", "errors", "blunders", "luck",
                  "result", "less luck"):
         table.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
     for color, stats in found.players.items():
@@ -662,6 +666,25 @@ def rollout(position: str, variant: str | None, dice: str | None, trials: int, l
         head = f"{play:24} " if roll is not None else ""
         click.echo(f"{head}{r}" + ("" if no_luck else f"; without luck subtraction {r.raw_equity:+.3f} ± "
                                                        f"{r.raw_ci95:.3f}"))
+
+
+def _verify_record(url: str, data: dict[str, object]) -> None:
+    from tavli.record import from_json
+
+    try:
+        record = from_json(data)  # checks each revealed seed against its commitment and the dice
+    except ValueError as e:
+        raise InputError(f"{url}: {e}") from None
+    checked = 0
+    for number, game in enumerate(record.games, 1):
+        if game.seed is None:
+            why = "no published seed" if game.commitment is None else "not over, seed not yet revealed"
+            click.echo(f"game {number} ({game.variant}): {why}")
+            continue
+        checked += 1
+        click.echo(f"game {number} ({game.variant}): {len(game.dice())} dice match seed {game.seed[:12]}… "
+                   f"and commitment {(game.commitment or '')[:12]}…")
+    click.echo(f"{checked} finished game(s) checked: the dice are the seeds' dice")
 
 
 def main() -> None:

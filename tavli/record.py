@@ -32,7 +32,7 @@ from tavli.dice import Dice
 from tavli.errors import TavliError
 from tavli.fairdice import check_game, commitment, dice_of_rolls
 from tavli.game import Game
-from tavli.match import Match, MatchSettings
+from tavli.match import RESIGNED_MATCH, Match, MatchSettings
 from tavli.variants import BLACK, WHITE, Color, variant_from_string
 
 FORMAT = "tavli-match"
@@ -174,6 +174,10 @@ class RecordedGame:
         # ended before the position did: a resignation, a claim
         if end.winner is None:
             raise RecordError("end: a game ended before the rules end it needs a winner (a resignation, a claim)")
+        if end.reason == RESIGNED_MATCH:  # worth the points still missing: MatchRecord.check sees it ends the match
+            if end.points < 1:
+                raise RecordError(f"end: a resigned match gives 1 point or more, not {end.points}")
+            return
         if not 1 <= end.points <= MAX_GAME_POINTS:
             raise RecordError(f"end: a resigned or claimed game is worth 1 or 2 points, not {end.points}")
 
@@ -252,6 +256,10 @@ class MatchRecord:
                 raise RecordError(f"{where}, {e}" if str(e).startswith("turn ") else f"{where}: {e}") from None
             if game.end is not None and game.end.winner is not None:
                 score[game.end.winner] += game.end.points
+                if game.end.reason == RESIGNED_MATCH and (self.series or score[game.end.winner]
+                                                          != self.settings.length):
+                    raise RecordError(f"{where}: end: a resigned match gives the winner the points still missing, "
+                                      f"not {game.end.points}")
             out.append(replayed)
         return out
 

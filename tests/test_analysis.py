@@ -166,3 +166,28 @@ def test_error_rates_order_the_players(variant: str) -> None:
     assert random_rate > 2 * beginner_rate
     assert beginner_rate > 1.5 * expert_rate
     assert expert_rate < 10
+
+
+def test_a_record_with_a_resignation_and_a_game_going_on() -> None:
+    from tavli.analysis import analyse_record
+    from tavli.record import MatchRecord, PlayerInfo
+
+    match = Match(MatchSettings(length=3, games=("plakoto",)), DiceRoller(seed=9))
+    bot = NeuralBot("advanced")
+    for _ in range(10):
+        match.roll()
+        legal = match.legal_plays()
+        match.play(legal[bot.choose(legal)] if len(legal) else None)
+    match.concede(WHITE, "resigned", points=2)
+    for _ in range(3):
+        match.roll()
+        legal = match.legal_plays()
+        match.play(legal[bot.choose(legal)] if len(legal) else None)
+    record = MatchRecord.from_match(match, {WHITE: PlayerInfo("human", "Ada"), BLACK: PlayerInfo("bot", "advanced")})
+    found = analyse_record(record, depth=0, workers=1)
+    first, second = found.games
+    assert (first.finished, first.winner, first.points) == (True, BLACK, 2)
+    assert first.players[BLACK].result == 2 and len(first.decisions) == 10
+    assert (second.finished, second.winner, second.points, len(second.decisions)) == (False, None, 0, 3)
+    assert found.names == {WHITE: "Ada", BLACK: "bot advanced"}
+    assert found.players[WHITE].result == -2

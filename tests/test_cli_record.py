@@ -118,3 +118,36 @@ def test_exporting_a_match_without_portes(tmp_path: Path) -> None:
     run = tavli("export", str(path))
     assert run.returncode == 2
     assert "no game of Portes" in run.stderr
+
+
+def test_verify_dice_reads_a_match_record(tmp_path: Path) -> None:
+    from tavli.bots import RandomBot
+    from tavli.fairdice import SeededRoller
+    from tavli.match import Match, MatchSettings
+    from tavli.record import MatchRecord, write
+
+    roller = SeededRoller()
+    match = Match(MatchSettings(length=2, games=("plakoto",)), roller)
+    bot = RandomBot(3)
+    for _ in range(400):  # into the second game at least, which is still going on
+        match.roll()
+        legal = match.legal_plays()
+        match.play(legal[bot.choose(legal)] if len(legal) else None)
+        if len(match.records) == 2 or match.is_over:
+            break
+    path = tmp_path / "m.json"
+    write(MatchRecord.from_match(match, {WHITE: PlayerInfo("human", ""), BLACK: PlayerInfo("bot", "random")},
+                                 roller.seeds), path)
+    run = tavli("verify-dice", str(path))
+    assert run.returncode == 0, run.stderr
+    assert "game 1 (plakoto): " in run.stdout and "dice match seed" in run.stdout
+    assert "1 finished game(s) checked" in run.stdout
+    if not match.is_over:
+        assert "game 2 (plakoto): not over, seed not yet revealed" in run.stdout
+    text = path.read_text()
+    seed = read(path).games[0].seed
+    assert seed is not None
+    path.write_text(text.replace(seed, "0" * 64))
+    run = tavli("verify-dice", str(path))
+    assert run.returncode == 2
+    assert "game 1: seed: the seed does not match the commitment" in run.stderr

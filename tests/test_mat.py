@@ -225,3 +225,25 @@ def test_gnubg_imports_every_game_to_the_same_position_and_score(tmp_path: Path)
         assert not re.search(r"warning|invalid|error|illegal", output, re.I), f"{path.name}: {output[:300]}"
         assert (position_id, score) == (want_id, want_score), path.name
     assert len(files) > 20
+
+
+@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon is not installed (apt-get install gnubg)")
+def test_a_match_gnubg_plays_without_the_cube_imports(tmp_path: Path) -> None:
+    assert GNUBG is not None
+    path = tmp_path / "gnubg.mat"
+    for seed in range(5, 10):  # a match with no backgammon, which Portes would score differently
+        script = ("set player 0 gnubg\nset player 1 gnubg\nset player 0 chequerplay evaluation plies 0\n"
+                  f"set player 1 chequerplay evaluation plies 0\nset cube use off\nset seed {seed}\n"
+                  f"new match 3\nexport match mat {path}\nshow score\n")
+        out = subprocess.run([GNUBG, "-t", "-q"], input=script, capture_output=True, text=True, timeout=300,
+                             check=True).stdout
+        if "Wins 3 points" not in path.read_text():
+            break
+    else:
+        pytest.fail("GNU Backgammon played a backgammon in every match")
+    score = re.findall(r"The score \(after (\d+) games?\) is: gnubg (\d+), \S+ (\d+)", out)[-1]
+    record = read_mat(path)  # every move legal in Portes
+    assert len(record.games) == int(score[0])
+    assert (record.score[WHITE], record.score[BLACK]) == (int(score[1]), int(score[2]))
+    assert record.winner is not None and record.players[WHITE] == PlayerInfo("human", "gnubg")
+    assert all(g.end is not None for g in record.games)  # borne off, or resigned (GNU Backgammon resigns)

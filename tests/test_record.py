@@ -127,6 +127,18 @@ def test_a_resignation_is_an_end_before_the_rules_end_the_game() -> None:
     assert game.replay().result is None  # the position itself is not over
 
 
+def test_a_resigned_match_gives_the_points_still_missing() -> None:
+    match, roller = play_match(MatchSettings(length=5, games=("portes",)), [], 9, stop_after=6)
+    match.resign_match(match.turn)
+    record = loads(dumps(MatchRecord.from_match(match, PLAYERS, roller.seeds)))
+    assert record.games[-1].end == GameEnd(match.turn.other, 5, "resigned the match")
+    assert record.score[match.turn.other] == 5 and record.winner == match.turn.other
+    data = json.loads(dumps(record))
+    data["games"][-1]["end"]["points"] = 3  # short of the match: not a match resignation
+    with pytest.raises(RecordError, match="game 1: end: a resigned match gives the winner the points still missing"):
+        loads(json.dumps(data))
+
+
 def test_dice_without_a_seed_are_recorded_too() -> None:
     match = Match(MatchSettings(length=1, games=("fevga",)), DiceRoller(seed=4))
     bot = RandomBot(4)

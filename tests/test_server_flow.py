@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,8 @@ from test_server_app import hello, is_state, make_client, new_match, token_of, u
 
 from tavli import Position
 from tavli.neural import NeuralBot
-from tavli.server.service import rematch_token
+from tavli.server.service import MatchService, rematch_token
+from tavli.server.store import Store
 from tavli.variants import WHITE
 
 Message = dict[str, Any]
@@ -164,3 +166,25 @@ def test_a_rematch_between_friends_needs_both(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/{new_id}") as a, client.websocket_connect(f"/ws/{new_id}") as b:
         assert hello(a, rematch_token(ta, new_id))["you"] == "black"
         assert hello(b, rematch_token(tb, new_id))["you"] == "white"
+
+
+def test_a_bot_answers_an_offer_left_by_a_crash(db: Path) -> None:
+    """An offer stored just before the server stopped is answered when the match is opened again."""
+
+    async def offer_then_stop() -> tuple[str, str, int]:
+        store = Store(f"sqlite:///{db}")
+        await store.create_tables()
+        service = MatchService(store)
+        links = await service.create({"opponent": "beginner", "length": 3, "games": "portes", "seat": "white"})
+        live = await service.get(links["match"])
+        assert live is not None and live.match.turn == WHITE  # the bot has played up to White's turn
+        await service._commit(live, "white", "resign", {"points": 2})  # stored; the bot never saw it
+        await store.close()
+        return links["match"], links["token"], live.seq
+
+    match_id, token, seq = asyncio.run(offer_then_stop())
+    with make_client(db) as client, client.websocket_connect(f"/ws/{match_id}") as ws:
+        state = hello(ws, token)
+        assert state["offer"] == {"kind": "resign", "from": "white", "points": 2}
+        answered = until(ws, lambda m: is_state(m) and m["offer"] is None)
+        assert answered["seq"] == seq + 1 and answered["score"]["black"] == 2

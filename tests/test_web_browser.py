@@ -22,6 +22,8 @@ if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
+from tavli.record import loads
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--no-first-run", "--disable-sync", "--disable-dev-shm-usage"]
@@ -40,13 +42,6 @@ def browser() -> Iterator[Browser]:
 def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One server for the tests that need nothing of their own from it."""
     s = Server(tmp_path_factory.mktemp("shared") / "tavli.db")
-    yield s
-    s.stop(signal.SIGKILL)
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path / "tavli.db")
     yield s
     s.stop(signal.SIGKILL)
 
@@ -111,11 +106,11 @@ def take_turn(page: Page) -> None:
         move_by_clicks(page)
 
 
-def test_a_whole_game_against_a_bot(context: BrowserContext, server: Server) -> None:
+def test_a_whole_game_against_a_bot(context: BrowserContext, shared_server: Server) -> None:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    start_match(page, server.url, "beginner", games="plakoto")
+    start_match(page, shared_server.url, "beginner", games="plakoto")
     expect(page.locator("[data-testid=game-name]")).to_contain_text("Plakoto")
     s = wait_for_my_turn_or_end(page)
     if s["can_roll"]:
@@ -162,14 +157,23 @@ def test_a_whole_game_against_a_bot(context: BrowserContext, server: Server) -> 
     shown = page.locator("[data-testid=score]").inner_text()
     assert f"{final['score']['white']} – {final['score']['black']}" in shown
     assert final["games"][0]["seed"], "the seed is revealed after the game"
+    # the final position stays, with who won, how many points and why
+    result = final["games"][0]["result"]
+    why = {"bore-off": "bore off all checkers first", "double": "2 points, because the loser bore off none",
+           "mother": "the mother was pinned"}[result["why"]]
+    winner = result["winner"].capitalize()
+    expect(page.locator("[data-testid=match-over-last]")).to_have_text(
+        f"{winner} wins game 1 (Plakoto) and {result['points']} point{'s' if result['points'] > 1 else ''}: {why}")
+    assert final["game"]["position"] == final["games"][0]["final"]["position"]
+    assert page.locator("[data-checker]").count() + page.locator("[data-off]").count() >= 15
     assert not errors
 
 
-def test_two_friends_and_a_spectator(browser: Browser, server: Server) -> None:
+def test_two_friends_and_a_spectator(browser: Browser, shared_server: Server) -> None:
     first_ctx, second_ctx, watch_ctx = (browser.new_context() for _ in range(3))
     try:
         first = first_ctx.new_page()
-        start_match(first, server.url, "friend", length="3", games="fevga")
+        start_match(first, shared_server.url, "friend", length="3", games="fevga")
         friend_link = first.locator("[data-testid=share-friend]").input_value()
         watch_link = first.locator("[data-testid=share-watch]").input_value()
         assert "#t=" in friend_link and "#t=" in watch_link and friend_link != watch_link
@@ -194,6 +198,12 @@ def test_two_friends_and_a_spectator(browser: Browser, server: Server) -> None:
                 page.wait_for_function(f"window.tavliState.game.moves.length > {moves_before}")
             seen = state(waiting)["game"]["moves"][-1]
             assert seen["color"] == turn
+            # numbered by turn from 1, in the numbering the board shows to the reader
+            reader = state(waiting)
+            numbers = reader["game"]["black_numbers"] if reader["you"] == "black" else list(range(1, 25))
+            name = {0: "off", 25: "bar", **{p: str(numbers[p - 1]) for p in range(1, 25)}}
+            shown = " ".join(f"{name[a]}/{name[b]}{'*' if hit else ''}" for a, b, hit in seen["steps"]) or "no play"
+            expect(waiting.locator("[data-testid=moves] li").last).to_contain_text(shown)
             expect(waiting.locator("[data-testid=moves] li")).to_have_count(moves_before + 1)
             w, b = state(waiting)["game"]["opening"][-1]
             begins = "White" if w > b else "Black"
@@ -252,16 +262,21 @@ def test_reload_and_a_killed_server_lose_nothing(context: BrowserContext, tmp_pa
         server.stop(signal.SIGKILL)
 
 
-def test_start_page_errors_and_greek(context: BrowserContext, server: Server) -> None:
+def test_start_page_errors_and_greek(context: BrowserContext, shared_server: Server) -> None:
     page = context.new_page()
-    page.goto(server.url + "/")
+    page.goto(shared_server.url + "/")
     page.select_option("[data-testid=lang]", "el")
     expect(page.locator("[data-testid=start]")).to_have_text("Αρχίστε")
     page.select_option("[data-testid=games]", "custom")
     page.fill("[data-testid=games-custom]", "chess")
     page.click("[data-testid=start]")
+    expect(page.locator("[data-testid=error]")).to_contain_text("άγνωστο παιχνίδι «chess»")
+    page.select_option("[data-testid=lang]", "en")
+    page.fill("[data-testid=games-custom]", "fevga,chess")
+    page.click("[data-testid=start]")
     expect(page.locator("[data-testid=error]")).to_contain_text("unknown game 'chess'")
-    page.goto(server.url + "/match/nope#t=forged")
+    page.select_option("[data-testid=lang]", "el")
+    page.goto(shared_server.url + "/match/nope#t=forged")
     expect(page.locator("[data-testid=status]")).to_contain_text("δεν ισχύει")
     assert json.loads(page.evaluate("localStorage.getItem('tavli:lang') && '1'")) == 1
 
@@ -299,6 +314,7 @@ def test_the_board_fits_the_screen(browser: Browser, shared_server: Server, widt
         start_match(page, shared_server.url, "beginner", length="3")
         s = wait_for_my_turn_or_end(page)
         before = layout_of(page)
+        expect(page.locator("[data-testid=sounds]")).not_to_be_checked()  # sounds are off unless asked for
         if s["can_roll"]:
             expect(page.locator("[data-testid=roll]")).to_be_visible()
             assert inside(page.locator("[data-testid=roll]").bounding_box(), width, height)
@@ -316,7 +332,9 @@ def test_the_board_fits_the_screen(browser: Browser, shared_server: Server, widt
         # the board, the dice, the status and every button shown are on the screen, nothing scrolls sideways
         assert inside(page.locator("#board").bounding_box(), width, height)
         dice = page.locator("[data-die]")
-        assert dice.count() in (2, 4)
+        high, low = max(s["dice"]), min(s["dice"])
+        shown = [int(d.get_attribute("data-die") or 0) for d in dice.all()]
+        assert shown == ([high] * 4 if high == low else [high, low])  # high-low, doubles as four dice
         for i in range(dice.count()):
             assert inside(dice.nth(i).bounding_box(), width, height)
         for name in ("status", "undo", "resign", "roll", "confirm"):
@@ -491,3 +509,98 @@ def test_greek_pages_show_no_english(browser: Browser, shared_server: Server) ->
         page.screenshot(path=str(SCREENSHOTS / "match-over-greek.png"))
     finally:
         ctx.close()
+
+
+def test_friends_answer_a_resignation_and_agree_a_rematch(browser: Browser, shared_server: Server) -> None:
+    contexts = [browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+                for _ in range(2)]
+    try:
+        first = contexts[0].new_page()
+        start_match(first, shared_server.url, "friend", length="3", games="portes")
+        second = contexts[1].new_page()
+        second.goto(first.locator("[data-testid=share-friend]").input_value())
+        second.wait_for_function("window.tavliState && window.tavliState.type === 'state'")
+        pages = {state(first)["you"]: first, state(second)["you"]: second}
+        turn = state(first)["turn"]
+        mover, other = pages[turn], pages["black" if turn == "white" else "white"]
+        expect(other.locator("[data-testid=resign]")).to_be_visible()
+        other.click("[data-testid=resign]")  # off turn: only the whole match can be resigned
+        expect(other.locator("[data-testid=resign-1]")).to_be_disabled()
+        expect(other.locator("[data-testid=resign-match]")).to_be_enabled()
+        other.click("[data-testid=resign]")
+        expect(other.locator("[data-testid=resign-menu]")).to_be_hidden()
+        mover.click("[data-testid=resign]")
+        mover.click("[data-testid=resign-1]")
+        expect(other.locator("[data-testid=offer]")).to_be_visible()
+        expect(mover.locator("[data-testid=status]")).to_contain_text("Waiting for the answer")
+        expect(mover.locator("[data-testid=roll]")).to_be_hidden()
+        other.screenshot(path=str(SCREENSHOTS / "resign-offer-390x844.png"))
+        other.click("[data-testid=decline]")
+        expect(mover.locator("[data-testid=toast]")).to_contain_text("declined")
+        expect(other.locator("[data-testid=offer]")).to_be_hidden()
+        mover.click("[data-testid=resign]")
+        mover.click("[data-testid=resign-2]")
+        other.click("[data-testid=accept]")
+        for page in (mover, other):
+            expect(page.locator("[data-testid=game-over]")).to_be_visible()
+            expect(page.locator("[data-testid=game-over-text]")).to_contain_text("2 points: the opponent resigned")
+        mover.screenshot(path=str(SCREENSHOTS / "game-over-390x844.png"))
+        assert state(other)["score"][state(other)["you"]] == 2
+        # the loser resigns the match; the winner proposes a rematch, the loser accepts
+        mover.click("[data-testid=continue]")
+        mover.click("[data-testid=resign]")
+        mover.click("[data-testid=resign-match]")
+        for page in (mover, other):
+            expect(page.locator("[data-testid=match-over]")).to_be_visible()
+        expect(other.locator("[data-testid=match-over-title]")).to_have_text("You win the match!")
+        old = state(other)["match"]
+        other.click("[data-testid=rematch]")
+        expect(other.locator("[data-testid=rematch-status]")).to_contain_text("waiting")
+        expect(mover.locator("[data-testid=rematch-accept]")).to_be_visible()
+        mover.click("[data-testid=rematch-accept]")
+        for page, seat in ((mover, turn), (other, "black" if turn == "white" else "white")):
+            page.wait_for_function(f"window.tavliState && window.tavliState.match !== {json.dumps(old)}")
+            assert state(page)["you"] == ("black" if seat == "white" else "white")
+        assert state(mover)["match"] == state(other)["match"]
+    finally:
+        for ctx in contexts:
+            ctx.close()
+
+
+@pytest.mark.parametrize("motion", ["reduce", "no-preference"])
+def test_moves_are_animated_unless_reduced_motion(browser: Browser, shared_server: Server, motion: str) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720}, reduced_motion=motion)  # type: ignore[arg-type]
+    try:
+        page = ctx.new_page()
+        start_match(page, shared_server.url, "beginner", length="3")
+        s = wait_for_my_turn_or_end(page)
+        if s["can_roll"]:
+            page.click("[data-testid=roll]")
+            page.wait_for_function(f"window.tavliState.seq > {s['seq']}")
+            wait_for_my_turn_or_end(page)
+        page.locator(".point.source").first.click()
+        page.locator(".point.target").first.click()
+        running = page.evaluate("document.getAnimations().length")
+        assert (running == 0) if motion == "reduce" else (running > 0)
+        page.locator("#board").click(position={"x": 5, "y": 5})  # a click skips what is still moving
+        assert page.evaluate("document.getAnimations().filter(a => a.playState === 'running').length") == 0
+    finally:
+        ctx.close()
+
+
+def test_the_match_page_downloads_the_record(context: BrowserContext, shared_server: Server) -> None:
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    start_match(page, shared_server.url, "beginner", games="fevga")
+    link = page.locator("[data-testid=download-record]")
+    assert link.inner_text() == "Download the match"
+    with page.expect_download() as info:
+        link.click()
+    download = info.value
+    match_id = page.url.split("/match/")[1].split("#")[0]
+    assert download.suggested_filename == f"tavli-{match_id}.json"
+    record = loads(Path(download.path()).read_text(encoding="utf-8"))
+    assert record.games[0].variant == "fevga" and record.meta["match"] == match_id
+    assert record.games[0].seed is None and record.games[0].commitment is not None
+    assert errors == []

@@ -183,6 +183,7 @@ def _apply(live: LiveMatch, kind: str, seat: str, data: dict[str, Any]) -> None:
         _record_turn(live, game_index, turn.color, turn.dice, turn.play)
     elif kind == "claim":
         match.concede(SEATS[seat].other, CLAIM_REASON)
+        live.offer = None
     elif kind == "resign":
         if data.get("match"):
             match.resign_match(SEATS[seat])
@@ -338,11 +339,16 @@ class MatchService:
         return fresh
 
     async def wake(self, match_id: str) -> None:
-        """Let the bots act if it is their turn (after a restart cut them off, say)."""
+        """Let the bots act if it is their turn, or answer an offer made to them (after a restart
+        cut them off, say)."""
         live = await self.get(match_id)
-        if live is not None and not live.match.is_over and live.bot_level(live.match.turn) is not None:
+        if live is None:
+            return
+        to_answer = live.offer is not None and any(live.bot_level(c) is not None for c in SEATS.values())
+        if to_answer or (not live.match.is_over and live.bot_level(live.match.turn) is not None):
             async with live.lock:
                 live = self._live.get(match_id, live)
+                await self._bot_answers(live)
                 await self._run_bots(live)
 
     def forget(self, match_id: str) -> None:

@@ -1,5 +1,5 @@
 // The start page: choose the opponent, the length, the games and the house rules; create the match.
-import { languageSwitch, t, translatePage } from "/static/strings.js";
+import { language, languageSwitch, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -43,13 +43,19 @@ async function start(event) {
   button.disabled = true;
   button.textContent = t("starting");
   try {
+    const body = request();
+    const unknown = body.games.split(",").map((g) => g.trim().toLowerCase()).find((g) => !["tavli", "portes", "plakoto", "fevga", ""].includes(g));
+    if (unknown !== undefined) throw new Error(t("unknownGame", { name: unknown }));
     const answer = await fetch("/api/matches", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(request()),
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
     });
-    const body = await answer.json().catch(() => ({ error: `HTTP ${answer.status}` }));
-    if (!answer.ok) throw new Error(body.error || `HTTP ${answer.status}`);
-    localStorage.setItem(`tavli:links:${body.match}`, JSON.stringify({ friend: body.friend, watch: body.watch }));
-    location.assign(body.play);
+    const made = await answer.json().catch(() => ({ error: `HTTP ${answer.status}` }));
+    if (!answer.ok) {  // in English the server's line; in Greek its gist
+      if (language() === "en") throw new Error(made.error || `HTTP ${answer.status}`);
+      throw new Error(answer.status === 429 ? t("tooManyMatches") : t("startFailed"));
+    }
+    localStorage.setItem(`tavli:links:${made.match}`, JSON.stringify({ friend: made.friend, watch: made.watch }));
+    location.assign(made.play);
   } catch (error) {
     $("error").textContent = error.message;
     button.disabled = false;

@@ -99,7 +99,7 @@ function receive(next) {
     return;
   }
   render();
-  if (state.can_roll && $("auto-roll").checked && autoRollSent !== state.seq && !reviewing) {
+  if (state.can_roll && $("auto-roll").checked && autoRollSent !== state.seq && reviewing === null) {
     autoRollSent = state.seq;
     setTimeout(() => { if (state.can_roll && state.seq === autoRollSent) roll(); }, 350);
   }
@@ -308,6 +308,13 @@ function lastMove() {
 
 function colorName(color) { return t(color); }
 
+/** "Black played 6-3: 13/7 13/10 · " when the opponent moved last, to lead the status line. */
+function theirLast() {
+  const m = state.game.moves[state.game.moves.length - 1];
+  if (!m || m.color === state.you) return "";
+  return `${t("played", { who: colorName(m.color), dice: `${Math.max(...m.dice)}-${Math.min(...m.dice)}`, play: moveText(m) })} · `;
+}
+
 /** A move in the numbering drawn on the board (the viewer's): 24/18 13/11*, bar/22, 6/off. */
 function moveText(m) {
   if (!m.steps.length) return t("noPlay");
@@ -320,8 +327,10 @@ function openingText(g, index) {
     const starter = g.moves.length ? g.moves[0].color : state.turn;
     return t("openingWinner", { who: colorName(starter) });
   }
-  return g.opening.map(([w, b]) => (w === b ? t("openingTie", { d: w })
-    : t("openingRoll", { w, b, who: colorName(w > b ? "white" : "black") }))).join(" · ");
+  const ties = g.opening.filter(([w, b]) => w === b).map(([w]) => w);
+  const [w, b] = g.opening[g.opening.length - 1];
+  const decided = t("openingRoll", { w, b, who: colorName(w > b ? "white" : "black") });
+  return ties.length ? `${t("openingTies", { list: ties.join(", ") })} · ${decided}` : decided;
 }
 
 function resultText(g) {
@@ -336,7 +345,10 @@ function resultText(g) {
 function renderPanel() {
   const s = state;
   const variant = s.game.variant[0].toUpperCase() + s.game.variant.slice(1);
-  $("game-name").textContent = t("gameOf", { n: s.game.index + 1, variant: t(variant) });
+  const number = document.createElement("span");
+  number.className = "game-number";
+  number.textContent = `${t("gameNumber", { n: s.game.index + 1 })} · `;
+  $("game-name").replaceChildren(number, t(variant));  // the number gives way on a narrow screen
   $("score").innerHTML = "";
   $("score").append(dot("white"), ` ${t("score", { w: s.score.white, b: s.score.black, n: s.settings.length })} `, dot("black"));
   $("watching").hidden = s.you !== "spectator";
@@ -375,21 +387,23 @@ function renderPanel() {
   $("confirm").hidden = !(s.can_play && complete !== null) || myOffer || frozen;
   $("resign").hidden = s.you === "spectator" || s.over || frozen;
   $("resign").disabled = !!s.offer;
+  for (const points of ["1", "2"]) document.querySelector(`[data-resign="${points}"]`).disabled = !s.can_resign;
   $("auto-roll-label").hidden = s.you === "spectator";
   renderClaim();
 
   // an offer of the opponent's, to answer
   const theirOffer = s.offer && s.offer.from !== s.you && s.you !== "spectator" && s.offer.kind === "resign";
   $("offer").hidden = !theirOffer;
-  if (theirOffer) $("offer-text").textContent = t("offerResign", { who: colorName(s.offer.from), points: s.offer.points });
+  if (theirOffer) $("offer-text").textContent = t("offerResign", {
+    who: colorName(s.offer.from), points: s.offer.points, pts: s.offer.points === 1 ? t("point") : t("pointsWord") });
 
   let status;
   if (s.over) status = s.you === "spectator" ? t("matchOver", { who: colorName(s.winner), w: s.score.white, b: s.score.black }) : (s.winner === s.you ? t("youWin") : t("youLose"));
   else if (frozen) status = resultText(s.games[reviewing]);
   else if (myOffer) status = t("offerWaiting");
   else if (theirOffer) status = t("offerToAnswer");
-  else if (mine && s.can_roll) status = t("yourRoll");
-  else if (mine && s.can_play) status = complete !== null ? t("confirmMove") : t("yourMove", { dice: `${Math.max(...s.dice)}-${Math.min(...s.dice)}` });
+  else if (mine && s.can_roll) status = theirLast() + t("yourRoll");
+  else if (mine && s.can_play) status = complete !== null ? t("confirmMove") : theirLast() + t("yourMove", { dice: `${Math.max(...s.dice)}-${Math.min(...s.dice)}` });
   else {
     const lastOne = s.game.moves[s.game.moves.length - 1];
     const who = s.players[s.turn];
@@ -584,6 +598,7 @@ $("resign-cancel").addEventListener("click", () => { $("resign-menu").hidden = t
 for (const button of document.querySelectorAll("[data-resign]")) {
   button.addEventListener("click", () => {
     $("resign-menu").hidden = true;
+    $("toast").hidden = true;
     const what = button.dataset.resign;
     if (what === "match") send({ type: "resign", seq: state.seq, match: true });
     else send({ type: "resign", seq: state.seq, points: Number(what) });
