@@ -381,6 +381,9 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
             status, answer = await reviewer.review(match_id, role)
         except ActionError as exc:
             return error(str(exc), 500)
+        finally:
+            if match_id not in hub.rooms:  # nobody plays it here: do not keep it in memory
+                service.forget(match_id)
         if isinstance(answer, str):
             return Response(answer, media_type="application/json", headers={"Cache-Control": "no-cache"})
         return JSONResponse(answer, status_code=status, headers={"Cache-Control": "no-cache"})

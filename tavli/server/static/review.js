@@ -103,7 +103,7 @@ function render() {
   view.drawPosition(board, { last });
   if (decision) view.drawDice(diceFaces(decision.dice.split("-").map(Number)), decision.player, { right: decision.player === "white" });
 
-  $("game-name").textContent = t("gameOf", { n: game.game + 1, variant: variantName(game.variant) });
+  $("game-name").textContent = t("reviewGame", { n: game.game + 1, variant: variantName(game.variant) });
   let white = 0, black = 0;
   for (const g of review.games.slice(0, frame.game)) {
     if (g.winner === "white") white += g.points;
