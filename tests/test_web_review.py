@@ -40,16 +40,21 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 PLAY_OUT = """async ([mid, token]) => new Promise((resolve, reject) => {
   const ws = new WebSocket(`ws://${location.host}/ws/${mid}`);
+  let acted = -1, last = null;
+  const send = (message) => { last = message; ws.send(JSON.stringify(message)); };
   ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token }));
   ws.onerror = () => reject(new Error("socket error"));
+  setTimeout(() => reject(new Error("the match did not end in 2 minutes")), 120000);
   ws.onmessage = (event) => {
     const m = JSON.parse(event.data);
+    if (m.type === "error" && m.code === "rate-limited" && last) setTimeout(() => send(last), 1100);
     if (m.type !== "state") return;
     if (m.over) { ws.close(); resolve(m.score); return; }
+    if (m.seq === acted) return;  // act once on each state
     // the last listed play: often a poor one, so that the review has mistakes to show
-    if (m.can_roll) { ws.send(JSON.stringify({ type: "roll", seq: m.seq })); return; }
+    if (m.can_roll) { acted = m.seq; send({ type: "roll", seq: m.seq }); return; }
     const plays = m.can_play ? m.legal.plays : [];
-    if (plays.length) ws.send(JSON.stringify({ type: "play", seq: m.seq, play: plays[plays.length - 1] }));
+    if (plays.length) { acted = m.seq; send({ type: "play", seq: m.seq, play: plays[plays.length - 1] }); }
   };
 })"""
 
