@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -168,3 +169,23 @@ def test_bad_figures_are_refused() -> None:
         outcomes_for("portes", {})
     with pytest.raises(MatchEquityError):
         AfterGame(0.5, 0.5, 0.5, 0.5, 0.5).weights()
+
+
+def test_cli_prints_the_table_and_json() -> None:
+    from click.testing import CliRunner
+
+    from tavli.cli import cli
+
+    runner = CliRunner()
+    shown = runner.invoke(cli, ["met", "--length", "3"])
+    assert shown.exit_code == 0, shown.output
+    assert "3-away" in shown.output and "50.0" in shown.output
+    answer = runner.invoke(cli, ["met", "-n", "4", "--games", "fevga,portes", "--next-game", "1",
+                                 "--starter", "me", "--json"])
+    assert answer.exit_code == 0, answer.output
+    data = json.loads(answer.output)
+    met = MatchEquity.for_settings(MatchSettings(length=4, games=("fevga", "portes")))
+    assert data["equity"] == met.table(4, 1, Starter.ME)
+    assert data["next_game_name"] == "portes" and len(data["equity"]) == 4
+    bad = runner.invoke(cli, ["met", "--games", "chess"])
+    assert bad.exit_code == 2 and "unknown game" in bad.output
