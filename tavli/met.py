@@ -33,12 +33,15 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from tavli.errors import TavliError
-from tavli.variants import Variant, make_variant
+from tavli.variants import Color, Variant, make_variant
+
+if TYPE_CHECKING:
+    from tavli.match import Match, MatchSettings
 
 
 class MatchEquityError(TavliError):
@@ -182,8 +185,11 @@ class MatchEquity:
         self._solved: dict[tuple[int, int], np.ndarray] = {}
 
     @classmethod
-    def for_settings(cls, settings: Any, outcomes: Mapping[str, Outcomes] | None = None) -> MatchEquity:
-        """For a ``tavli.match.MatchSettings``: its order of games with its house rules."""
+    def for_settings(cls, settings: MatchSettings, outcomes: Mapping[str, Outcomes] | None = None) -> MatchEquity:
+        """For a ``tavli.match.MatchSettings``: its order of games with its house rules (with the
+        shipped outcome figures, one shared table per settings)."""
+        if outcomes is None:
+            return _shipped_table(settings)
         return cls([settings.variant(i) for i in range(len(settings.games))], outcomes)
 
     def equity(self, need: int, opp_need: int, game: int = 0, starter: Starter = Starter.ROLL_OFF) -> float:
@@ -249,3 +255,46 @@ class MatchEquity:
         values: np.ndarray = np.clip(x.reshape(n, 2), 0.0, 1.0)
         self._solved[(a, b)] = values
         return values
+
+
+@functools.cache
+def _shipped_table(settings: MatchSettings) -> MatchEquity:
+    return MatchEquity([settings.variant(i) for i in range(len(settings.games))])
+
+
+@dataclass(frozen=True)
+class MatchScore:
+    """Where a match stands for the side to play: the points he and his opponent still
+    need, the number of the game being played (0-based) and the match's table.
+
+    >>> from tavli.match import MatchSettings
+    >>> score = MatchScore.at(MatchSettings(length=5), need=1, opp_need=4, game=2)
+    >>> score.after_game().win1, score.after_game().lose2 < score.after_game().lose1
+    (1.0, True)
+    """
+
+    table: MatchEquity
+    need: int
+    opp_need: int
+    game: int
+
+    def __post_init__(self) -> None:
+        if self.need < 1 or self.opp_need < 1 or self.game < 0:
+            raise MatchEquityError(f"no match is played at {self.need}-away/{self.opp_need}-away, game {self.game}")
+
+    @classmethod
+    def at(cls, settings: MatchSettings, need: int, opp_need: int, game: int) -> MatchScore:
+        return cls(MatchEquity.for_settings(settings), need, opp_need, game)
+
+    @classmethod
+    def of(cls, match: Match, side: Color | None = None) -> MatchScore:
+        """The score of a running ``tavli.match.Match`` for ``side`` (the side to move by default)."""
+        me = match.turn if side is None else side
+        length = match.settings.length
+        return cls.at(match.settings, length - match.score[me], length - match.score[me.other],
+                      len(match.records) - 1)
+
+    def after_game(self) -> AfterGame:
+        """The side's match equity after each outcome of the game being played."""
+        return self.table.after_game(self.need, self.opp_need, self.game)
+
