@@ -120,14 +120,15 @@ class AfterGame:
 
     def weights(self) -> tuple[float, float, float, float]:
         """``(c0, c1, c2, c3)`` with ``c0 + c1 * win + c2 * win2 + c3 * lose2`` an increasing
-        affine image of ``value``, scaled so that a 1-point win less a 1-point loss is 2.
+        affine image of ``value``, scaled so that a 1-point win less a 1-point loss is 2 (money
+        play's weights where the game's result hardly changes the match equity).
 
         >>> AfterGame(1.0, 2.0, 0.0, -1.0, -2.0).weights()
         (-1.0, 2.0, 1.0, -1.0)
         """
         half = (self.win1 - self.lose1) / 2.0
-        if half <= 1e-12:
-            raise MatchEquityError("a won game must be worth more than a lost one")
+        if half <= 1e-12:  # the game hardly matters to the match any more: play it for points
+            return (-1.0, 2.0, 1.0, -1.0)
         mid = (self.win1 + self.lose1) / 2.0
         return ((self.lose1 - mid) / half, (self.win1 - self.lose1) / half,
                 (self.win2 - self.win1) / half, (self.lose2 - self.lose1) / half)

@@ -536,3 +536,15 @@ def test_money_weights_rank_as_points_per_game() -> None:
         weighted = ev.analyse(legal, 1, after=MONEY)
         assert [a.index for a in plain] == [a.index for a in weighted]
         assert all(a.match_equity == pytest.approx(a.equity) for a in weighted)
+
+
+def test_the_search_values_the_opponents_plays_by_his_own_match_equity() -> None:
+    from tavli.match import MatchSettings
+    from tavli.met import MatchEquity
+    from tavli.neural import search_weights
+
+    table = MatchEquity.for_settings(MatchSettings(length=7))
+    for need, opp_need, game in ((1, 2, 0), (2, 1, 1), (3, 7, 2), (5, 4, 4), (1, 1, 1)):
+        mine = search_weights(table.after_game(need, opp_need, game))
+        his = table.after_game(opp_need, need, game).weights()
+        assert mine[1] == pytest.approx(np.array(his))
