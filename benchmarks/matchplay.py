@@ -98,11 +98,11 @@ def main() -> None:
         if done["settings"] != settings:
             raise SystemExit(f"{args.out} was made with {done['settings']}: use the same settings or another --out")
     lengths = [int(x) for x in args.lengths.split(",")]
-    with multiprocessing.Pool(args.jobs) as pool:
-        for length in lengths:
-            have = {p["pair"] for p in done["pairs"] if p["length"] == length}
-            todo = [(length, k, args.games, args.level, args.seed) for k in range(args.matches // 2) if k not in have]
-            start = time.monotonic()
+    for length in lengths:
+        have = {p["pair"] for p in done["pairs"] if p["length"] == length}
+        todo = [(length, k, args.games, args.level, args.seed) for k in range(args.matches // 2) if k not in have]
+        start = time.monotonic()
+        with multiprocessing.Pool(args.jobs) as pool:  # one pool a length: running out of time ends it
             for result in pool.imap_unordered(play_pair, todo):
                 done["pairs"].append(result)
                 if args.out is not None:
@@ -112,8 +112,6 @@ def main() -> None:
                 if time.monotonic() - start > args.max_seconds:
                     pool.terminate()
                     break
-            if time.monotonic() - start > args.max_seconds:
-                break
     for length in lengths:
         pairs = [p for p in done["pairs"] if p["length"] == length]
         n, rate, half = summary(pairs)
