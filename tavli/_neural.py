@@ -384,6 +384,19 @@ def equity(w: float, w2: float, l2: float) -> float:
     return 2.0 * w - 1.0 + w2 - l2
 
 
+MONEY = np.array([[-1.0, 2.0, 1.0, -1.0], [-1.0, 2.0, 1.0, -1.0]])
+"""Outcome weights for points per game, for either side: see ``weighted``."""
+
+
+@njit(cache=True, inline="always")
+def weighted(out: np.ndarray, c: np.ndarray) -> float:
+    """A value's worth to its side, ``c[0] + c[1] win + c[2] win2 + c[3] lose2``: with
+    ``MONEY``'s row, ``equity``; at a match score, match equity scaled to points
+    (``tavli.met.AfterGame.weights``). A search takes the weights as ``wt[2, 4]``:
+    row 0 for the side whose plays it values, row 1 for his opponent."""
+    return float(c[0] + c[1] * out[0] + c[2] * out[1] + c[3] * out[2])
+
+
 @njit(cache=True)
 def _static(s: np.ndarray, params: int, net: Network, race: Tables, x: np.ndarray, h: np.ndarray,
             out: np.ndarray) -> None:
@@ -459,12 +472,12 @@ def _note_overflow(ints: np.ndarray) -> None:
 
 @njit(cache=True)
 def _best0(rows: np.ndarray, params: int, net: Network, race: Tables, x: np.ndarray, h: np.ndarray,
-           out: np.ndarray) -> int:
+           out: np.ndarray, c: np.ndarray) -> int:
     best = -1
-    best_eq = -10.0
+    best_eq = -1e300
     for k in range(rows.shape[0]):
         post0(rows[k, :K.STATE_SIZE], params, net, race, x, h, out)
-        e = equity(out[0], out[1], out[2])
+        e = weighted(out, c)
         if e > best_eq:
             best_eq = e
             best = k
@@ -473,23 +486,24 @@ def _best0(rows: np.ndarray, params: int, net: Network, race: Tables, x: np.ndar
 
 @njit(cache=True)
 def _best_after(s: np.ndarray, d1: int, d2: int, params: int, net: Network, race: Tables, ws: Arrays,
-                x: np.ndarray, h: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """The mover's position after his best play of ``d1-d2`` by 0-ply (``s`` itself when he
-    cannot move)."""
+                x: np.ndarray, h: np.ndarray, out: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """The mover's position after his best play of ``d1-d2`` by 0-ply, by his weights ``c``
+    (``s`` itself when he cannot move)."""
     rows = K.generate(s, d1, d2, params, ws[0], ws[1], ws[2], ws[3])
     _note_overflow(ws[3])
     if rows.shape[0] == 0:
         return s
-    return rows[_best0(rows, params, net, race, x, h, out), :K.STATE_SIZE].copy()
+    return rows[_best0(rows, params, net, race, x, h, out, c), :K.STATE_SIZE].copy()
 
 
 @njit(cache=True)
 def pre1(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
-         h: np.ndarray, out: np.ndarray) -> None:
-    """1-ply value of ``s`` with the mover to roll: his best play by 0-ply, over 21 rolls."""
+         h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int) -> None:
+    """1-ply value of ``s`` with the mover (``wt`` row ``side``) to roll: his best play by
+    0-ply, over 21 rolls."""
     acc = np.zeros(3, np.float64)
     for i in range(_ROLLS.shape[0]):
-        after = _best_after(s, _ROLLS[i, 0], _ROLLS[i, 1], params, net, race, ws, x, h, out)
+        after = _best_after(s, _ROLLS[i, 0], _ROLLS[i, 1], params, net, race, ws, x, h, out, wt[side])
         post0(after, params, net, race, x, h, out)
         acc += _ROLLS[i, 2] * out
     out[:] = acc / 36.0
@@ -497,19 +511,20 @@ def pre1(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: 
 
 @njit(cache=True)
 def post1(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
-          h: np.ndarray, out: np.ndarray) -> None:
-    """1-ply value of the mover's position ``r`` after his play, mover's view."""
+          h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int) -> None:
+    """1-ply value of the mover's position ``r`` after his play, mover's view (the mover's
+    weights are ``wt`` row ``side``)."""
     code = K.outcome(r, params)
     if code != K.ONGOING:
         _terminal(code, out)
         return
-    pre1(K.flip(r, params), params, net, race, ws, x, h, out)
+    pre1(K.flip(r, params), params, net, race, ws, x, h, out, wt, 1 - side)
     _turn_over(out)
 
 
 @njit(cache=True)
 def post2(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
-          h: np.ndarray, out: np.ndarray) -> None:
+          h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int) -> None:
     """2-ply value of ``r``: over the opponent's 21 rolls, his best play by 0-ply,
     valued at 1-ply."""
     code = K.outcome(r, params)
@@ -519,8 +534,8 @@ def post2(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x:
     s = K.flip(r, params)
     acc = np.zeros(3, np.float64)
     for i in range(_ROLLS.shape[0]):
-        after = _best_after(s, _ROLLS[i, 0], _ROLLS[i, 1], params, net, race, ws, x, h, out)
-        post1(after, params, net, race, ws, x, h, out)
+        after = _best_after(s, _ROLLS[i, 0], _ROLLS[i, 1], params, net, race, ws, x, h, out, wt[1 - side])
+        post1(after, params, net, race, ws, x, h, out, wt, 1 - side)
         acc += _ROLLS[i, 2] * out
     out[:] = acc / 36.0
     _turn_over(out)
@@ -528,9 +543,12 @@ def post2(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x:
 
 @njit(cache=True, nogil=True)
 def analyse(rows: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, depth: int,
-            keep1: int, margin1: float, keep2: int, margin2: float) -> tuple[np.ndarray, np.ndarray]:
+            keep1: int, margin1: float, keep2: int, margin2: float,
+            wt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Value every play of a roll (rows from ``generate``), searching the promising
-    ones deeper: ``(values[n, 3], depth_used[n])``.
+    ones deeper: ``(values[n, 3], depth_used[n])``. Plays are ranked, and both
+    sides choose their plays in the search, by the outcome weights ``wt``
+    (``weighted``; ``MONEY`` for points per game).
 
     All plays get 0-ply; at most ``keep1`` within ``margin1`` of the best go
     to 1-ply; of those, at most ``keep2`` within ``margin2`` go to 2-ply.
@@ -549,11 +567,11 @@ def analyse(rows: np.ndarray, params: int, net: Network, race: Tables, ws: Array
     for k in range(n):
         post0(rows[k, :K.STATE_SIZE], params, net, race, x, h, out)
         values[k] = out
-        eq[k] = equity(out[0], out[1], out[2])
+        eq[k] = weighted(out, wt[0])
     for level in range(1, depth + 1):
         keep = keep1 if level == 1 else keep2
         margin = margin1 if level == 1 else margin2
-        best = -10.0
+        best = -1e300
         for k in range(n):
             if used[k] == level - 1 and eq[k] > best:
                 best = eq[k]
@@ -565,11 +583,11 @@ def analyse(rows: np.ndarray, params: int, net: Network, race: Tables, ws: Array
                 continue
             r = rows[k, :K.STATE_SIZE].copy()
             if level == 1:
-                post1(r, params, net, race, ws, x, h, out)
+                post1(r, params, net, race, ws, x, h, out, wt, 0)
             else:
-                post2(r, params, net, race, ws, x, h, out)
+                post2(r, params, net, race, ws, x, h, out, wt, 0)
             values[k] = out
-            eq[k] = equity(out[0], out[1], out[2])
+            eq[k] = weighted(out, wt[0])
             used[k] = level
             taken += 1
     if ws[3][_OVERFLOWED] != 0:  # the caller grows the workspace and asks again
@@ -588,7 +606,7 @@ def roll_values(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arra
     out = np.zeros(3, np.float64)
     values = np.zeros(_ROLLS.shape[0], np.float64)
     for i in range(_ROLLS.shape[0]):
-        after = _best_after(s, _ROLLS[i, 0], _ROLLS[i, 1], params, net, race, ws, x, h, out)
+        after = _best_after(s, _ROLLS[i, 0], _ROLLS[i, 1], params, net, race, ws, x, h, out, MONEY[0])
         post0(after, params, net, race, x, h, out)
         values[i] = equity(out[0], out[1], out[2])
     if ws[3][_OVERFLOWED] != 0:

@@ -158,6 +158,57 @@ def play(white: str, black: str, length: int, games: str, mother_pin: str, prime
     play_match(settings, {WHITE: white, BLACK: black}, DiceRoller(seed), save=save)
 
 
+@cli.command("met")
+@click.option("--length", "-n", type=click.IntRange(min=1, max=25), default=7, show_default=True,
+              help="points to win the match")
+@click.option("--games", default="tavli", show_default=True,
+              help="tavli (Portes, Plakoto, Fevga, ...), one game, or an order like fevga,portes")
+@click.option("--next-game", type=click.IntRange(min=0), default=0, show_default=True,
+              help="which game of the order comes next (0 = the first)")
+@click.option("--starter", type=click.Choice(["roll-off", "me", "opponent"]), default="roll-off",
+              show_default=True, help="who starts the next game, seen from the row's side")
+@click.option("--mother-pin", type=click.Choice(["double", "single", "off"]), default="double",
+              show_default=True, help="Plakoto: points for pinning the mother")
+@click.option("--prime-limits", type=click.Choice(["on", "off"]), default="on", show_default=True,
+              help="Fevga: the prime limits (off = Moultezim)")
+@click.option("--prime-in-opponent-start", type=click.Choice(["on", "off"]), default="on",
+              show_default=True, help="Fevga: forbid holding all of points 7-12")
+@click.option("--json", "as_json", is_flag=True, help="print JSON for tools")
+def met_command(length: int, games: str, next_game: int, starter: str, mother_pin: str, prime_limits: str,
+                prime_in_opponent_start: str, as_json: bool) -> None:
+    """Print the match equity table: the chance of winning the match, needing the row's points
+    against the column's (docs/match-equity.md)."""
+    from tavli.met import MatchEquity, Starter, outcomes_for
+
+    settings = _settings(length, games, mother_pin, prime_limits, prime_in_opponent_start)
+    met = MatchEquity.for_settings(settings)
+    table = met.table(length, next_game, Starter(starter))
+    next_name = settings.games[next_game % len(settings.games)]
+    if as_json:
+        click.echo(json.dumps({
+            "length": length, "games": list(settings.games), "next_game": next_game, "next_game_name": next_name,
+            "starter": starter, "rules": {"mother_pin": mother_pin, "prime_limits": prime_limits == "on",
+                                          "prime_in_opponent_start": prime_in_opponent_start == "on"},
+            "outcomes": {str(v): vars(outcomes_for(v)) for v in met.games},
+            "equity": table,
+            "about": "equity[i][j]: chance of winning the match needing i + 1 points against j + 1",
+        }, indent=1))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    who = {"roll-off": "a roll-off starts it", "me": "the row's side starts it",
+           "opponent": "the column's side starts it"}[starter]
+    out = Table(title=f"Match equity, {length}-point match: {next_name} next, {who}",
+                caption="% chance of winning the match, needing the row's points against the column's")
+    out.add_column("needs", justify="right", style="bold")
+    for j in range(1, length + 1):
+        out.add_column(f"{j}-away", justify="right")
+    for i, row in enumerate(table, start=1):
+        out.add_row(f"{i}-away", *(f"{100 * e:.1f}" for e in row))
+    Console().print(out)
+
+
 def _check_writable(path: Path) -> None:
     """Fail now, in one line, rather than after the match."""
     existed = path.exists()

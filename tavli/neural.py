@@ -34,6 +34,7 @@ from tavli import _neural as N
 from tavli import bearoff
 from tavli.dice import Dice
 from tavli.errors import TavliError
+from tavli.met import AfterGame, MatchScore
 from tavli.position import LegalPlays, Position, _grow_workspace, _workspace
 from tavli.variants import Variant, make_variant
 
@@ -62,11 +63,13 @@ class Probabilities:
 
 @dataclass(frozen=True)
 class Analysis:
-    """One play of a roll with its value for the side playing it, at ``depth`` plies."""
+    """One play of a roll with its value for the side playing it, at ``depth`` plies;
+    analysed at a match score, also his chance of winning the match after it."""
 
     index: int
     probabilities: Probabilities
     depth: int
+    match_equity: float | None = None
 
     @property
     def equity(self) -> float:
@@ -117,25 +120,33 @@ class Evaluator:
         return Probabilities(float(w), float(w2), float(l2))
 
     def analyse(self, legal: LegalPlays, depth: int = 0, keep1: int = 8, margin1: float = 0.16,
-                keep2: int = 3, margin2: float = 0.06) -> list[Analysis]:
+                keep2: int = 3, margin2: float = 0.06, after: AfterGame | None = None) -> list[Analysis]:
         """Every play of ``legal`` valued for the side playing it, best first.
 
         Plays within ``margin1`` of the best (at most ``keep1``) are searched to
-        1 ply, the best of those (``keep2``, ``margin2``) to 2 plies.
+        1 ply, the best of those (``keep2``, ``margin2``) to 2 plies. Without
+        ``after`` plays are ranked by equity (points per game); with it (the
+        match equity after each outcome of the game, ``tavli.met``) by the
+        chance of winning the match, and both sides play so in the search.
         """
         if legal.position.variant.kernel_id != self.kernel_id:
             raise TavliError(f"this network plays {self.meta.get('variant')}, not {legal.position.variant}")
         rows = legal.results
         params = legal.position.variant.params
+        weights = N.MONEY if after is None else search_weights(after)
         while True:
             ws = _workspace()
             values, used = N.analyse(rows, params, self.network, self._race, ws.args(), depth,
-                                     keep1, margin1, keep2, margin2)
+                                     keep1, margin1, keep2, margin2, weights)
             if ws.ints[K._STATUS] == 0:
                 break
             _grow_workspace(ws)
-        found = [Analysis(k, Probabilities(*map(float, values[k])), int(used[k])) for k in range(len(rows))]
-        return sorted(found, key=lambda a: (-a.depth, -a.equity))
+        found = [Analysis(k, Probabilities(*map(float, values[k])), int(used[k]),
+                          None if after is None else after.value(*map(float, values[k])))
+                 for k in range(len(rows))]
+        if after is None:
+            return sorted(found, key=lambda a: (-a.depth, -a.equity))
+        return sorted(found, key=lambda a: (-a.depth, -(a.match_equity or 0.0)))
 
     def roll_equities(self, position: Position) -> dict[Dice, float]:
         """For each of the 21 rolls (lower die first), the equity of the side to
@@ -162,6 +173,18 @@ class Evaluator:
         values = self.roll_equities(position)
         mean = sum(v * (1 if d.first == d.second else 2) for d, v in values.items()) / 36
         return values[Dice(min(dice), max(dice))] - mean
+
+
+def search_weights(after: AfterGame) -> np.ndarray:
+    """The search's outcome weights (``tavli._neural.weighted``) for the side to play, whose
+    match equity after each outcome is ``after``, and for his opponent.
+
+    >>> from tavli.met import MONEY
+    >>> (search_weights(MONEY) == N.MONEY).all()
+    np.True_
+    """
+    c0, c1, c2, c3 = after.weights()
+    return np.array([[c0, c1, c2, c3], [-(c0 + c1), c1, -c3, -c2]], np.float64)
 
 
 @dataclass(frozen=True)
@@ -247,14 +270,26 @@ class NeuralBot:
         ev = self._evaluators.get(variant.kernel_id)
         return ev if ev is not None else Evaluator.for_variant(variant.name)
 
-    def analyse(self, legal: LegalPlays) -> list[Analysis]:
-        """The plays valued at this level's depth, best first (without noise)."""
-        return self.evaluator(legal.position.variant).analyse(legal, self.level.depth)
+    def analyse(self, legal: LegalPlays, score: MatchScore | None = None) -> list[Analysis]:
+        """The plays valued at this level's depth, best first (without noise): by points per
+        game, or at a match ``score`` by the chance of winning the match."""
+        after = None if score is None else score.after_game()
+        return self.evaluator(legal.position.variant).analyse(legal, self.level.depth, after=after)
 
-    def choose(self, legal: LegalPlays) -> int:
+    def choose(self, legal: LegalPlays, score: MatchScore | None = None) -> int:
+        """The index of the bot's play in ``legal``: for points per game (a single game, money
+        play), or with the match ``score`` of the side to play for the match.
+
+        >>> from tavli.match import MatchSettings
+        >>> from tavli.met import MatchScore
+        >>> legal = Position.start("portes").legal_plays(Dice(3, 1))
+        >>> score = MatchScore.at(MatchSettings(length=5), need=1, opp_need=1, game=0)
+        >>> str(legal[NeuralBot("advanced").choose(legal, score)])
+        '8/5 6/5'
+        """
         if len(legal) == 1:
             return 0
-        found = self.analyse(legal)
+        found = self.analyse(legal, score)
         if self.level.noise == 0.0:
             return found[0].index
         rule = NOISE_RULES.get(legal.position.variant.name, NoiseRule())
@@ -262,7 +297,12 @@ class NeuralBot:
         if sigma == 0.0:
             return found[0].index
         candidates = found[:rule.choices] if rule.choices else found
-        noisy = [(a.equity + self._rng.gauss(0.0, sigma), a.index) for a in candidates]
+        if score is None:
+            noisy = [(a.equity + self._rng.gauss(0.0, sigma), a.index) for a in candidates]
+        else:  # the same noise, in match equity: a point of equity is worth half a game's swing
+            after = score.after_game()
+            scale = (after.win1 - after.lose1) / 2.0
+            noisy = [((a.match_equity or 0.0) + self._rng.gauss(0.0, sigma * scale), a.index) for a in candidates]
         return max(noisy)[1]
 
     def accepts_resignation(self, position: Position, points: int) -> bool:

@@ -482,11 +482,20 @@ class TerminalMatch:
         dice = self.match.roll()
         legal = self.match.legal_plays()
         if seat.bot is not None:
-            play = legal[seat.bot.choose(legal)] if len(legal) else None
+            play = legal[self.bot_choice(seat.bot, legal)] if len(legal) else None
         else:
             self.show_board(record, dice)
             play = self.human_play(seat, legal)
         self.commit(seat, dice, play)
+
+    def bot_choice(self, bot: Player, legal: LegalPlays) -> int:
+        """A neural bot plays for the match (``tavli.met``), the others as they always do."""
+        from tavli.met import MatchScore
+        from tavli.neural import NeuralBot
+
+        if isinstance(bot, NeuralBot):
+            return bot.choose(legal, MatchScore.of(self.match))
+        return bot.choose(legal)
 
     def commit(self, seat: Seat, dice: Dice, play: Play | None) -> None:
         """Play the chosen move, tell it, and note its points for the next board."""

@@ -489,3 +489,62 @@ def test_roll_equities_grow_a_small_workspace() -> None:
     finally:
         P._local.ws = saved
     assert small == pytest.approx(normal)
+
+
+# -- score-aware play ----------------------------------------------------------
+
+GAMMON_GO = "portes 2w.2w...........1b1w....3b3b3b5b w 0:0 10:0"
+"""White has borne off 10 checkers, Black none, with one Black checker still on White's side
+(point 17 from White's view): with 3-1, hitting it (16/15*/12) plays for a 2-point win at a
+small risk, 16/12 safely for the game."""
+
+
+def test_score_changes_the_play_for_points_or_for_the_match() -> None:
+    from tavli.match import MatchSettings
+    from tavli.met import MONEY, MatchScore
+
+    position = Position.from_string(GAMMON_GO)
+    legal = position.legal_plays(Dice(3, 1))
+    hit, safe = legal.index(position.parse_play("16/15*/12", "31")), legal.index(position.parse_play("16/12", "31"))
+    for level in ("advanced", "expert"):
+        bot = NeuralBot(level)
+        money = {a.index: a for a in bot.analyse(legal)}
+        # for points, the hit's extra 2-point wins outweigh its few lost games
+        assert money[hit].equity > money[safe].equity
+        assert money[hit].probabilities.win < money[safe].probabilities.win
+        assert bot.choose(legal) == hit
+        # at 1-away each a won game is the match whatever its points: the match equity after
+        # a play is just its chance of winning the game, which the safe play has more of
+        dmp = MatchScore.at(MatchSettings(length=3, games=("portes",)), need=1, opp_need=1, game=0)
+        assert dmp.after_game() == type(MONEY)(1.0, 1.0, 0.5, 0.0, 0.0)
+        at_dmp = {a.index: a for a in bot.analyse(legal, dmp)}
+        for a in at_dmp.values():
+            assert a.match_equity == pytest.approx(a.probabilities.win)
+        assert bot.choose(legal, dmp) == safe
+        # 2-away against 1-away a 2-point win is the match and a 1-point win only DMP: go for it
+        gammon_go = MatchScore.at(MatchSettings(length=5), need=2, opp_need=1, game=0)
+        assert bot.choose(legal, gammon_go) == hit
+
+
+def test_money_weights_rank_as_points_per_game() -> None:
+    from tavli.met import MONEY
+
+    ev = Evaluator.for_variant("plakoto")
+    for position, dice in positions_with_rolls("plakoto", 11, 6):
+        legal = position.legal_plays(dice)
+        plain = ev.analyse(legal, 1)
+        weighted = ev.analyse(legal, 1, after=MONEY)
+        assert [a.index for a in plain] == [a.index for a in weighted]
+        assert all(a.match_equity == pytest.approx(a.equity) for a in weighted)
+
+
+def test_the_search_values_the_opponents_plays_by_his_own_match_equity() -> None:
+    from tavli.match import MatchSettings
+    from tavli.met import MatchEquity
+    from tavli.neural import search_weights
+
+    table = MatchEquity.for_settings(MatchSettings(length=7))
+    for need, opp_need, game in ((1, 2, 0), (2, 1, 1), (3, 7, 2), (5, 4, 4), (1, 1, 1)):
+        mine = search_weights(table.after_game(need, opp_need, game))
+        his = table.after_game(opp_need, need, game).weights()
+        assert mine[1] == pytest.approx(np.array(his))

@@ -379,13 +379,13 @@ def post0(r: np.ndarray, params: int, net: N.Network, tables: N.Tables) -> np.nd
 
 def post1(r: np.ndarray, params: int, net: N.Network, tables: N.Tables) -> np.ndarray:
     buf = Buffers(net)
-    N.post1(np.ascontiguousarray(r, np.int8).copy(), params, net, tables, buf.ws, buf.x, buf.h, buf.out)
+    N.post1(np.ascontiguousarray(r, np.int8).copy(), params, net, tables, buf.ws, buf.x, buf.h, buf.out, N.MONEY, 0)
     return buf.out.copy()
 
 
 def post2(r: np.ndarray, params: int, net: N.Network, tables: N.Tables) -> np.ndarray:
     buf = Buffers(net)
-    N.post2(np.ascontiguousarray(r, np.int8).copy(), params, net, tables, buf.ws, buf.x, buf.h, buf.out)
+    N.post2(np.ascontiguousarray(r, np.int8).copy(), params, net, tables, buf.ws, buf.x, buf.h, buf.out, N.MONEY, 0)
     return buf.out.copy()
 
 
@@ -513,7 +513,7 @@ def test_pre1_is_post1_seen_by_the_other_side() -> None:
     buf = Buffers(net)
     for r in sample_results("fevga", 4, 3):
         s = K.flip(r, variant.params)
-        N.pre1(s, variant.params, net, race(), buf.ws, buf.x, buf.h, buf.out)
+        N.pre1(s, variant.params, net, race(), buf.ws, buf.x, buf.h, buf.out, N.MONEY, 0)
         w, w2, l2 = post1(r, variant.params, net, race())
         assert buf.out.tolist() == pytest.approx([1 - w, l2, w2], abs=1e-12)
 
@@ -531,7 +531,7 @@ def test_values_are_consistent_probabilities(game: str) -> None:
     rows = Position.start(game).legal_plays(Dice(4, 2)).results
     ws = K.Workspace().args()
     for depth in (0, 1, 2):
-        values, _ = N.analyse(rows, variant.params, net, race(), ws, depth, 8, 2.0, 3, 2.0)
+        values, _ = N.analyse(rows, variant.params, net, race(), ws, depth, 8, 2.0, 3, 2.0, N.MONEY)
         checked.append(values)
     for values in checked:
         win, win2, lose2 = values.T
@@ -589,9 +589,9 @@ def test_analyse_keeps_the_filter_limits(game: str) -> None:
     net = random_network(pos.variant.kernel_id, scale=1.0, seed=7)
     ws = K.Workspace().args()
     keep1, margin1, keep2, margin2 = 3, 0.5, 2, 0.3
-    v0, used0 = N.analyse(rows, params, net, race(), ws, 0, keep1, margin1, keep2, margin2)
-    v1, used1 = N.analyse(rows, params, net, race(), ws, 1, keep1, margin1, keep2, margin2)
-    v2, used2 = N.analyse(rows, params, net, race(), ws, 2, keep1, margin1, keep2, margin2)
+    v0, used0 = N.analyse(rows, params, net, race(), ws, 0, keep1, margin1, keep2, margin2, N.MONEY)
+    v1, used1 = N.analyse(rows, params, net, race(), ws, 1, keep1, margin1, keep2, margin2, N.MONEY)
+    v2, used2 = N.analyse(rows, params, net, race(), ws, 2, keep1, margin1, keep2, margin2, N.MONEY)
     eq0 = np.array([equity(v) for v in v0])
     eq1 = np.array([equity(v) for v in v1])
     assert used0.tolist() == [0] * len(rows)
@@ -618,7 +618,7 @@ def test_analyse_keeps_the_filter_limits(game: str) -> None:
 def test_analyse_with_a_zero_margin_searches_only_the_best() -> None:
     legal = Position.start("portes").legal_plays(Dice(6, 4))
     net = random_network(K.PORTES, seed=8)
-    _, used = N.analyse(legal.results, K.PORTES, net, race(), K.Workspace().args(), 2, 8, 0.0, 3, 0.0)
+    _, used = N.analyse(legal.results, K.PORTES, net, race(), K.Workspace().args(), 2, 8, 0.0, 3, 0.0, N.MONEY)
     assert sorted(used.tolist()) == [0] * (len(legal) - 1) + [2]
 
 
@@ -674,5 +674,5 @@ def test_a_result_sure_after_every_roll_is_exact() -> None:
     net = random_network(K.PORTES, seed=3)
     assert post1(pos.state, K.PORTES, net, no_race()).tolist() == [0.0, 0.0, 1.0]
     buf = Buffers(net)
-    N.pre1(K.flip(pos.state, K.PORTES), K.PORTES, net, no_race(), buf.ws, buf.x, buf.h, buf.out)
+    N.pre1(K.flip(pos.state, K.PORTES), K.PORTES, net, no_race(), buf.ws, buf.x, buf.h, buf.out, N.MONEY, 0)
     assert buf.out.tolist() == [1.0, 1.0, 0.0]

@@ -355,3 +355,18 @@ def test_ctrl_c_at_the_prompt_stops_the_program_cleanly() -> None:
     assert proc.returncode == 130
     assert "Interrupted: the match stops at White 0, Black 0" in (seen + out).decode()
     assert b"Traceback" not in err
+
+
+def test_neural_bots_play_for_the_match() -> None:
+    from tavli import Dice, Position
+    from tavli.neural import NeuralBot
+
+    # a safe play wins more games, a hit more 2-point games (tests/test_neural.py's GAMMON_GO)
+    position = Position.from_string("portes 2w.2w...........1b1w....3b3b3b5b w 0:0 10:0")
+    legal = position.legal_plays(Dice(3, 1))
+    bot = NeuralBot("advanced")
+    seats = {c: Seat(c, "advanced", bot, str(c)) for c in (WHITE, BLACK)}
+    one_point = TerminalMatch(Match(MatchSettings(length=1, games=("portes",))), seats, Console(file=StringIO()),
+                              input)
+    assert str(legal[bot.choose(legal)]) == "16/15*/12"
+    assert str(legal[one_point.bot_choice(bot, legal)]) == "16/12"

@@ -24,6 +24,7 @@ from tavli.dice import Dice
 from tavli.errors import TavliError
 from tavli.fairdice import SeededRoller, commitment
 from tavli.match import Match, MatchSettings
+from tavli.met import MatchScore
 from tavli.neural import LEVELS, NeuralBot
 from tavli.position import Play
 from tavli.record import MatchRecord, PlayerInfo
@@ -545,7 +546,7 @@ class MatchService:
                 continue
             legal = match.legal_plays()
             bot = self._bots.setdefault(level, NeuralBot(level))
-            index = await asyncio.to_thread(bot.choose, legal)
+            index = await asyncio.to_thread(bot.choose, legal, MatchScore.of(match))  # plays for the match
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             await self._commit(live, seat, "play", {"play": str(legal[index])})

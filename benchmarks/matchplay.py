@@ -1,0 +1,125 @@
+"""Score-aware against score-blind play: the same level, over whole Tavli matches.
+
+    .venv/bin/python benchmarks/matchplay.py [--level expert] [--lengths 5,7] [--games tavli]
+        [--matches N] [--jobs J] [--max-seconds S] [--seed X] [--out FILE]
+
+For each match length, ``--matches`` matches (2000 by default) of
+``tavli.match.Match`` (the Tavli order by default) between
+``NeuralBot(level).choose(legal, MatchScore.of(match))`` (score-aware,
+``tavli.met``) and the same level choosing for points per game. Matches
+come in pairs that replay the same dice (one stream of rolls from the
+match's seed, roll-off included) with the seats swapped, so the aware side
+starts one match of each pair. Pairs run in ``--jobs`` processes (2 by
+default); ``--max-seconds`` stops each length after the pairs under way.
+
+Prints per length: matches played, the aware side's match win rate with
+its 95% interval (each mirrored pair one sample: the two matches share
+their dice), whether the interval is clear of 50%, and the time taken.
+``--out FILE`` writes every match's result (JSON), after every pair, and a
+later run with the same ``--out`` and settings goes on from there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from tavli.dice import DiceRoller
+from tavli.match import Match, MatchSettings
+from tavli.met import MatchScore
+from tavli.neural import NeuralBot
+from tavli.variants import BLACK, WHITE, Color
+
+MAX_TURNS = 10_000
+
+
+def play_match(settings: MatchSettings, level: str, aware: Color, seed: int) -> dict[str, Any]:
+    """One match; ``aware`` plays for the match, the other side for points per game."""
+    bot = NeuralBot(level, seed=seed)
+    match = Match(settings, DiceRoller(seed))
+    for _ in range(MAX_TURNS):
+        if match.is_over:
+            break
+        match.roll()
+        legal = match.legal_plays()
+        if len(legal) == 0:
+            match.play(None)
+            continue
+        score = MatchScore.of(match) if match.turn == aware else None
+        match.play(legal[bot.choose(legal, score)])
+    else:
+        raise RuntimeError(f"match not over after {MAX_TURNS} turns")
+    return {"aware_won": match.winner == aware, "games": len(match.records),
+            "score": [match.score[aware], match.score[aware.other]]}
+
+
+def play_pair(job: tuple[int, int, str, str, int]) -> dict[str, Any]:
+    length, pair, games, level, seed = job
+    settings = MatchSettings(length=length, games=MatchSettings.parse_games(games))
+    match_seed = seed * 1_000_003 + length * 10_007 + pair
+    t0 = time.monotonic()
+    first = play_match(settings, level, WHITE, match_seed)
+    second = play_match(settings, level, BLACK, match_seed)
+    return {"length": length, "pair": pair, "matches": [first, second], "seconds": time.monotonic() - t0}
+
+
+def summary(pairs: list[dict[str, Any]]) -> tuple[int, float, float]:
+    """Matches, the aware side's win rate, and the half-width of its 95% interval (by pairs)."""
+    means = [sum(m["aware_won"] for m in p["matches"]) / 2 for p in pairs]
+    n = len(means)
+    if n == 0:
+        return 0, math.nan, math.inf
+    mean = sum(means) / n
+    var = sum((x - mean) ** 2 for x in means) / (n - 1) if n > 1 else math.inf
+    return 2 * n, mean, 1.96 * math.sqrt(var / n)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--level", default="expert")
+    parser.add_argument("--lengths", default="5,7")
+    parser.add_argument("--games", default="tavli")
+    parser.add_argument("--matches", type=int, default=2000, help="matches per length (pairs of two)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--max-seconds", type=float, default=math.inf, help="per length")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    settings = {"level": args.level, "games": args.games, "seed": args.seed}
+    done: dict[str, Any] = {"settings": settings, "pairs": []}
+    if args.out is not None and args.out.exists():
+        done = json.loads(args.out.read_text())
+        if done["settings"] != settings:
+            raise SystemExit(f"{args.out} was made with {done['settings']}: use the same settings or another --out")
+    lengths = [int(x) for x in args.lengths.split(",")]
+    for length in lengths:
+        have = {p["pair"] for p in done["pairs"] if p["length"] == length}
+        todo = [(length, k, args.games, args.level, args.seed) for k in range(args.matches // 2) if k not in have]
+        start = time.monotonic()
+        with multiprocessing.Pool(args.jobs) as pool:  # one pool a length: running out of time ends it
+            for result in pool.imap_unordered(play_pair, todo):
+                done["pairs"].append(result)
+                if args.out is not None:
+                    tmp = args.out.with_suffix(".tmp")
+                    tmp.write_text(json.dumps(done))
+                    os.replace(tmp, args.out)
+                if time.monotonic() - start > args.max_seconds:
+                    pool.terminate()
+                    break
+    for length in lengths:
+        pairs = [p for p in done["pairs"] if p["length"] == length]
+        n, rate, half = summary(pairs)
+        seconds = sum(p["seconds"] for p in pairs)
+        clear = "clear of 50%" if rate - half > 0.5 or rate + half < 0.5 else "not clear of 50%"
+        print(f"{length}-point matches ({args.games}, {args.level}): {n} matches, score-aware wins "
+              f"{100 * rate:.1f}% ± {100 * half:.1f} ({clear}); {seconds:.0f} s of play in all")
+
+
+if __name__ == "__main__":
+    main()
