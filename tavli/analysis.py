@@ -290,7 +290,8 @@ def _searched(ev: Evaluator, legal: LegalPlays, k: int, depth: int) -> Probabili
     params = legal.position.variant.params
     while True:
         ws = _workspace()
-        values, _ = N.analyse(rows, params, ev.network, ev._race, ws.args(), depth, 1, math.inf, 1, math.inf)
+        values, _ = N.analyse(rows, params, ev.network, ev._race, ws.args(), depth, 1, math.inf, 1, math.inf,
+                              N.MONEY)
         if ws.ints[K._STATUS] == 0:
             return Probabilities(*map(float, values[0]))
         _grow_workspace(ws)
