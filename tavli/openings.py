@@ -334,17 +334,35 @@ class OpeningTables:
                 "per game.\n") if weight == 36 else ""
         return head + "\n".join(rows) + "\n" + foot
 
+    def runs_markdown(self) -> str:
+        """The runs that made the tables: when, to how many trials, how long, on what."""
+        head = ("| started | finished | trials asked | games | trials added | wall | CPU | CPU per trial | machine |\n"
+                "|---|---|---|---|---|---|---|---|---|\n")
+        rows = []
+        for r in self.runs:
+            added = int(r.get("added_trials", 0))
+            per = f"{1000 * float(r['cpu_seconds']) / added:.0f} ms" if added else "—"
+            rows.append(f"| {r.get('started')} | {r.get('finished')} | {r.get('trials')} | "
+                        f"{', '.join(r.get('games', []))} | {added} | {float(r.get('seconds', 0)) / 60:.1f} min | "
+                        f"{float(r.get('cpu_seconds', 0)) / 60:.1f} min | {per} | "
+                        f"{r.get('workers')} process{'' if r.get('workers') == 1 else 'es'}; {r.get('machine')} |")
+        return head + "\n".join(rows) + "\n"
+
     def write_docs(self, path: str | Path, games: Sequence[str] = GAMES) -> None:
         """Put each game's table into ``path`` between ``<!-- openings:GAME -->`` and
-        ``<!-- /openings:GAME -->``."""
+        ``<!-- /openings:GAME -->``, and the runs between ``<!-- openings:runs -->`` and
+        ``<!-- /openings:runs -->`` where the file has those markers."""
         p = Path(path)
         text = p.read_text(encoding="utf-8")
-        for g in games:
-            start, end = f"<!-- openings:{g} -->", f"<!-- /openings:{g} -->"
+        for name in [*games, "runs"]:
+            start, end = f"<!-- openings:{name} -->", f"<!-- /openings:{name} -->"
             a, b = text.find(start), text.find(end)
+            if name == "runs" and a < 0:
+                continue
             if a < 0 or b < a:
                 raise OpeningsError(f"{p}: no {start} ... {end} markers")
-            text = text[:a + len(start)] + "\n" + self.markdown(g) + text[b:]
+            body = self.runs_markdown() if name == "runs" else self.markdown(name)
+            text = text[:a + len(start)] + "\n" + body + text[b:]
         p.write_text(text, encoding="utf-8")
 
 

@@ -81,6 +81,12 @@ def test_summary_and_markdown(tmp_path: Path) -> None:
     assert written.startswith("intro\n<!-- openings:fevga -->\n| roll |") and written.endswith(
         "<!-- /openings:fevga -->\nafter\n")
     assert "old" not in written
+    doc.write_text(written + "<!-- openings:runs -->\n<!-- /openings:runs -->\n")
+    tables.write_docs(doc, ["fevga"])
+    runs = doc.read_text().split("<!-- openings:runs -->\n")[1].splitlines()
+    assert runs[0].startswith("| started |") and len(runs) == 4  # head, rule, one run, end marker
+    assert "| 3 | fevga | 9 |" in runs[2]  # 3 trials for each of 2 plays of 5-5 and 1 of 6-6
+    assert "1 process;" in runs[2]
     with pytest.raises(OpeningsError, match="markers"):
         tables.write_docs(doc, ["portes"])
 
