@@ -1,0 +1,124 @@
+"""Opening tables: the roll-out checkpoint and its resume, the choice of plays, the Markdown."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tavli.dice import Dice
+from tavli.openings import OPENING_ROLLS, OpeningsError, OpeningSettings, OpeningTables, chosen, rank
+from tavli.position import Position
+
+ROOT = Path(__file__).resolve().parent.parent
+FIVES = Dice(5, 5)  # Fevga's only opening roll with a choice: 24/4, or 24/19 24/9
+
+
+def test_the_opening_rolls_are_the_21_rolls_higher_die_first() -> None:
+    assert len(OPENING_ROLLS) == len(set(OPENING_ROLLS)) == 21
+    assert all(d.first >= d.second for d in OPENING_ROLLS)
+    assert sum(1 if d.first == d.second else 2 for d in OPENING_ROLLS) == 36
+
+
+def test_rank_values_every_legal_play_at_two_plies() -> None:
+    ranked = rank("portes", Dice(6, 5))
+    legal = Position.start("portes").legal_plays(Dice(6, 5))
+    assert sorted(i for _, _, i in ranked) == list(range(len(legal)))
+    assert [e for _, e, _ in ranked] == sorted((e for _, e, _ in ranked), reverse=True)
+    assert ranked[0][0] == "24/13"  # the lover's leap
+
+
+def test_chosen_takes_the_best_and_those_close_to_it() -> None:
+    ranked = [("a", 0.30, 0), ("b", 0.28, 1), ("c", 0.10, 2), ("d", 0.05, 3), ("e", 0.0, 4)]
+    assert chosen(ranked, OpeningSettings(candidates=1, margin=0.05)) == ["a", "b"]
+    assert chosen(ranked, OpeningSettings(candidates=3, margin=0.0)) == ["a", "b", "c"]
+    assert chosen(ranked, OpeningSettings(candidates=2, margin=1.0, most=4)) == ["a", "b", "c", "d"]
+
+
+def test_a_resumed_run_is_the_run_made_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "openings.json"
+    first = OpeningTables.open(path, OpeningSettings(trials=2))
+    assert first.run(["fevga"], [FIVES], workers=1)
+    saved = json.loads(path.read_text())
+    assert {p: len(r["points"]) for p, r in saved["games"]["fevga"]["5-5"]["rollouts"].items()} == \
+        {"24/19 24/9": 2, "24/4": 2}
+    more = OpeningTables.open(path, OpeningSettings(trials=4))
+    assert more.run(["fevga"], [FIVES], workers=1)
+    at_once = OpeningTables(OpeningSettings(trials=4))
+    at_once.run(["fevga"], [FIVES], workers=1)
+    resumed = json.loads(path.read_text())
+    assert resumed["games"] == at_once.to_json()["games"]
+    assert [r["added_trials"] for r in resumed["runs"]] == [4, 4]
+    # nothing left to do: a third run adds nothing
+    again = OpeningTables.open(path, OpeningSettings(trials=4))
+    again.run(["fevga"], [FIVES], workers=1)
+    assert again.to_json()["games"] == resumed["games"]
+    assert again.runs[-1]["added_trials"] == 0
+
+
+def test_summary_and_markdown(tmp_path: Path) -> None:
+    tables = OpeningTables(OpeningSettings(trials=3))
+    tables.run(["fevga"], [Dice(6, 6), FIVES], workers=1)
+    best, other = tables.summary("fevga", FIVES)
+    assert best.equity >= other.equity and best.diff == 0.0
+    assert other.diff == pytest.approx(other.equity - best.equity)
+    assert best.trials == other.trials == 3 and math.isfinite(other.diff_ci95)
+    text = tables.markdown("fevga")
+    lines = text.splitlines()
+    assert lines[0].startswith("| roll | best play | rollout | 2-ply | trials |")
+    assert any(line.startswith("| 6-6 | 24/18 | ") and line.endswith("| forced |") for line in lines)
+    assert any(line.startswith(f"| 5-5 | {best.play} | {best.equity:+.3f} ± ") and other.play in line
+               for line in lines)
+    assert "Mean over the 36 throws" not in text  # only with all 21 rolls
+    doc = tmp_path / "openings.md"
+    doc.write_text("intro\n<!-- openings:fevga -->\nold\n<!-- /openings:fevga -->\nafter\n")
+    tables.write_docs(doc, ["fevga"])
+    written = doc.read_text()
+    assert written.startswith("intro\n<!-- openings:fevga -->\n| roll |") and written.endswith(
+        "<!-- /openings:fevga -->\nafter\n")
+    assert "old" not in written
+    doc.write_text(written + "<!-- openings:runs -->\n<!-- /openings:runs -->\n")
+    tables.write_docs(doc, ["fevga"])
+    runs = doc.read_text().split("<!-- openings:runs -->\n")[1].splitlines()
+    assert runs[0].startswith("| started |") and len(runs) == 4  # head, rule, one run, end marker
+    assert "| 3 | fevga | 9 |" in runs[2]  # 3 trials for each of 2 plays of 5-5 and 1 of 6-6
+    assert "1 process;" in runs[2]
+    with pytest.raises(OpeningsError, match="markers"):
+        tables.write_docs(doc, ["portes"])
+
+
+def test_bad_files_and_settings_are_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(OpeningsError, match="not an openings file"):
+        OpeningTables.open(bad, OpeningSettings())
+    bad.write_text(json.dumps({"format": "tavli-openings", "version": 1, "settings": {}, "games": {"go": {}}}))
+    with pytest.raises(OpeningsError, match="unknown game 'go'"):
+        OpeningTables.open(bad, OpeningSettings())
+    tables = OpeningTables(OpeningSettings(trials=1))
+    tables.run(["fevga"], [Dice(6, 6)], workers=1)
+    data = tables.to_json()
+    with pytest.raises(OpeningsError, match="same"):
+        OpeningTables.from_json(data, OpeningSettings(level="expert"))
+    data["games"]["fevga"]["6-6"]["rollouts"]["24/18"]["luck"] = []
+    with pytest.raises(OpeningsError, match="differ in length"):
+        OpeningTables.from_json(data)
+    with pytest.raises(OpeningsError, match="unknown game"):
+        tables.run(["chess"], workers=1)
+    with pytest.raises(OpeningsError, match="unknown level"):
+        OpeningSettings(level="grandmaster")
+
+
+def test_the_script_prints_tables_and_refuses_bad_rolls(tmp_path: Path) -> None:
+    path = tmp_path / "openings.json"
+    tables = OpeningTables(OpeningSettings(trials=1), path)
+    tables.run(["fevga"], [Dice(6, 6)], workers=1)
+    script = [sys.executable, str(ROOT / "benchmarks" / "openings.py"), "--data", str(path)]
+    shown = subprocess.run([*script, "--tables", "--games", "fevga"], capture_output=True, text=True, check=True)
+    assert "| 6-6 | 24/18 |" in shown.stdout
+    bad = subprocess.run([*script, "--rolls", "67"], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.strip() == "error: a roll is two dice like 65, not '67'"
