@@ -108,14 +108,16 @@ def test_the_review_of_a_finished_match(browser: Browser, shared_server: Server,
         expect(page.locator("[data-testid=decision-title]")).to_contain_text(f"Turn {worst['turn']}")
         expect(page.locator("[data-testid=decision]")).to_have_class(f"card decision {worst['skill']}")
         expect(page.locator("[data-testid=candidates] tr.played")).to_have_count(1)
-        expect(page.locator("[data-testid=decision-note]")).to_contain_text(f"{worst['loss']:.3f}")
+        # the page rounds as JavaScript does (toFixed), which differs from Python's at exact halves
+        expect(page.locator("[data-testid=decision-note]")).to_contain_text(
+            page.evaluate("x => x.toFixed(3)", worst["loss"]))
         position = worst["board"]
         for p in range(1, 25):
             spot = position["points"][p - 1]
             shown = page.locator(f"[data-point='{p}'] [data-checker]").count()
             assert shown == min(5, spot["white"] + spot["black"]), p
         stats = page.locator("[data-testid=stats] tr[data-testid=stats-white]")
-        expect(stats).to_contain_text(f"{review['players']['white']['error_rate']:.1f}")
+        expect(stats).to_contain_text(page.evaluate("x => x.toFixed(1)", review["players"]["white"]["error_rate"]))
         page.keyboard.press("End")
         expect(page.locator("[data-testid=forward]")).to_be_disabled()
         page.keyboard.press("Home")
