@@ -16,7 +16,7 @@ from tavli.errors import (
     PositionFormatError,
     TavliError,
 )
-from tavli.position import PASS, GameResult, LegalPlays, Play, PointView, Position, Step
+from tavli.position import PASS, GameResult, LegalPlays, Play, PointView, Position, Step, StepNode
 from tavli.variants import (
     BLACK,
     WHITE,
@@ -33,6 +33,6 @@ __all__ = [
     "ALL_ROLLS", "BLACK", "PASS", "WHITE", "AmbiguousPlayError", "Color", "Dice", "DiceError",
     "DiceRoller", "Fevga", "GameOverError", "GameResult", "IllegalPlayError", "LegalPlays",
     "NotationError", "Plakoto", "Play", "PointView", "Portes", "Position", "PositionFormatError",
-    "Step", "TavliError", "Variant", "make_variant", "variant_from_string",
+    "Step", "StepNode", "TavliError", "Variant", "make_variant", "variant_from_string",
 ]
 __version__ = "0.1.0"

@@ -81,6 +81,14 @@ class GameResult(NamedTuple):
         return f"{self.winner} wins {self.points} point{'s' if self.points != 1 else ''} ({self.reason})"
 
 
+class StepNode(NamedTuple):
+    """A board on the way through a play (``LegalPlays.step_tree``): the steps on from it, each
+    with the index of the node it leads to, and the index of the play it completes, if any."""
+
+    next: tuple[tuple[Step, int], ...]
+    play: int | None
+
+
 class PointView(NamedTuple):
     """What stands on one point: counts of each side and who is pinned there."""
 
@@ -460,6 +468,70 @@ class LegalPlays(Sequence[Play]):
         if self._index is None:
             self._index = {self._rows[k, :K.STATE_SIZE].tobytes(): k for k in range(self._n)}
         return self._index.get(state.tobytes(), -1)
+
+    def step_tree(self) -> list[StepNode]:
+        """Every way to make the legal plays one die at a time, as a graph a board can walk.
+
+        Node 0 is the position before the first step; each node lists the legal steps on from
+        it and the node each leads to, and says which play it completes, if any. Different
+        orders (and different routes: 13/7/6 or 13/12/6 with 6-1) that reach the same board
+        with the same dice left meet in one node, so the graph stays small even for a double
+        with hundreds of plays. Only steps that lead on to a legal play are listed.
+
+        >>> from tavli import Position
+        >>> tree = Position.start("portes").legal_plays("6-5").step_tree()
+        >>> sorted(str(step) for step, _ in tree[0].next)
+        ['13/7', '13/8', '24/18', '8/2', '8/3']
+        """
+        position = self.position
+        params, kernel = position.variant.params, position.variant.kernel_id
+        d1, d2 = self.dice
+        start: tuple[int, ...] = (d1,) * 4 if d1 == d2 else (d1, d2)
+        if self._n == 0:
+            return [StepNode((), None)]
+        steps = self._rows[:, K.STATE_SIZE:K.STATE_SIZE + 12].reshape(self._n, 4, 3)
+        lengths = ((steps[:, :, 0] != 0) | (steps[:, :, 1] != 0)).sum(axis=1).tolist()
+        buf = np.empty((16, 2), np.int64)
+        nodes: list[StepNode | None] = []
+        ids: dict[tuple[bytes, tuple[int, ...]], int] = {}
+
+        def visit(state: np.ndarray, left: tuple[int, ...]) -> int:
+            """The node of ``state`` with dice ``left``; -1 if no legal play goes on from it."""
+            key = (state.tobytes(), left)
+            known = ids.get(key)
+            if known is not None:
+                return known
+            ids[key] = -1  # a node is never its own descendant: steps only move forward
+            play = self.find_result(state)
+            if play >= 0 and lengths[play] != len(start) - len(left):
+                play = -1
+            edges: list[tuple[Step, int]] = []
+            for die in sorted(set(left), reverse=True):
+                rest = list(left)
+                rest.remove(die)
+                count = K.die_steps(state, die, params, buf)
+                for src, dst in buf[:count].tolist():  # a list: the calls below reuse buf
+                    child = state.copy()
+                    _, hit = K.apply_step(child, src, dst, kernel, np.uint64(0))
+                    node = visit(child, tuple(rest))
+                    if node >= 0:
+                        edges.append((Step(src, dst, bool(hit)), node))
+            if play < 0 and not edges:
+                return -1
+            ids[key] = len(nodes)
+            nodes.append(StepNode(tuple(edges), play if play >= 0 else None))
+            return ids[key]
+
+        root = visit(position._state.copy(), start)
+        # children were numbered before their parents: renumber so that the start is node 0
+        order = list(range(root, -1, -1))
+        new = {old: k for k, old in enumerate(order)}
+        out = []
+        for old in order:
+            node = nodes[old]
+            assert node is not None
+            out.append(StepNode(tuple((step, new[child]) for step, child in node.next), node.play))
+        return out
 
     def index(self, play: object, start: int = 0, stop: int | None = None) -> int:
         """Index of the legal play with the same result as ``play``; IllegalPlayError if none."""

@@ -13,14 +13,18 @@ read back, and games that end with a valid result.
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
+import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tavli import BLACK, WHITE, Color, Dice, Position, make_variant
+from tavli import BLACK, WHITE, Color, Dice, Position, Step, make_variant
 from tavli.variants import Fevga, Plakoto, Variant
 
 VARIANTS = (
@@ -510,3 +514,58 @@ def test_closed_board_mother_and_prime_positions_match_the_reference(seed: int, 
         check_position(pos)
         check_result(pos, ref)
         check_roll(pos, ref, Dice(rnd.randint(1, 6), rnd.randint(1, 6)), rnd)
+
+
+# -- the step tree a board walks -------------------------------------------------
+
+def walks(tree: list[Any], node: int = 0, made: tuple[Step, ...] = ()) -> Iterator[tuple[tuple[Step, ...], int]]:
+    """Every walk from ``node``, with the node it ends at."""
+    yield made, node
+    for step, child in tree[node].next:
+        yield from walks(tree, child, (*made, step))
+
+
+def check_step_tree(pos: Position, dice: Dice) -> None:
+    legal = pos.legal_plays(dice)
+    tree = legal.step_tree()
+    if len(legal) == 0:
+        assert [(n.next, n.play) for n in tree] == [((), None)]
+        return
+    complete: dict[tuple[Step, ...], int] = {}
+    for made, node in walks(tree):
+        replayed = pos.replay(made)
+        assert replayed is not None, f"{made} is not legal die by die"
+        assert [s.hit for s in replayed[0]] == [s.hit for s in made]
+        play = tree[node].play
+        if play is not None:
+            assert np.array_equal(replayed[1], legal.results[play]) and len(made) == len(legal[play])
+            complete[made] = play
+        else:
+            assert tree[node].next, "a dead end"
+    assert set(complete.values()) == set(range(len(legal)))
+    for k, play in enumerate(legal):
+        assert complete.get(play.steps) == k  # the play as listed
+        if any(s.dst == 0 for s in play.steps):
+            continue  # replay does not count the dice a bear-off uses: it would allow orders the dice do not
+        for order in set(itertools.permutations(play.steps)):  # every order of its steps that works
+            replayed = pos.replay([Step(s.src, s.dst) for s in order])
+            if replayed is not None and np.array_equal(replayed[1], legal.results[k]):
+                assert complete.get(tuple(replayed[0])) == k
+
+
+@POSITIONS
+@given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(VARIANTS), special=st.booleans())
+def test_the_step_tree_holds_every_order_of_every_play_and_nothing_else(seed: int, variant: str,
+                                                                         special: bool) -> None:
+    rnd = random.Random(seed)
+    for _ in range(5):
+        pos = SPECIAL[variant](rnd, variant) if special else random_position(rnd, variant)
+        if pos.result() is None:
+            check_step_tree(pos, Dice(rnd.randint(1, 6), rnd.randint(1, 6)))
+
+
+def test_the_step_tree_of_a_start_double_is_small() -> None:
+    legal = Position.start("portes").legal_plays("3-3")
+    tree = legal.step_tree()
+    assert len(tree) < 200 < sum(1 for _ in walks(tree))
+    check_step_tree(Position.start("portes"), Dice(3, 3))

@@ -129,7 +129,7 @@ def test_friend_match_links_and_roles(client: TestClient) -> None:
         assert until(watcher, lambda m: m["type"] == "error")["code"] == "spectator"
         mover.send_json({"type": "roll", "seq": 0})
         rolled = until(mover, lambda m: is_state(m) and m["seq"] == 1)
-        assert rolled["can_play"] and rolled["legal"]["plays"] and "orders" not in rolled["legal"]
+        assert rolled["can_play"] and rolled["legal"]["plays"] and "tree" not in rolled["legal"]
         seen = until(waiter, lambda m: is_state(m) and m["seq"] == 1)
         assert seen["dice"] == rolled["dice"] and seen["legal"] is None
         # a replayed roll is stale and changes nothing
@@ -200,8 +200,8 @@ def test_a_whole_match_against_a_bot_with_checkable_dice(client: TestClient) -> 
             if state["can_roll"]:
                 ws.send_json({"type": "roll", "seq": state["seq"]})
             elif state["can_play"]:
-                orders = state["legal"]["orders"]
-                assert {o["play"] for o in orders} == set(range(len(state["legal"]["plays"])))
+                tree = state["legal"]["tree"]
+                assert {n["play"] for n in tree} - {None} == set(range(len(state["legal"]["plays"])))
                 ws.send_json({"type": "play", "seq": state["seq"], "play": state["legal"]["plays"][0]})
             state = until(ws, lambda m: is_state(m) and (m["can_roll"] or m["can_play"] or m["over"]))
     assert state["winner"] in ("white", "black") and max(state["score"].values()) >= 1

@@ -156,10 +156,24 @@ def blunders_of(s: dict[str, Any]) -> dict[int, str]:
             if evaluate_decision(position, dice, play, HINT_DEPTH).skill == "blunder"}
 
 
+def steps_to(tree: list[dict[str, Any]], play: int) -> list[list[Any]]:
+    """A walk through the state's legal step tree (docs/web.md) that makes play ``play``."""
+    def walk(node: int) -> list[list[Any]] | None:
+        if tree[node]["play"] == play:
+            return []
+        for src, dst, hit, child in tree[node]["next"]:
+            rest = walk(child)
+            if rest is not None:
+                return [[src, dst, hit], *rest]
+        return None
+    found = walk(0)
+    assert found is not None, f"play {play} is not in the tree"
+    return found
+
+
 def click_play(page: Page, s: dict[str, Any], index: int) -> None:
     """Make legal play ``index`` on the board, one checker at a time."""
-    order = next(o for o in s["legal"]["orders"] if o["play"] == index)
-    for src, dst, _ in order["steps"]:
+    for src, dst, _ in steps_to(s["legal"]["tree"], index):
         page.locator(f"[data-point='{src}']").click()
         page.locator(f"[data-point='{dst}']").click()
     expect(page.locator("[data-testid=confirm]")).to_be_visible()

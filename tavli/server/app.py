@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -50,7 +51,7 @@ from tavli.server.protocol import (
 from tavli.server.review import REVIEW_DEPTH, Reviewer, hint_json
 from tavli.server.service import PRESENCE_SECONDS, SEATS, ActionError, LiveMatch, MatchService, seat_name
 from tavli.server.store import Store
-from tavli.server.view import state_json
+from tavli.server.view import joined, seat_state, shared_state, step_tree_json
 
 STATIC = Path(__file__).parent / "static"
 HEARTBEAT_SECONDS = 10.0
@@ -103,9 +104,12 @@ class Connection:
     refusals: int = 0
 
     async def send(self, message: dict[str, Any]) -> None:
+        await self.send_text(orjson.dumps(message).decode())
+
+    async def send_text(self, text: str) -> None:
         if self.socket.application_state == WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):  # a socket that closes meanwhile
-                await self.socket.send_text(json.dumps(message, separators=(",", ":")))
+                await self.socket.send_text(text)
 
 
 class Hub:
@@ -132,15 +136,25 @@ class Hub:
         return out, stored
 
     async def state_for(self, live: LiveMatch, conn: Connection,
-                        presence: tuple[dict[str, bool], dict[str, float]] | None = None) -> dict[str, Any]:
+                        presence: tuple[dict[str, bool], dict[str, float]] | None = None) -> str:
+        """The ``state`` message for one connection, as text: the part every viewer shares is
+        encoded once per action (``LiveMatch.encoded``), the viewer's own part each time."""
         connected, stored = presence or await self.connected(live)
         claim_at = self.claim_at(live, conn.role, connected, stored)
-        state = state_json(live, conn.role or "spectator", steps=conn.steps, connected=connected,
-                           can_claim=claim_at is not None and claim_at <= time.time(),
-                           claim_after=self.service.claim_after)
-        state["claim_at"] = claim_at
-        state["coach"] = bool(live.row.settings.get("coach", False))
-        return state
+        shared = live.encoded("shared", lambda: shared_state(live) | {
+            "coach": bool(live.row.settings.get("coach", False))})
+        seat = seat_state(live, conn.role or "spectator", steps=False, connected=connected,
+                          can_claim=claim_at is not None and claim_at <= time.time(),
+                          claim_after=self.service.claim_after)
+        seat["claim_at"] = claim_at
+        legal = seat.pop("legal")
+        parts = [shared, orjson.dumps(seat), b'{"legal":null}']
+        if legal is not None:  # the plays, and the step tree for a board, worked out once per roll
+            inner = [live.encoded("plays", lambda: legal)]
+            if conn.steps:
+                inner.append(live.encoded("tree", lambda: {"tree": step_tree_json(live.match.legal_plays())}))
+            parts[2] = b'{"legal":' + joined(*inner) + b"}"
+        return joined(*parts).decode()
 
     def claim_at(self, live: LiveMatch, role: str | None, connected: dict[str, bool],
                  stored: dict[str, float]) -> float | None:
@@ -162,10 +176,8 @@ class Hub:
         for conn in conns:
             key = (conn.role, conn.steps)
             if key not in cache:
-                cache[key] = json.dumps(await self.state_for(live, conn, presence), separators=(",", ":"))
-            if conn.socket.application_state == WebSocketState.CONNECTED:
-                with contextlib.suppress(Exception):
-                    await conn.socket.send_text(cache[key])
+                cache[key] = await self.state_for(live, conn, presence)
+            await conn.send_text(cache[key])
 
     async def join(self, conn: Connection, match_id: str, role: str) -> None:
         self.rooms[match_id].add(conn)
@@ -560,7 +572,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
             if exc.code in ("stale", "illegal", "not-your-turn") and conn.match_id is not None:
                 live = await service.get(conn.match_id)
                 if live is not None:
-                    await conn.send(await hub.state_for(live, conn))
+                    await conn.send_text(await hub.state_for(live, conn))
 
     async def hint(conn: Connection, match_id: str, msg: Hint) -> dict[str, Any]:
         """The coach's answer to a hint: the best plays of the roll of the seat on its turn."""

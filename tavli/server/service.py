@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from sqlalchemy.exc import IntegrityError
 
 from tavli.dice import Dice
@@ -143,6 +144,18 @@ class LiveMatch:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     _listed: tuple[object, dict[str, Play]] | None = None
+    _encoded: dict[str, bytes] = field(default_factory=dict)
+    _encoded_at: int = -1
+
+    def encoded(self, key: str, build: Callable[[], Any]) -> bytes:
+        """``build()`` as JSON bytes, worked out once per action (parts of the state message)."""
+        if self._encoded_at != self.seq:
+            self._encoded.clear()
+            self._encoded_at = self.seq
+        found = self._encoded.get(key)
+        if found is None:
+            found = self._encoded[key] = orjson.dumps(build())
+        return found
 
     def listed_plays(self) -> dict[str, Play]:
         """The legal plays of the rolled dice by their notation, worked out once per roll."""

@@ -10,12 +10,16 @@ act on the same turn.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
+import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from sqlalchemy import (
     Boolean,
     Column,
@@ -31,6 +35,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -100,6 +105,9 @@ analyses = Table(
 _MOVE_ON = (update(matches).where(matches.c.id == bindparam("mid"), matches.c.seq == bindparam("prev"))
             .values(seq=bindparam("next"), over=bindparam("over"), updated=bindparam("now")))
 _ADD_ACTION = insert(actions)
+CHANNEL = "tavli_actions"
+"""The PostgreSQL channel on which each stored batch names its matches: ``match_id seq origin``."""
+_NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', payload) FROM unnest(CAST(:payloads AS text[])) AS payload")
 
 
 def token_hash(token: str) -> str:
@@ -154,6 +162,26 @@ class Conflict(Exception):
     """Another writer appended to the match first."""
 
 
+@dataclass
+class _Append:
+    """Actions waiting for the next group commit, and the future their writer waits on."""
+
+    match_id: str
+    seq: int
+    entries: list[tuple[str, str, dict[str, Any]]]
+    new_seeds: dict[int, bytes]
+    over: bool
+    done: asyncio.Future[float]
+
+    def settle(self, at: float) -> None:
+        if not self.done.done():
+            self.done.set_result(at)
+
+    def fail(self, exc: BaseException) -> None:
+        if not self.done.done():
+            self.done.set_exception(exc)
+
+
 class Store:
     """All database access of the web app."""
 
@@ -175,6 +203,13 @@ class Store:
             raise ValueError(f"this database needs the {exc.name} package: pip install 'tavli[postgres]'") from None
         if full.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self.notifies = full.startswith("postgresql")
+        """Whether stored actions are announced to other processes (PostgreSQL NOTIFY)."""
+        self.origin = secrets.token_hex(8)
+        """This process's name in the announcements, so that it ignores its own."""
+        self._queue: list[_Append] = []
+        self._writer: asyncio.Task[None] | None = None
+        self._listener: Any = None
 
     async def create_tables(self) -> None:
         """Create the tables that do not exist yet (several servers may start at once)."""
@@ -189,6 +224,9 @@ class Store:
                 await asyncio.sleep(0.2 * (attempt + 1))
 
     async def close(self) -> None:
+        if self._listener is not None:
+            with contextlib.suppress(Exception):
+                await self._listener.close()
         await self.engine.dispose()
 
     async def create_match(self, match_id: str, settings: dict[str, Any], white: str, black: str,
@@ -222,6 +260,41 @@ class Store:
         return (row, [bytes.fromhex(s[0]) for s in seed_rows],
                 [ActionRow(a.seq, a.seat, a.kind, json.loads(a.data), a.at) for a in action_rows])
 
+    async def load_since(self, match_id: str, seq: int) -> tuple[list[bytes], list[ActionRow]]:
+        """The seeds of a match's games and its actions after action ``seq`` (to catch up with
+        what another server process stored)."""
+        async with self.engine.connect() as conn:
+            seed_rows = (await conn.execute(select(seeds.c.seed).where(seeds.c.match_id == match_id)
+                                            .order_by(seeds.c.game))).all()
+            action_rows = (await conn.execute(select(actions).where(actions.c.match_id == match_id,
+                                                                    actions.c.seq > seq)
+                                              .order_by(actions.c.seq))).all()
+        return ([bytes.fromhex(s[0]) for s in seed_rows],
+                [ActionRow(a.seq, a.seat, a.kind, json.loads(a.data), a.at) for a in action_rows])
+
+    async def listen(self, on_action: Callable[[str, int], None]) -> bool:
+        """Call ``on_action(match_id, seq)`` whenever another server process stores actions
+        (PostgreSQL's LISTEN/NOTIFY); False where the database cannot tell (SQLite)."""
+        if not self.notifies:
+            return False
+        import asyncpg  # type: ignore[import-untyped]
+
+        url = make_url(self.url).set(drivername="postgresql")
+        connection = await asyncpg.connect(url.render_as_string(hide_password=False))
+
+        def heard(_conn: Any, _pid: int, _channel: str, payload: str) -> None:
+            match_id, seq, origin = payload.split(" ")
+            if origin != self.origin:
+                on_action(match_id, int(seq))
+
+        await connection.add_listener(CHANNEL, heard)
+        self._listener = connection
+        return True
+
+    def listening(self) -> bool:
+        """Whether the connection that hears other processes' actions is still open."""
+        return self._listener is not None and not self._listener.is_closed()
+
     async def append(self, match_id: str, seq: int, seat: str, kind: str, data: dict[str, Any],
                      new_seeds: dict[int, bytes], over: bool) -> float:
         """Store action ``seq`` (and the seeds of games that start with it); Conflict if taken."""
@@ -231,26 +304,60 @@ class Store:
                              new_seeds: dict[int, bytes], over: bool) -> float:
         """Store actions ``seq``, ``seq + 1``... (each a seat, a kind and its data) in one transaction:
         all of them or none, so that a crash never leaves half of them (a roll without its pass).
-        Conflict if the match is no longer at ``seq - 1``."""
+        Conflict if the match is no longer at ``seq - 1``.
+
+        Appends that arrive while a transaction is being written wait and go together in the
+        next one (group commit): under load one transaction carries many matches' actions."""
+        done: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self._queue.append(_Append(match_id, seq, entries, new_seeds, over, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_queued())
+        return await done
+
+    async def _write_queued(self) -> None:
+        while self._queue:
+            batch, self._queue = self._queue, []
+            try:
+                at = await self._write(batch)
+            except (Conflict, IntegrityError):  # one of them was taken: each on its own, to say which
+                for item in batch:
+                    try:
+                        item.settle(await self._write([item]))
+                    except (Conflict, IntegrityError) as exc:
+                        item.fail(Conflict(item.match_id) if isinstance(exc, IntegrityError) else exc)
+                    except Exception as exc:
+                        item.fail(exc)
+            except Exception as exc:  # the database failed: every waiting action hears it
+                for item in batch:
+                    item.fail(exc)
+            else:
+                for item in batch:
+                    item.settle(at)
+
+    async def _write(self, batch: list[_Append]) -> float:
         from tavli.fairdice import commitment
 
         now = time.time()
-        last = seq + len(entries) - 1
-        try:
-            async with self.engine.begin() as conn:
-                moved = await conn.execute(_MOVE_ON, {"mid": match_id, "prev": seq - 1, "next": last,
-                                                      "over": over, "now": now})
-                if moved.rowcount != 1:
-                    raise Conflict(match_id)
-                await conn.execute(_ADD_ACTION, [
-                    {"match_id": match_id, "seq": seq + i, "seat": seat, "kind": kind, "data": json.dumps(data),
-                     "at": now} for i, (seat, kind, data) in enumerate(entries)])
-                if new_seeds:
-                    await conn.execute(insert(seeds), [
-                        {"match_id": match_id, "game": g, "seed": s.hex(), "commitment": commitment(s)}
-                        for g, s in new_seeds.items()])
-        except IntegrityError as exc:
-            raise Conflict(match_id) from exc
+        async with self.engine.begin() as conn:
+            moves = [{"mid": a.match_id, "prev": a.seq - 1, "next": a.seq + len(a.entries) - 1, "over": a.over,
+                      "now": now} for a in batch]
+            if self.engine.dialect.supports_sane_multi_rowcount:
+                moved = (await conn.execute(_MOVE_ON, moves)).rowcount
+            else:  # the driver cannot count an executemany's rows (asyncpg): one statement each
+                moved = sum([(await conn.execute(_MOVE_ON, m)).rowcount for m in moves])
+            if moved != len(batch):
+                raise Conflict(batch[0].match_id)
+            await conn.execute(_ADD_ACTION, [
+                {"match_id": a.match_id, "seq": a.seq + i, "seat": seat, "kind": kind,
+                 "data": orjson.dumps(data).decode(), "at": now}
+                for a in batch for i, (seat, kind, data) in enumerate(a.entries)])
+            new_seeds = [{"match_id": a.match_id, "game": g, "seed": s.hex(), "commitment": commitment(s)}
+                         for a in batch for g, s in a.new_seeds.items()]
+            if new_seeds:
+                await conn.execute(insert(seeds), new_seeds)
+            if self.notifies:  # delivered to the other server processes when this commits
+                await conn.execute(_NOTIFY, {"payloads": [f"{a.match_id} {a.seq + len(a.entries) - 1} {self.origin}"
+                                                          for a in batch]})
         return now
 
     async def add_seeds(self, match_id: str, new_seeds: dict[int, bytes]) -> None:

@@ -6,10 +6,7 @@ See docs/web.md for every field.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import permutations
 from typing import TYPE_CHECKING, Any
-
-import numpy as np
 
 from tavli.fairdice import commitment
 from tavli.position import LegalPlays, Position, Step
@@ -38,28 +35,19 @@ def steps_json(variant: Variant, color: Color, steps: Sequence[Step]) -> list[li
     return [[white_number(variant, color, s.src), white_number(variant, color, s.dst), bool(s.hit)] for s in steps]
 
 
-def step_orders(legal: LegalPlays) -> list[dict[str, Any]]:
-    """Every order in which each legal play can be made one die at a time.
+def step_tree_json(legal: LegalPlays) -> list[dict[str, Any]]:
+    """``LegalPlays.step_tree`` for a board, in White's numbering: per node, ``next`` as
+    ``[from, to, hit, node]`` and ``play``, the index of the play it completes (or None).
 
-    A board offers a checker's legal destinations from these, and lets the
-    player take steps back before confirming the whole play.
+    >>> from tavli import Position
+    >>> tree = step_tree_json(Position.start("portes").legal_plays("2-1"))
+    >>> tree[0]["play"], len(tree[0]["next"]), tree[0]["next"][0]
+    (None, 7, [24, 22, False, 18])
     """
     position = legal.position
     variant, color = position.variant, position.turn
-    out: list[dict[str, Any]] = []
-    results = legal.results
-    for index, play in enumerate(legal):
-        seen: set[tuple[Step, ...]] = set()
-        for order in permutations(play.steps):
-            bare = tuple(Step(s.src, s.dst) for s in order)
-            if bare in seen:
-                continue
-            seen.add(bare)
-            replayed = position.replay(bare)
-            if replayed is None or not np.array_equal(replayed[1], results[index]):
-                continue
-            out.append({"play": index, "steps": steps_json(variant, color, replayed[0])})
-    return out
+    return [{"next": [[white_number(variant, color, step.src), white_number(variant, color, step.dst), step.hit,
+                       child] for step, child in node.next], "play": node.play} for node in legal.step_tree()]
 
 
 def board_json(position: Position) -> dict[str, Any]:
@@ -105,30 +93,21 @@ def result_json(result: Any) -> dict[str, Any] | None:
     return {"winner": winner, "points": result.points, "reason": result.reason, "why": why}
 
 
-def state_json(live: LiveMatch, you: str, *, steps: bool, connected: dict[str, bool], can_claim: bool,
-               claim_after: float) -> dict[str, Any]:
-    """The ``state`` message of a match for one seat (``white``, ``black``) or a ``spectator``."""
+def shared_state(live: LiveMatch) -> dict[str, Any]:
+    """The part of the ``state`` message that is the same for every viewer of the match."""
     match = live.match
     record = match.records[-1]
     game = record.game
     index = len(match.records) - 1
     seeds = live.roller.seeds
     winner = match.winner
-    turn = "white" if match.turn == WHITE else "black"
-    on_turn = you == turn and not match.is_over
-    legal = match.legal_plays() if on_turn and match.dice is not None else None
     state: dict[str, Any] = {
-        "type": "state", "seq": live.seq, "match": live.row.id, "you": you,
+        "type": "state", "seq": live.seq, "match": live.row.id,
         "settings": live.row.settings,
-        "players": {name: {"kind": "bot" if live.bot_level(color) else "human",
-                           "level": live.bot_level(color), "connected": connected.get(name, False)}
-                    for name, color in (("white", WHITE), ("black", BLACK))},
         "score": {"white": match.score[WHITE], "black": match.score[BLACK]},
         "over": match.is_over, "winner": None if winner is None else ("white" if winner == WHITE else "black"),
-        "turn": turn, "dice": list(match.dice) if match.dice is not None else None,
-        "can_roll": on_turn and match.dice is None and not game.is_over,
-        "can_play": legal is not None and len(legal) > 0,
-        "can_claim": can_claim, "claim_after": claim_after,
+        "turn": "white" if match.turn == WHITE else "black",
+        "dice": list(match.dice) if match.dice is not None else None,
         "game": {
             "index": index, "variant": game.variant.name, "rules": str(game.variant),
             "commitment": commitment(seeds[index]) if index < len(seeds) else None,
@@ -141,8 +120,6 @@ def state_json(live: LiveMatch, you: str, *, steps: bool, connected: dict[str, b
                    "commitment": commitment(seeds[k]) if k < len(seeds) else None,
                    "seed": seeds[k].hex() if k < len(seeds) and r.game.is_over else None,
                    "result": result_json(r.game.result)} for k, r in enumerate(match.records)],
-        "legal": None,
-        "can_resign": on_turn and live.offer is None,
         "offer": None if live.offer is None else {k: v for k, v in live.offer.items() if k != "hash"},
         "rematch": live.rematch,
     }
@@ -151,8 +128,46 @@ def state_json(live: LiveMatch, you: str, *, steps: bool, connected: dict[str, b
         last = match.records[finished[-1]].game
         state["games"][finished[-1]]["final"] = board_json(last.position)
         state["games"][finished[-1]]["moves"] = len(last.history)
+    return state
+
+
+def seat_state(live: LiveMatch, you: str, *, steps: bool, connected: dict[str, bool], can_claim: bool,
+               claim_after: float) -> dict[str, Any]:
+    """The part of the ``state`` message that depends on who looks (and who is connected)."""
+    match = live.match
+    on_turn = you == ("white" if match.turn == WHITE else "black") and not match.is_over
+    legal = match.legal_plays() if on_turn and match.dice is not None else None
+    state: dict[str, Any] = {
+        "you": you,
+        "players": {name: {"kind": "bot" if live.bot_level(color) else "human",
+                           "level": live.bot_level(color), "connected": connected.get(name, False)}
+                    for name, color in (("white", WHITE), ("black", BLACK))},
+        "can_roll": on_turn and match.dice is None and not match.game.is_over,
+        "can_play": legal is not None and len(legal) > 0,
+        "can_claim": can_claim, "claim_after": claim_after,
+        "legal": None,
+        "can_resign": on_turn and live.offer is None,
+    }
     if legal is not None:
         state["legal"] = {"plays": list(live.listed_plays())}
         if steps:
-            state["legal"]["orders"] = step_orders(legal)
+            state["legal"]["tree"] = step_tree_json(legal)
     return state
+
+
+def state_json(live: LiveMatch, you: str, *, steps: bool, connected: dict[str, bool], can_claim: bool,
+               claim_after: float) -> dict[str, Any]:
+    """The ``state`` message of a match for one seat (``white``, ``black``) or a ``spectator``."""
+    return shared_state(live) | seat_state(live, you, steps=steps, connected=connected, can_claim=can_claim,
+                                           claim_after=claim_after)
+
+
+def joined(*objects: bytes) -> bytes:
+    """JSON objects (as bytes) merged into one, their keys all different: the shared part of a
+    state is encoded once per action and each viewer's part is appended.
+
+    >>> joined(b'{"a":1}', b'{"b":2}', b'{}')
+    b'{"a":1,"b":2}'
+    """
+    inner = [o[1:-1] for o in objects if len(o) > 2]
+    return b"{" + b",".join(inner) + b"}"

@@ -1,7 +1,7 @@
 // The board page (board.html): draws the match the server sends, and lets the player on turn roll, move and confirm.
 //
 // The server is authoritative (docs/web.md): the page only proposes. A move is built here step by
-// step from the server's list of legal step orders, can be taken back, and is sent whole on Confirm.
+// step from the server's tree of legal steps, can be taken back, and is sent whole on Confirm.
 import { BoardView, diceFaces, portraitScreen } from "/static/board.js";
 import { checkGame, rematchToken } from "/static/fairdice.js";
 import { language, languageSwitch, t, translatePage } from "/static/strings.js";
@@ -125,18 +125,26 @@ function noticeChanges(before, after) {
 // -- moves built on the board -------------------------------------------------------------------
 function sameStep(a, b) { return a[0] === b[0] && a[1] === b[1]; }
 
-function candidates() {
-  const orders = state?.legal?.orders || [];
-  return orders.filter((o) => o.steps.length >= made.length && made.every((s, i) => sameStep(s, o.steps[i])));
+/** The node of the legal step tree (docs/web.md) reached by the steps made so far; null if none. */
+function currentNode() {
+  const tree = state?.legal?.tree;
+  if (!tree) return null;
+  let node = tree[0];
+  for (const s of made) {
+    const edge = node.next.find((e) => sameStep(e, s));
+    if (!edge) return null;
+    node = tree[edge[3]];
+  }
+  return node;
 }
 
 function nextSteps() {
-  return candidates().filter((o) => o.steps.length > made.length).map((o) => o.steps[made.length]);
+  return (currentNode()?.next || []).map((e) => e.slice(0, 3));
 }
 
 function completePlay() {
-  const done = candidates().find((o) => o.steps.length === made.length);
-  return done ? state.legal.plays[done.play] : null;
+  const node = currentNode();
+  return node && node.play !== null ? state.legal.plays[node.play] : null;
 }
 
 function sources() { return new Set(nextSteps().map((s) => s[0])); }
