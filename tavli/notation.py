@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -59,7 +58,9 @@ def format_steps(steps: Iterable[Step]) -> str:
         last, hit = chain[-1]
         parts.append(point_name(last) + ("*" if hit else ""))
         texts.append("/".join(parts))
-    counts = Counter(texts)
+    counts: dict[str, int] = {}  # a plain dict: this runs for every legal play of every roll
+    for text in texts:
+        counts[text] = counts.get(text, 0) + 1
     out: list[str] = []
     for text in texts:
         if text in counts:

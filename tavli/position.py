@@ -282,14 +282,24 @@ class Position:
         pinned = None if not pin else (WHITE if pin == K.PIN_MINE else BLACK)
         return PointView(int(s[white_point]), int(s[K.OPP + white_point]), pinned)
 
+    def points(self) -> list[PointView]:
+        """What stands on each point, White's points 1 to 24 in order (``point`` for all at once).
+
+        >>> Position.start("portes").points()[5]
+        PointView(white=5, black=0, pinned=None)
+        """
+        s = self._frame(WHITE).tolist()
+        pins = {K.PIN_MINE: WHITE, K.PIN_THEIRS: BLACK}
+        return [PointView(s[p], s[K.OPP + p], pins.get(s[K.PIN + p])) for p in range(1, 25)]
+
     def is_pinned(self, color: Color, point: int) -> bool:
         """Is the checker of ``color`` on his own ``point`` pinned?"""
         return bool(self._frame(color)[K.PIN + point] == K.PIN_MINE)
 
     def pip_count(self, color: Color) -> int:
         """Pips ``color`` needs to bear off everything (the bar counts 25)."""
-        s = self._frame(color)
-        return int(sum(p * int(s[p]) for p in range(1, 26)))
+        s = self._frame(color).tolist()
+        return sum(p * s[p] for p in range(1, 26))
 
     def layout(self, color: Color) -> dict[int, int]:
         """{own point: checkers} for ``color``, bar included, off left out."""

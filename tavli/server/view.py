@@ -52,11 +52,8 @@ def step_tree_json(legal: LegalPlays) -> list[dict[str, Any]]:
 
 def board_json(position: Position) -> dict[str, Any]:
     variant = position.variant
-    points = []
-    for p in range(1, 25):
-        view = position.point(p)
-        pinned = None if view.pinned is None else ("white" if view.pinned == WHITE else "black")
-        points.append({"white": view.white, "black": view.black, "pinned": pinned})
+    names = {WHITE: "white", BLACK: "black", None: None}
+    points = [{"white": view.white, "black": view.black, "pinned": names[view.pinned]} for view in position.points()]
     return {
         "points": points,
         "black_numbers": [variant.other_numbering(p) for p in range(1, 25)],
