@@ -406,19 +406,27 @@ def engine(level: str, seed: int | None) -> None:
               help="a web origin besides this server's own whose pages may connect (repeatable)")
 @click.option("--header-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
               help="seconds a client has to send its request headers")
+@click.option("--workers", "-w", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="server processes on the one port (more than 1 needs PostgreSQL; docs/deploy.md)")
+@click.option("--bot-workers", type=click.IntRange(1, 256), default=None,
+              help="processes that think for the bots, per server process  [default: the cores]")
+@click.option("--poll-seconds", type=click.FloatRange(min=0), default=2.0, hidden=True,
+              help="how often to look for other processes' actions besides being told (0: never)")
 def serve(host: str, port: int, database: str, claim_after: float, bot_delay: float, create_limit: int,
           connection_limit: int, trusted_proxies: tuple[str, ...], allowed_origins: tuple[str, ...],
-          header_timeout: float) -> None:
+          header_timeout: float, workers: int, bot_workers: int | None, poll_seconds: float) -> None:
     """Run the web app: play in the browser against a bot or a friend (docs/web.md)."""
+    import os
     import socket
 
-    import uvicorn
-
-    from tavli.server.app import check_proxies, create_app, origin_netloc
+    from tavli.server.app import check_proxies, origin_netloc
     from tavli.server.store import async_url
-    from tavli.server.timeouts import header_timeout_protocol
+    from tavli.server.workers import ServeOptions, run_server, run_workers
 
-    async_url(database)  # a bad URL is one line, before anything starts
+    full_url = async_url(database)  # a bad URL is one line, before anything starts
+    if workers > 1 and not full_url.startswith("postgresql"):
+        raise InputError("--workers above 1 needs PostgreSQL (--database postgresql://...): the processes "
+                         "tell each other of every move through it")
     for url in allowed_origins:
         if origin_netloc(url) is None:
             raise InputError(f"--allow-origin {url!r} is not an origin: give scheme and host, "
@@ -431,7 +439,7 @@ def serve(host: str, port: int, database: str, claim_after: float, bot_delay: fl
         sock = socket.create_server((host, port), reuse_port=False)
     except OSError as e:
         raise InputError(f"cannot listen on {host}:{port}: {e.strerror}") from None
-    from tavli.server.service import WARM_UP_STAGES
+    from tavli.server.service import WARM_UP_STAGES, warm_up
 
     click.echo("Getting ready (the very first start compiles and builds tables, about 45 s; "
                "later starts take a second):", err=True)
@@ -440,19 +448,19 @@ def serve(host: str, port: int, database: str, claim_after: float, bot_delay: fl
         start = time.perf_counter()
         work()
         click.echo(f" {time.perf_counter() - start:.1f} s", err=True)
-    app = create_app(database, claim_after=claim_after, bot_delay=bot_delay, matches_per_minute=create_limit,
-                     connections_per_address=connection_limit, trusted_proxies=trusted_proxies,
-                     allowed_origins=allowed_origins)
+    options = ServeOptions(database, claim_after=claim_after, bot_delay=bot_delay, matches_per_minute=create_limit,
+                           connections_per_address=connection_limit, trusted_proxies=trusted_proxies,
+                           allowed_origins=allowed_origins, header_timeout=header_timeout,
+                           poll_seconds=poll_seconds, bot_workers=bot_workers or os.cpu_count() or 1)
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
-    click.echo(f"Tavli is running at http://{shown}:{sock.getsockname()[1]}/  (database {database}; "
+    processes = f"; {workers} processes" if workers > 1 else ""
+    click.echo(f"Tavli is running at http://{shown}:{sock.getsockname()[1]}/  (database {database}{processes}; "
                "Ctrl-C stops it)", err=False)
     sys.stdout.flush()
-    # moves are small: compressing each message costs more CPU than it saves
-    # proxy headers are the app's business (--trusted-proxy), never uvicorn's default trust of 127.0.0.1
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=1 << 20, ws_ping_interval=20.0,
-                            ws_ping_timeout=20.0, ws_per_message_deflate=False, proxy_headers=False,
-                            http=header_timeout_protocol(header_timeout))
-    uvicorn.Server(config).run(sockets=[sock])
+    if workers == 1:
+        run_server(sock, options)
+    else:
+        run_workers(sock, options, workers, warm_up, lambda line: click.echo(line, err=True))
 
 
 @cli.command("export")

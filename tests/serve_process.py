@@ -19,11 +19,14 @@ Message = dict[str, Any]
 class Server:
     """One ``tavli serve`` process on a free port."""
 
-    def __init__(self, db: Path, port: int = 0, claim_after: float = 120.0, options: tuple[str, ...] = ()) -> None:
+    def __init__(self, db: Path | str, port: int = 0, claim_after: float = 120.0,
+                 options: tuple[str, ...] = ()) -> None:
+        """``db``: a SQLite file, or a database URL."""
         self.db = db
+        url = db if isinstance(db, str) else f"sqlite:///{db}"
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tavli.cli", "serve", "--port", str(port), "--bot-delay", "0",
-             "--claim-after", str(claim_after), "--database", f"sqlite:///{db}", *options],
+             "--claim-after", str(claim_after), "--database", url, *options],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert self.process.stdout is not None
         line = self.process.stdout.readline()

@@ -13,6 +13,7 @@ import contextlib
 import ipaddress
 import itertools
 import json
+import os
 import re
 import time
 from collections import Counter, OrderedDict, defaultdict, deque
@@ -69,6 +70,7 @@ REQUEST_SECONDS = 10.0
 LIMITER_ADDRESSES = 100_000
 """The most client addresses a rate limiter remembers (the least recently seen are forgotten)."""
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+WORKER = str(os.getpid()).encode()
 
 
 @dataclass
@@ -119,6 +121,8 @@ class Hub:
         self.service = service
         self.rooms: dict[str, set[Connection]] = defaultdict(set)
         service.listeners.append(self.broadcast)
+        self._delivering: set[str] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def local_seats(self, match_id: str) -> set[str]:
         return {c.role for c in self.rooms.get(match_id, ()) if c.role in SEATS}
@@ -207,18 +211,39 @@ class Hub:
         await self.service.store.refresh_presence(seats, time.time() + PRESENCE_SECONDS)
 
     async def poll(self) -> None:
-        """Pick up actions that another server process stored."""
+        """Pick up actions that another server process stored (a safety net where it is not
+        announced: SQLite, or while the PostgreSQL listener reconnects)."""
         ids = list(self.rooms)
         stored = await self.service.store.seqs(ids)
         for match_id in ids:
-            live = await self.service.get(match_id)
-            if live is None:
-                continue
-            if stored.get(match_id, live.seq) > live.seq:
-                async with live.lock:
-                    fresh = await self.service.refresh(match_id)
-                if fresh is not None:
-                    await self.broadcast(fresh)
+            live = self.service.peek(match_id)
+            if live is not None and stored.get(match_id, live.seq) > live.seq:
+                await self.deliver(match_id)
+
+    def heard(self, match_id: str, seq: int) -> None:
+        """Another server process stored actions of ``match_id`` up to ``seq`` (or, with -1, a
+        seat joined or left there): show it at once to whoever watches the match here (one
+        catch-up per match at a time)."""
+        live = self.service.peek(match_id)
+        if match_id not in self.rooms or live is None:
+            return
+        if seq < 0:  # a seat joined or left there: show who is connected
+            task = asyncio.create_task(self.broadcast(live))
+        elif seq <= live.seq or match_id in self._delivering:
+            return
+        else:
+            self._delivering.add(match_id)
+            task = asyncio.create_task(self.deliver(match_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def deliver(self, match_id: str) -> None:
+        try:
+            live = await self.service.catch_up(match_id)
+            if live is not None:
+                await self.broadcast(live)
+        finally:
+            self._delivering.discard(match_id)
 
 
 class RateLimiter:
@@ -333,12 +358,16 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
                message_burst: float = MESSAGE_BURST,
                connections_per_address: int = CONNECTIONS_PER_ADDRESS, hello_seconds: float = HELLO_SECONDS,
                request_seconds: float = REQUEST_SECONDS, trusted_proxies: Iterable[str] = (),
-               allowed_origins: Iterable[str] = (), review_depth: int = REVIEW_DEPTH) -> Starlette:
+               allowed_origins: Iterable[str] = (), review_depth: int = REVIEW_DEPTH,
+               poll_seconds: float = POLL_SECONDS, bot_workers: int = 0) -> Starlette:
     """The web app on ``database`` (``sqlite:///FILE``, ``sqlite://`` in memory, or ``postgresql://...``).
 
     ``trusted_proxies``: the addresses (or networks) whose ``X-Forwarded-For`` is believed, none by
     default. ``allowed_origins``: the web origins other than the server's own whose pages may open
     WebSockets (``https://example.com``). ``review_depth``: the plies of the reviews' analysis.
+    ``poll_seconds``: how often to look for actions other server processes stored, besides
+    hearing of them (PostgreSQL); 0 never. ``bot_workers``: processes that think for the bots
+    (0: a thread of this process).
     """
     proxies = check_proxies(trusted_proxies)
     origins: set[str] = set()
@@ -348,7 +377,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
             raise ValueError(f"not an origin: {url!r} (give scheme and host, such as https://example.com)")
         origins.add(netloc)
     store = Store(database)
-    service = MatchService(store, claim_after=claim_after, bot_delay=bot_delay)
+    service = MatchService(store, claim_after=claim_after, bot_delay=bot_delay, bot_workers=bot_workers)
     hub = Hub(service)
     reviewer = Reviewer(service, review_depth)
     creations = RateLimiter(matches_per_minute, 60.0)
@@ -359,11 +388,21 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
             with contextlib.suppress(Exception):  # a failed round is retried at the next
                 await job()
 
+    async def listen() -> None:
+        """Hear the other server processes' actions (PostgreSQL); reconnect if the line drops."""
+        while True:
+            with contextlib.suppress(Exception):
+                if not store.listening() and not await store.listen(hub.heard):
+                    return  # SQLite: one process, nothing to hear
+            await asyncio.sleep(1.0)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.create_tables()
-        tasks = [asyncio.create_task(every(HEARTBEAT_SECONDS, hub.heartbeat)),
-                 asyncio.create_task(every(POLL_SECONDS, hub.poll))]
+        service.start_bots()
+        tasks = [asyncio.create_task(every(HEARTBEAT_SECONDS, hub.heartbeat)), asyncio.create_task(listen())]
+        if poll_seconds > 0:
+            tasks.append(asyncio.create_task(every(poll_seconds, hub.poll)))
         try:
             yield
         finally:
@@ -371,6 +410,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             reviewer.close()
+            service.close()
             if sessions:  # let closing connections record their absence before the database goes
                 await asyncio.wait(sessions, timeout=5.0)
             await store.close()
@@ -394,8 +434,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         except ActionError as exc:
             return error(str(exc), 500)
         finally:
-            if match_id not in hub.rooms:  # nobody plays it here: do not keep it in memory
-                service.forget(match_id)
+            unwatched(match_id)
         if isinstance(answer, str):
             return Response(answer, media_type="application/json", headers={"Cache-Control": "no-cache"})
         return JSONResponse(answer, status_code=status, headers={"Cache-Control": "no-cache"})
@@ -435,7 +474,14 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         except (ValueError, TypeError, RecursionError) as exc:  # only valid requests count
             creations.refund(client)
             return error(one_line(exc) if isinstance(exc, ValueError) else "the request is malformed", 400)
+        unwatched(answer["match"])
         return JSONResponse(answer, status_code=201)
+
+    def unwatched(match_id: str) -> None:
+        """Keep no replay of a match nobody here watches: another process may move it on, and
+        only the matches watched here hear of that."""
+        if match_id not in hub.rooms:
+            service.forget(match_id)
 
     async def dice(request: Request) -> Response:
         match_id = request.path_params["match_id"]
@@ -445,6 +491,8 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
             record = await service.dice_record(match_id)
         except ActionError as exc:
             return error(str(exc), 500)
+        finally:
+            unwatched(match_id)
         if record is None:
             return error("no such match", 404)
         return JSONResponse(record)
@@ -454,6 +502,8 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
             record = await service.match_record(request.path_params["match_id"])
         except ActionError as exc:
             return error(str(exc), 500)
+        finally:
+            unwatched(request.path_params["match_id"])
         if record is None:
             return error("no such match", 404)
         return Response(dumps(record), media_type="application/json")
@@ -470,7 +520,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         if origin is not None and not same_origin(origin, websocket.headers.get("host", "")):
             await websocket.close(code=1008, reason="this page's origin may not connect")  # 403 before accepting
             return
-        await websocket.accept()
+        await websocket.accept(headers=[(b"x-tavli-worker", WORKER)])  # which server process: for operators
         address = client_address(websocket.client.host if websocket.client else "?")
         if open_per_address[address] >= connections_per_address:
             await websocket.send_text(json.dumps({
@@ -552,6 +602,8 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
                 if role is None or live is None:
                     raise ActionError("bad-token", "this link is not valid for this match")
                 conn.steps, conn.token = msg.steps, msg.token
+                if match_id not in hub.rooms:  # not watched here until now: another process may be ahead
+                    live = await service.catch_up(match_id) or live
                 await hub.join(conn, match_id, role)
                 await hub.broadcast(live)
                 await service.wake(match_id)

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import concurrent.futures
+import contextlib
 import datetime
 import hashlib
 import hmac
+import multiprocessing
+import os
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -27,7 +31,7 @@ from tavli.fairdice import SeededRoller, commitment
 from tavli.match import Match, MatchSettings
 from tavli.met import MatchScore
 from tavli.neural import LEVELS, NeuralBot
-from tavli.position import Play
+from tavli.position import LegalPlays, Play, Position
 from tavli.record import MatchRecord, PlayerInfo
 from tavli.server.store import ActionRow, Conflict, MatchRow, Store, token_hash
 from tavli.variants import BLACK, WHITE, Color
@@ -68,6 +72,30 @@ WARM_UP_STAGES: tuple[tuple[str, Callable[[], None]], ...] = (
 """What the server does before it takes players, stage by stage (a name to show, the work):
 compile the rules kernel and the bots' search, load the networks, build the bear-off tables.
 The very first run takes about 45 s; all is cached on disk, and later starts take a second."""
+
+
+def warm_up() -> None:
+    """Every stage of ``WARM_UP_STAGES``, quietly (a worker process, once the first has filled the caches)."""
+    for _, work in WARM_UP_STAGES:
+        work()
+
+
+_pool_bots: dict[str, NeuralBot] = {}
+
+
+def _start_bot_process() -> None:
+    """A bot process: below the server in priority (people's moves come first), networks loaded."""
+    with contextlib.suppress(OSError):
+        os.nice(5)
+    _compile_bots()
+
+
+def _bot_choice(level: str, position: Position, dice: Dice, score: MatchScore | None) -> int:
+    """The bot's play (its index among the legal plays), in a bot process."""
+    bot = _pool_bots.get(level)
+    if bot is None:
+        bot = _pool_bots[level] = NeuralBot(level)
+    return bot.choose(position.legal_plays(dice), score)
 
 
 class ActionError(ValueError):
@@ -243,14 +271,46 @@ Listener = Callable[[LiveMatch], Awaitable[None]]
 class MatchService:
     """Creates matches, carries out actions, runs the bots, and tells listeners."""
 
-    def __init__(self, store: Store, claim_after: float = 120.0, bot_delay: float = 0.0) -> None:
+    def __init__(self, store: Store, claim_after: float = 120.0, bot_delay: float = 0.0,
+                 bot_workers: int = 0) -> None:
         self.store = store
         self.claim_after = claim_after
         self.bot_delay = bot_delay
+        self.bot_workers = bot_workers
+        """Processes that think for the bots; 0: a thread of this process (tests, small sites)."""
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._live: dict[str, LiveMatch] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.listeners: list[Listener] = []
         self._bots: dict[str, NeuralBot] = {}
+
+    def start_bots(self) -> None:
+        """Start the bot processes (each loads the networks), so that the first bot move is quick."""
+        if self.bot_workers and self._pool is None:
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                self.bot_workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_bot_process)
+            for _ in range(self.bot_workers):
+                self._pool.submit(int)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    async def _think(self, level: str, legal: LegalPlays, score: MatchScore) -> int:
+        """A bot's choice, away from the event loop: people's moves never wait for a bot's thinking."""
+        if not self.bot_workers:
+            bot = self._bots.setdefault(level, NeuralBot(level))
+            return await asyncio.to_thread(bot.choose, legal, score)
+        self.start_bots()
+        assert self._pool is not None
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool, _bot_choice, level, legal.position, legal.dice, score)
+        except concurrent.futures.process.BrokenProcessPool:  # a bot process died: start them again
+            self._pool = None
+            self.start_bots()
+            return await loop.run_in_executor(self._pool, _bot_choice, level, legal.position, legal.dice, score)
 
     # -- creating and loading ------------------------------------------------
     async def create(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -342,6 +402,28 @@ class MatchService:
         live.seq += 1
         return True
 
+    async def catch_up(self, match_id: str) -> LiveMatch | None:
+        """Apply the actions another server process stored since this one's cached replay; the
+        match if it moved on, None if nothing was new (or it is not cached here)."""
+        live = self._live.get(match_id)
+        if live is None:
+            return None
+        async with live.lock:
+            live = self._live.get(match_id, live)
+            seeds, rows = await self.store.load_since(match_id, live.seq)
+            if not rows:
+                return None
+            try:
+                live.roller.seeds.extend(seeds[len(live.roller.seeds):])  # games the other process began
+                for action in rows:
+                    if action.seq != live.seq + 1:
+                        raise TavliError(f"action {action.seq} follows {live.seq}")
+                    _apply(live, action.kind, action.seat, action.data)
+                    live.seq, live.last_action = action.seq, action.at
+            except TavliError:  # not a simple continuation: replay the whole match
+                return await self.refresh(match_id)
+            return live
+
     async def refresh(self, match_id: str) -> LiveMatch | None:
         """Replay the match again from the database (another process acted on it)."""
         fresh = await self._load(match_id)
@@ -368,6 +450,10 @@ class MatchService:
     def forget(self, match_id: str) -> None:
         """Drop the cached replay of a match nobody watches any more."""
         self._live.pop(match_id, None)
+
+    def peek(self, match_id: str) -> LiveMatch | None:
+        """The cached replay of a match, if this process has one (loads nothing)."""
+        return self._live.get(match_id)
 
     def cached(self) -> list[str]:
         return list(self._live)
@@ -558,8 +644,7 @@ class MatchService:
                 await self._roll(live, seat)
                 continue
             legal = match.legal_plays()
-            bot = self._bots.setdefault(level, NeuralBot(level))
-            index = await asyncio.to_thread(bot.choose, legal, MatchScore.of(match))  # plays for the match
+            index = await self._think(level, legal, MatchScore.of(match))  # plays for the match
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             await self._commit(live, seat, "play", {"play": str(legal[index])})

@@ -106,7 +106,8 @@ _MOVE_ON = (update(matches).where(matches.c.id == bindparam("mid"), matches.c.se
             .values(seq=bindparam("next"), over=bindparam("over"), updated=bindparam("now")))
 _ADD_ACTION = insert(actions)
 CHANNEL = "tavli_actions"
-"""The PostgreSQL channel on which each stored batch names its matches: ``match_id seq origin``."""
+"""The PostgreSQL channel on which each stored batch names its matches, ``match_id seq origin``
+(seq -1: a seat joined or left)."""
 _NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', payload) FROM unnest(CAST(:payloads AS text[])) AS payload")
 
 
@@ -273,8 +274,9 @@ class Store:
                 [ActionRow(a.seq, a.seat, a.kind, json.loads(a.data), a.at) for a in action_rows])
 
     async def listen(self, on_action: Callable[[str, int], None]) -> bool:
-        """Call ``on_action(match_id, seq)`` whenever another server process stores actions
-        (PostgreSQL's LISTEN/NOTIFY); False where the database cannot tell (SQLite)."""
+        """Call ``on_action(match_id, seq)`` whenever another server process stores actions, or
+        with seq -1 when a seat joins or leaves there (PostgreSQL's LISTEN/NOTIFY); False where
+        the database cannot tell (SQLite)."""
         if not self.notifies:
             return False
         import asyncpg  # type: ignore[import-untyped]
@@ -379,9 +381,12 @@ class Store:
         return {r[0]: int(r[1]) for r in rows}
 
     async def set_presence(self, match_id: str, seats: list[str], until: float) -> None:
+        """A seat joined or left (told to the other server processes, as seq -1)."""
         if not seats:
             return
         async with self.engine.begin() as conn:
+            if self.notifies:
+                await conn.execute(_NOTIFY, {"payloads": [f"{match_id} -1 {self.origin}"]})
             for seat in seats:
                 moved = await conn.execute(update(presence).where(
                     presence.c.match_id == match_id, presence.c.seat == seat).values(until=until))

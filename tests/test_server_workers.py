@@ -1,0 +1,163 @@
+"""Several server processes on one PostgreSQL database (tavli/server/workers.py, docs/deploy.md).
+
+They need ``TAVLI_TEST_POSTGRES=postgresql://user:password@host/db`` (``.ci/run`` sets it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from serve_process import Server
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection
+
+pytestmark = pytest.mark.skipif(not os.environ.get("TAVLI_TEST_POSTGRES"),
+                                reason="set TAVLI_TEST_POSTGRES to a PostgreSQL database")
+
+Message = dict[str, Any]
+
+
+@pytest.fixture
+def postgres() -> str:
+    return os.environ["TAVLI_TEST_POSTGRES"]
+
+
+@pytest.fixture
+def servers() -> Iterator[list[Server]]:
+    started: list[Server] = []
+    yield started
+    for server in started:
+        server.stop(signal.SIGTERM)
+
+
+def receive(ws: ClientConnection, done: Callable[[Message], bool], timeout: float = 60) -> Message:
+    for _ in range(500):
+        msg = json.loads(ws.recv(timeout=timeout))
+        assert msg["type"] != "error" or msg["code"] == "rate-limited", msg
+        if done(msg):
+            return dict(msg)
+    raise AssertionError("the expected message never came")
+
+
+def hello(ws: ClientConnection, token: str) -> Message:
+    ws.send(json.dumps({"type": "hello", "token": token}))
+    return receive(ws, lambda m: m["type"] == "state")
+
+
+def state_after(seq: int, *, to_act: bool = False) -> Callable[[Message], bool]:
+    """A state later than action ``seq`` (and, with ``to_act``, one where the seat must act or that ends the match)."""
+    return lambda m: m["type"] == "state" and m["seq"] > seq and (
+        not to_act or m["can_roll"] or m["can_play"] or m["over"])
+
+
+def act(ws: ClientConnection, state: Message, *, to_act: bool = False) -> Message:
+    """Roll or make the last legal play; the state after it (a client this fast meets the rate
+    limit: it waits and sends again, as the error asks)."""
+    if state["can_roll"]:
+        message = json.dumps({"type": "roll", "seq": state["seq"]})
+    else:
+        message = json.dumps({"type": "play", "seq": state["seq"], "play": state["legal"]["plays"][-1]})
+    after = state_after(state["seq"], to_act=to_act)
+    while True:
+        ws.send(message)
+        answer = receive(ws, lambda m: m["type"] == "error" or after(m))
+        if answer["type"] == "state":
+            return answer
+        time.sleep(0.5)
+
+
+def test_a_move_made_on_one_process_is_seen_on_the_other_without_polling(postgres: str,
+                                                                         servers: list[Server]) -> None:
+    # polling is off: only PostgreSQL's NOTIFY can bring one process's moves to the other
+    a = Server(postgres, options=("--poll-seconds", "0"))
+    servers.append(a)
+    b = Server(postgres, options=("--poll-seconds", "0"))
+    servers.append(b)
+    links = a.post("/api/matches", {"opponent": "friend", "length": 3, "games": "portes,fevga", "seat": "white"})
+    mid = links["match"]
+    with a.socket(mid) as white, b.socket(mid) as black:
+        sockets = {"white": white, "black": black}
+        latest = {"white": hello(white, links["token"]), "black": hello(black, links["friend"].split("#t=", 1)[1])}
+        latest["white"] = receive(white, lambda m: m["type"] == "state" and m["players"]["black"]["connected"])
+        actions = 0
+        while not latest["white"]["over"] and actions < 300:
+            mover = latest["white"]["turn"]
+            other = "black" if mover == "white" else "white"
+            latest[mover] = act(sockets[mover], latest[mover])
+            target = latest[mover]["seq"]
+            # the other seat, on the other process, sees it too: the same state from its side
+            latest[other] = receive(sockets[other], state_after(target - 1))
+            assert latest[other]["seq"] == target
+            assert latest[other]["game"]["position"] == latest[mover]["game"]["position"]
+            actions += 1
+    assert actions > 20
+    final = latest["white"]
+    assert final["over"] or final["game"]["index"] >= 1, "a new game began: its seed stored by one, read by the other"
+
+
+def children(pid: int) -> set[int]:
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def test_workers_share_a_port_and_a_killed_worker_loses_no_acknowledged_action(postgres: str,
+                                                                               servers: list[Server]) -> None:
+    server = Server(postgres, options=("--workers", "2", "--bot-workers", "1"))
+    servers.append(server)
+    links = server.post("/api/matches", {"opponent": "advanced", "length": 1, "games": "portes", "seat": "white"})
+    mid = links["match"]
+    with server.socket(mid) as ws:
+        worker = int(ws.response.headers["x-tavli-worker"])
+        assert worker in children(server.process.pid)
+        state = hello(ws, links["token"])
+        for _ in range(6):
+            state = act(ws, state, to_act=True)
+        acknowledged = state["seq"]
+        os.kill(worker, signal.SIGKILL)
+        with pytest.raises(ConnectionClosed):
+            receive(ws, lambda m: False, timeout=30)
+    # the players come back through the same port: the other worker (or the new one) has the match
+    for _ in range(100):
+        try:
+            ws = server.socket(mid)
+            break
+        except OSError:
+            time.sleep(0.1)
+    with ws:
+        resumed = hello(ws, links["token"])
+        assert resumed["seq"] == acknowledged and resumed["game"]["moves"] == state["game"]["moves"]
+        state = resumed
+        while not state["over"]:
+            if not (state["can_roll"] or state["can_play"]):
+                state = receive(ws, lambda m: m["type"] == "state" and (m["can_roll"] or m["can_play"] or m["over"]))
+                continue
+            state = act(ws, state, to_act=True)
+    assert state["winner"] in ("white", "black")
+    for _ in range(100):  # the supervisor started a worker in place of the killed one
+        if len(children(server.process.pid) - {worker}) >= 2:
+            break
+        time.sleep(0.2)
+    assert worker not in children(server.process.pid) and len(children(server.process.pid)) >= 2
+
+
+def test_workers_need_postgresql(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "tavli.cli", "serve", "--workers", "2", "--port", "0",
+                           "--database", f"sqlite:///{tmp_path / 'x.db'}"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "needs PostgreSQL" in done.stderr and len(done.stderr.strip().splitlines()) == 1
