@@ -688,6 +688,7 @@ async def sample_window(groups: list[Figures], duration: float, server_pids: lis
     return {"elapsed": elapsed,
             "server_cpu": None if each is None else sum(each), "server_cpu_each": each,
             "database_cpu": (sum(db1.values()) - sum(db0.get(pid, 0.0) for pid in db1)) / elapsed if db1 else None,
+            "database_backends": len(db1),
             "client_cpu": (client1 - client0) / elapsed,
             "client_lag_ms": latency_ms(lags),
             "machine_cpu": machine,
@@ -763,7 +764,7 @@ async def run_load(bases: list[str], args: argparse.Namespace, pace: Pace, serve
         "server_cpu": rounded(window["server_cpu"]),
         "server_cpu_each": None if window["server_cpu_each"] is None else [round(c, 2) for c in
                                                                            window["server_cpu_each"]],
-        "database_cpu": rounded(window["database_cpu"]),
+        "database_cpu": rounded(window["database_cpu"]), "database_backends": window["database_backends"],
         "client_cpu": rounded(window["client_cpu"]), "client_lag_ms": window["client_lag_ms"],
         "machine_cpu": rounded(window["machine_cpu"]), "cpus": os.cpu_count(),
         "cpu_wait": rounded(window["cpu_wait"]),
