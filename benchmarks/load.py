@@ -259,7 +259,7 @@ class Process:
         self.folder.cleanup()
 
 
-def start_servers(count: int, database: str, bot_delay: float) -> list[Process]:
+def start_servers(count: int, database: str, bot_delay: float, extra: list[str]) -> list[Process]:
     """``count`` ``tavli serve`` processes on free ports (each prints the one it got), all on ``database``."""
     servers = []
     try:
@@ -267,7 +267,7 @@ def start_servers(count: int, database: str, bot_delay: float) -> list[Process]:
             folder = tempfile.TemporaryDirectory(prefix="tavli-load-")
             command = [sys.executable, "-m", "tavli.cli", "serve", "--host", "127.0.0.1", "--port", "0",
                        "--bot-delay", f"{bot_delay:g}", "--create-limit", "1000000000",
-                       "--connection-limit", "1000000000", "--database", database]
+                       "--connection-limit", "1000000000", "--database", database, *extra]
             servers.append(Process(f"tavli serve #{k + 1}", command, r"http://127\.0\.0\.1:\d+/", folder,
                                    wait=False))
         for server in servers:
@@ -965,12 +965,13 @@ def think_range(text: str) -> tuple[float, float]:
 
 
 @contextlib.contextmanager
-def servers_on(count: int, given: str | None, bot_delay: float) -> Iterator[tuple[list[Process], Database]]:
+def servers_on(count: int, given: str | None, bot_delay: float,
+               extra: list[str]) -> Iterator[tuple[list[Process], Database]]:
     """``count`` servers on a fresh database, stopped (and the database dropped) at the end."""
     database = Database(given)
     servers: list[Process] = []
     try:
-        servers = start_servers(count, database.url, bot_delay)
+        servers = start_servers(count, database.url, bot_delay, extra)
         yield servers, database
         for server in servers:
             if server.process.poll() is not None:
@@ -983,7 +984,7 @@ def servers_on(count: int, given: str | None, bot_delay: float) -> Iterator[tupl
 
 
 def load_on(count: int, args: argparse.Namespace, pace: Pace, factory: Any) -> dict[str, Any]:
-    with servers_on(count, args.database, args.bot_delay) as (servers, database):
+    with servers_on(count, args.database, args.bot_delay, shlex.split(args.serve_args)) as (servers, database):
         console.print(f"{len(servers)} server{'s' * (len(servers) > 1)}: "
                       + ", ".join(f"{s.url} (pid {s.process.pid})" for s in servers)
                       + f"; database {database.url.split('@')[-1]}")
@@ -1024,6 +1025,9 @@ def main(argv: list[str] | None = None) -> None:
                              "the two seats of a match connect to different ones (default 1)")
     parser.add_argument("--compare", action="store_true",
                         help="with --servers N: then the same load on one process, for the ratios")
+    parser.add_argument("--serve-args", default="", metavar="ARGS",
+                        help="more options for each tavli serve the benchmark starts, as one string "
+                             "(--serve-args='--workers 2': the CPU counts each server's child processes too)")
     parser.add_argument("--url", help="load this running server (http://host:port) instead of starting one; "
                                       "its --create-limit and --connection-limit must allow the matches")
     parser.add_argument("--baseline", type=float, default=None, metavar="SECONDS",
