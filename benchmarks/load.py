@@ -773,7 +773,7 @@ async def run_load(bases: list[str], args: argparse.Namespace, pace: Pace, serve
 
 
 def rounded(value: float | None) -> float | None:
-    return None if value is None else round(value, 2)
+    return None if value is None else round(value, 3)
 
 
 def latency_ms(values: list[float]) -> dict[str, Any]:
@@ -856,7 +856,9 @@ def ms(value: float | None) -> str:
 
 
 def cpu(value: float | None) -> str:
-    return "-" if value is None else f"{100 * value:.0f}% of a core"
+    if value is None:
+        return "-"
+    return f"{100 * value:.1f}% of a core" if value < 0.1 else f"{100 * value:.0f}% of a core"
 
 
 def spread(lat: dict[str, Any]) -> str:
