@@ -127,6 +127,10 @@ class Figures:
     """Matches held at each second of the window."""
     stalled: int = 0
     """Matches held that had seen no state for a while at the end of the window."""
+    seen_at: list[float] = field(default_factory=list)
+    """When each of ``latencies`` was seen (``time.perf_counter``)."""
+    started: float = 0.0
+    """When the window opened."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -515,6 +519,7 @@ class Seat:
                         t = sent.pop(key)[1]
                         if figures.measuring:
                             figures.latencies.append(now - t)
+                            figures.seen_at.append(now)
                 if msg["over"]:
                     return
                 self.state = msg
@@ -662,10 +667,10 @@ async def sample_window(groups: list[Figures], duration: float, server_pids: lis
     backends = await backend_pids(*postgres)
     cpu0, client0, machine0, wait0 = tree_cpu(server_pids), time.process_time(), machine_ticks(), cpu_pressure()
     db0 = {pid: stat[1] for pid in backends if (stat := proc_stat(pid)) is not None}
-    for group in groups:
-        group.measuring = True
-    measuring = True
     start = time.perf_counter()
+    for group in groups:
+        group.measuring, group.started = True, start
+    measuring = True
     while (left := duration - (time.perf_counter() - start)) > 0:
         await asyncio.sleep(min(1.0, left))
         for group in groups:
@@ -695,11 +700,26 @@ async def sample_window(groups: list[Figures], duration: float, server_pids: lis
             "cpu_wait": None if wait0 is None or wait1 is None else (wait1 - wait0) / elapsed}
 
 
+def each_second(figures: Figures) -> list[list[float | int | None]]:
+    """Plays timed, p50 and max (ms) in each second of the window: a stall that comes back every few
+    seconds (a periodic job of the server) shows here."""
+    seconds: dict[int, list[float]] = {}
+    for at, latency in zip(figures.seen_at, figures.latencies, strict=True):
+        seconds.setdefault(int(at - figures.started), []).append(latency)
+    out: list[list[float | int | None]] = []
+    for k in range(max(seconds, default=-1) + 1):
+        values = seconds.get(k, [])
+        lat = latency_ms(values)
+        out.append([len(values), lat["p50"], lat["max"]])
+    return out
+
+
 def group_figures(figures: Figures, count: int, elapsed: float) -> dict[str, Any]:
     held = figures.held
     return {
         "matches": count,
         "held_each_second": held,
+        "latency_each_second": each_second(figures),
         "held_min": min(held, default=0), "held_mean": round(sum(held) / len(held), 1) if held else 0,
         "finished": figures.finished, "actions": figures.actions,
         "actions_per_s": round(figures.actions / elapsed, 1),
