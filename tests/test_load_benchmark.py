@@ -19,7 +19,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 GROUP_FIELDS = {"matches", "held_each_second", "held_min", "held_mean", "finished", "actions", "actions_per_s",
-                "latency_ms", "answer_ms", "join_ms", "errors", "dropped", "stalled", "pairs_by_phase_at_end"}
+                "latency_ms", "latency_each_second", "answer_ms", "join_ms", "errors", "dropped", "stalled",
+                "pairs_by_phase_at_end"}
 RUN_FIELDS = {"servers", "matches", "bot_matches", "ramp_s", "connected_at_start", "duration_s", "actions_per_s",
               "people", "bots", "server_cpu", "server_cpu_each", "database_cpu", "client_cpu", "client_lag_ms",
               "machine_cpu", "cpu_wait"}
@@ -56,6 +57,8 @@ def test_cafe_pace_with_a_bot(tmp_path: Path) -> None:
     # people's plays timed to the opponent's connection; the bot's answers timed apart
     lat = people["latency_ms"]
     assert lat["count"] > 0 and 0 < lat["p50"] <= lat["p90"] <= lat["p99"] <= lat["max"]
+    per_second = people["latency_each_second"]
+    assert sum(n for n, _, _ in per_second) == lat["count"] and max(m for _, _, m in per_second if m) == lat["max"]
     assert people["answer_ms"]["count"] == 0 and bots["latency_ms"]["count"] == 0
     assert bots["answer_ms"]["count"] > 0 and bots["answer_ms"]["p50"] > 0
     # every action waited for its think time: 5 matches, one seat acting at a time, 50 ms at least each
