@@ -1,27 +1,57 @@
-"""Load on one ``tavli serve`` process: many concurrent matches played through real WebSocket clients.
+"""Load on ``tavli serve``: many concurrent matches played through real WebSocket clients.
 
 Each match is a friend match whose two seats are two WebSocket connections of this process
 (docs/web.md: ``POST /api/matches``, then ``hello`` on ``/ws/{id}`` with each seat's token),
-each rolling and playing a random legal play (seeded) as soon as the state says it may. When a
-match ends, its pair starts another, so that ``--matches`` stay in play. Matches are started
-``--ramp`` a second (a batch once the one before has connected); once all are connected, a
-window of ``--duration`` seconds is measured:
+each rolling and playing a random legal play (seeded). When a match ends, its pair starts
+another, so that ``--matches`` stay in play. Two paces:
+
+- ``--pace saturate`` (the default): each seat acts as soon as the state says it may, so the
+  server runs flat out (one match of 1 point of Portes each, unless told);
+- ``--pace cafe``: each seat thinks a seeded random time, uniform in 1–4 s (``--think MIN,MAX``),
+  before every roll and every play, as people do; the matches are then those of a café, unless
+  told: ``--length 5 --games tavli --steps`` (hello with ``"steps": true``, as the board sends
+  it, so that every state lists every order of each legal play's steps).
+
+Matches are started ``--ramp`` a second (a batch once the one before has connected). At café
+pace the first roll of each match comes after its seat's think time, so the starts spread over
+the ramp-up and the think times: nothing sends all the matches' first actions at once. Once all
+are connected, and after ``--settle`` seconds (at café pace, the longest think time, so that
+every match has acted), a window of ``--duration`` seconds is measured:
 
 - matches held (both seats connected), fewest and mean over the window's seconds, and finished;
 - actions per second: rolls and plays of the clients that the server acknowledged (a state with
   a higher ``seq`` came back to the seat that sent them);
 - latency from a play sent to the *opponent's* connection receiving the state that shows it
   (p50, p90, p99, max);
-- errors by code, dropped connections by close code, matches stalled at the end of the window,
-  and the CPU time of the server and of this client during the window.
+- errors by code, dropped connections by close code, matches stalled at the end of the window
+  (no state for 10 s, or three times the longest think time);
+- the CPU of the server's processes (each ``tavli serve`` and its children, summed), of its
+  PostgreSQL backends, of this client, and of the whole machine, with the share of the time
+  some task waited for a CPU (Linux's pressure figure: how much other work got in the way);
+- the client's event-loop lag (how late a 50 ms sleep wakes up: when it is small, the client is
+  not what is measured). The client reads of each state only what it uses (``Reader``).
 
-There is no other Tavli web server to compare with, so the same clients then run (``--baseline``
-seconds, on by default) against a relay in a process of its own that only forwards each
-message to the other connection of its pair (the ``websockets`` library, same machine): the
-floor that any server could reach here, with the ratio of the server's latency to it.
+``--servers N`` (with ``--database postgresql://...``) starts N ``tavli serve`` processes sharing
+one database and connects the two seats of each match to different processes, so that every
+play crosses processes: the latency is then the cross-process delivery. ``--compare`` runs the
+same load on one process afterwards, for the ratios. A PostgreSQL URL names the server and the
+credentials: each run creates a fresh database there (the role needs CREATEDB; otherwise the
+database named is used as it is) and drops it at the end.
+
+``--bots M`` adds M matches against a bot (``--bot-level``, champion by default) whose human seat
+plays at the people's pace; their figures come apart from the people's: the human's actions
+and the time from the human's play to the state where the bot has answered (rolled and played).
+
+In saturate mode the same clients then run (``--baseline`` seconds, 10 by default there)
+against a relay in a process of its own that only forwards each message to the other
+connection of its pair (the ``websockets`` library, same machine): the floor that any server
+could reach here, with the ratio of the server's latency to it.
 
     .venv/bin/python benchmarks/load.py --matches 1000 --duration 60
-    .venv/bin/python benchmarks/load.py --matches 50 --duration 10 --baseline 5 --json load.json
+    .venv/bin/python benchmarks/load.py --pace cafe --matches 1000 --duration 60
+    .venv/bin/python benchmarks/load.py --pace cafe --matches 200 --servers 2 --compare \\
+        --database postgresql://tavli_test:tavli_test@127.0.0.1/tavli_test
+    .venv/bin/python benchmarks/load.py --pace cafe --matches 500 --bots 200 --json load.json
 """
 
 from __future__ import annotations
@@ -40,12 +70,12 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2 as httpx
 import websockets
 from rich.console import Console
 from rich.table import Table
@@ -55,27 +85,52 @@ try:
 except ImportError:  # optional: the plain asyncio loop works too, with a little more client CPU
     uvloop = None  # type: ignore[assignment]
 
-console = Console()
+console = Console(width=None if sys.stdout.isatty() else 132)  # a log keeps the table's rows whole
 ROOT = Path(__file__).resolve().parents[1]
 STALLED_AFTER = 10.0
-"""A match that has seen no state for this many seconds at the end of the window is stalled."""
+"""A match that has seen no state for this many seconds (or three think times) at the end of the window is stalled."""
+LAG_TICK = 0.05
+"""The client's event-loop lag is how late a sleep of this many seconds wakes up."""
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How the clients play: ``think`` is None (act at once) or the range of seconds thought before each action."""
+
+    think: tuple[float, float] | None
+    steps: bool
+
+    @property
+    def stalled_after(self) -> float:
+        return max(STALLED_AFTER, 3 * self.think[1]) if self.think else STALLED_AFTER
 
 
 @dataclass
 class Figures:
-    """What the clients saw; the counters count only inside the measured window."""
+    """What the clients of one kind of match saw; the counters count only inside the measured window."""
 
     measuring: bool = False
     actions: int = 0
     latencies: list[float] = field(default_factory=list)
+    """Seconds from a play sent to the opponent's connection receiving the state that shows it."""
+    answers: list[float] = field(default_factory=list)
+    """Matches against a bot: seconds from the human's play to the state where the bot has answered."""
     joins: list[float] = field(default_factory=list)
     """Seconds from opening a connection to its first state (handshake + hello), in the ramp-up too."""
     finished: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     dropped: Counter[str] = field(default_factory=Counter)
     connected: int = 0
-    """Matches whose two seats have joined now (not only in the window)."""
+    """Matches whose seats have all joined now (not only in the window)."""
     pairs: list[Pair] = field(default_factory=list)
+    held: list[int] = field(default_factory=list)
+    """Matches held at each second of the window."""
+    stalled: int = 0
+    """Matches held that had seen no state for a while at the end of the window."""
+    seen_at: list[float] = field(default_factory=list)
+    """When each of ``latencies`` was seen (``time.perf_counter``)."""
+    started: float = 0.0
+    """When the window opened."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -93,13 +148,56 @@ def raise_file_limit() -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
-def cpu_seconds(pid: int | None) -> float | None:
-    """User + system CPU time of a process (Linux /proc), or None where it cannot be read."""
-    if pid is None:
-        return None
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def proc_stat(pid: int) -> tuple[int, float] | None:
+    """The parent and the CPU seconds (user + system, with its reaped children's) of a process (Linux /proc)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return int(fields[1]), sum(int(f) for f in fields[11:15]) / TICKS
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def tree_cpu(roots: list[int]) -> dict[int, float] | None:
+    """CPU seconds of each root process with all its descendants (a server with workers), or None off Linux."""
+    if not roots or not Path("/proc/self/stat").exists():
+        return None
+    stats: dict[int, tuple[int, float]] = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit() and (stat := proc_stat(int(entry.name))) is not None:
+            stats[int(entry.name)] = stat
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _) in stats.items():
+        children.setdefault(parent, []).append(pid)
+    out = {}
+    for root in roots:
+        total, todo = 0.0, [root]
+        while todo:
+            pid = todo.pop()
+            if pid in stats:
+                total += stats[pid][1]
+                todo.extend(children.get(pid, []))
+        out[root] = total
+    return out
+
+
+def machine_ticks() -> tuple[int, int] | None:
+    """Busy and total ticks of all the machine's CPUs since boot (/proc/stat), or None off Linux."""
+    try:
+        values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:9]]
+    except (OSError, ValueError, IndexError):
+        return None
+    idle = values[3] + values[4]
+    return sum(values) - idle, sum(values)
+
+
+def cpu_pressure() -> float | None:
+    """Seconds since boot during which some runnable task waited for a CPU (Linux PSI), or None."""
+    try:
+        line = Path("/proc/pressure/cpu").read_text().splitlines()[0]
+        return int(line.rsplit("total=", 1)[1]) / 1e6
     except (OSError, ValueError, IndexError):
         return None
 
@@ -118,8 +216,9 @@ class Process:
     Its output goes to files (a pipe nobody reads would stop a server that logs a lot)."""
 
     def __init__(self, what: str, command: list[str], address: str, folder: tempfile.TemporaryDirectory[str],
-                 timeout: float = 120.0) -> None:
-        self.what, self.folder = what, folder
+                 wait: bool = True) -> None:
+        self.what, self.folder, self.address = what, folder, address
+        self.url = ""
         path = Path(folder.name)
         self.out, self.err = path / "stdout.txt", path / "stderr.txt"
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
@@ -127,9 +226,13 @@ class Process:
             # a session of its own: Ctrl-C reaches this process only, which then stops the server
             self.process = subprocess.Popen(command, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=env,
                                             cwd=path, start_new_session=True, preexec_fn=raise_file_limit)
+        if wait:
+            self.wait_address()
+
+    def wait_address(self, timeout: float = 120.0) -> None:
         deadline = time.monotonic() + timeout
         while True:
-            found = re.search(address, self.out.read_text())
+            found = re.search(self.address, self.out.read_text())
             if found:
                 self.url = found.group(0).rstrip("/")
                 return
@@ -160,20 +263,34 @@ class Process:
         self.folder.cleanup()
 
 
-def start_server(database: str | None) -> Process:
-    """``tavli serve`` on a free port (it prints the one it got) and, unless told, a fresh SQLite database."""
-    folder = tempfile.TemporaryDirectory(prefix="tavli-load-")
-    url = database or f"sqlite:///{Path(folder.name) / 'load.db'}"
-    command = [sys.executable, "-m", "tavli.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-               "--bot-delay", "0", "--create-limit", "1000000000", "--connection-limit", "1000000000",
-               "--database", url]
-    server = Process("tavli serve", command, r"http://127\.0\.0\.1:\d+/", folder)
+def start_servers(count: int, database: str, bot_delay: float, extra: list[str]) -> list[Process]:
+    """``count`` ``tavli serve`` processes on free ports (each prints the one it got), all on ``database``."""
+    servers = []
+    try:
+        for k in range(count):
+            folder = tempfile.TemporaryDirectory(prefix="tavli-load-")
+            command = [sys.executable, "-m", "tavli.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+                       "--bot-delay", f"{bot_delay:g}", "--create-limit", "1000000000",
+                       "--connection-limit", "1000000000", "--database", database, *extra]
+            servers.append(Process(f"tavli serve #{k + 1}", command, r"http://127\.0\.0\.1:\d+/", folder,
+                                   wait=False))
+        for server in servers:
+            server.wait_address()
+            wait_healthy(server)
+    except BaseException:
+        for server in servers:
+            server.stop()
+        raise
+    return servers
+
+
+def wait_healthy(server: Process) -> None:
     deadline = time.monotonic() + 60
     while True:
         try:
             answer = httpx.get(server.url + "/healthz", timeout=10)
             if answer.status_code == 200 and answer.json().get("ok") is True:
-                return server
+                return
             why = f"answered /healthz with {answer.status_code} {answer.text[:80]!r}"
         except (httpx.HTTPError, ValueError) as exc:
             why = f"did not answer /healthz: {exc}"
@@ -182,12 +299,127 @@ def start_server(database: str | None) -> Process:
         time.sleep(0.2)
 
 
+class Database:
+    """The database of one run: a SQLite file in a folder of its own, or a fresh PostgreSQL database
+    created on the server that ``--database`` names (the role needs CREATEDB) and dropped at the end."""
+
+    def __init__(self, given: str | None) -> None:
+        self.folder = tempfile.TemporaryDirectory(prefix="tavli-load-db-")
+        self.created = False
+        """Whether this run created the PostgreSQL database (and drops it at the end)."""
+        self.name = ""
+        """The PostgreSQL database's name (empty for SQLite)."""
+        if given is None or given.startswith("sqlite"):
+            self.url = given or f"sqlite:///{Path(self.folder.name) / 'load.db'}"
+            return
+        from sqlalchemy.engine import make_url
+
+        url = make_url(given)
+        if url.get_backend_name() not in ("postgresql", "postgres"):
+            raise SystemExit(f"--database: sqlite:///FILE or postgresql://... expected, not {given!r}")
+        self.name = f"tavli_load_{os.getpid()}_{int(time.time())}"
+        try:
+            asyncio.run(self._sql(given, f'CREATE DATABASE "{self.name}"'))
+        except Exception as exc:  # no CREATEDB: use the database given, as it is
+            console.print(f"[yellow]could not create a database for the run ({type(exc).__name__}: "
+                          f"{str(exc)[:80]}): using {url.database} as it is[/]")
+            self.url, self.name = given, url.database or ""
+            return
+        self.url = url.set(database=self.name).render_as_string(hide_password=False)
+        self.created = True
+        self.admin = given
+
+    @staticmethod
+    async def _sql(url: str, statement: str) -> None:
+        import asyncpg  # type: ignore[import-untyped]  # the test and postgres extras have it
+
+        conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://", 1))
+        try:
+            await conn.execute(statement)
+        finally:
+            await conn.close()
+
+    def drop(self) -> None:
+        if self.created:
+            with contextlib.suppress(Exception):
+                asyncio.run(self._sql(self.admin, f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)'))
+            self.created = False
+        self.folder.cleanup()
+
+
+async def backend_pids(url: str | None, database: str) -> list[int]:
+    """The PostgreSQL backends serving ``database`` (their CPU is the database's share of the load)."""
+    if url is None:
+        return []
+    import asyncpg
+
+    try:
+        conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://", 1))
+        try:
+            rows = await conn.fetch("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+                                    database)
+        finally:
+            await conn.close()
+    except Exception:
+        return []
+    return [int(row["pid"]) for row in rows]
+
+
+SCALARS = re.compile(r'"(seq|over|can_roll|can_play)":(\d+|true|false)')
+PLAYS = '"legal":{"plays":'
+DECODER = json.JSONDecoder()
+
+
+class Reader:
+    """The fields of a message that the clients use, without decoding the whole state.
+
+    A state with ``steps`` lists every order of every legal play, and every state the game's
+    moves: decoding all of it was most of this client's CPU. The scalars come from the part before
+    ``"game"``, the legal plays from their own list; every ``check``-th state is decoded whole
+    too and compared, and a difference turns the shortcut off (and is reported as an error)."""
+
+    def __init__(self, check: int = 50) -> None:
+        self.check, self.count, self.fast, self.mismatches = check, 0, True, 0
+
+    def __call__(self, raw: str | bytes) -> dict[str, Any]:
+        text = raw if isinstance(raw, str) else raw.decode()
+        if not self.fast or not text.startswith('{"type":"state"'):
+            out: dict[str, Any] = json.loads(text)
+            return out
+        head = text[:max(0, text.find('"game":'))]
+        found = dict(SCALARS.findall(head))
+        if len(found) < 4:
+            self.fast = False
+            return self(text)
+        msg: dict[str, Any] = {"type": "state", "seq": int(found["seq"]), "over": found["over"] == "true",
+                               "can_roll": found["can_roll"] == "true", "can_play": found["can_play"] == "true"}
+        if msg["can_play"]:
+            at = text.find(PLAYS)
+            if at < 0:
+                self.fast = False
+                return self(text)
+            msg["legal"] = {"plays": DECODER.raw_decode(text, at + len(PLAYS))[0]}
+        self.count += 1
+        if self.count % self.check == 0:
+            whole = json.loads(text)
+            if any(whole.get(k) != v for k, v in msg.items() if k != "legal") or \
+                    (msg["can_play"] and whole["legal"]["plays"] != msg["legal"]["plays"]):
+                self.fast, self.mismatches = False, self.mismatches + 1
+                out = whole
+                return out
+        return msg
+
+
+read_message = Reader()
+
+
 class Dropped(Exception):
     """The server closed a connection before the match ended."""
 
 
 class Seat:
-    """One player's connection: acts when the state says so, and times the opponent's view of its plays."""
+    """One player's connection: acts when the state says so (after thinking, at café pace), and times
+    the opponent's view of its plays, or, against a bot, the bot's answer."""
 
     def __init__(self, pair: Pair, token: str) -> None:
         self.pair, self.token = pair, token
@@ -196,32 +428,62 @@ class Seat:
         """The seq of the last state acted on: a state sent again (another seat joins) is not acted on twice."""
         self.waiting: int | None = None
         """The seq of this seat's action not yet acknowledged."""
+        self.answer_from: tuple[int, float] | None = None
+        """Against a bot: the seq and the time of the play whose answer is awaited."""
         self.state: dict[str, Any] | None = None
+        self.thinking: asyncio.Task[None] | None = None
 
     async def act(self, state: dict[str, Any]) -> None:
         seq = state["seq"]
-        if seq <= self.acted_at:
+        if seq <= self.acted_at or not (state["can_roll"] or state["can_play"]):
             return
+        self.acted_at = seq
+        think = self.pair.pace.think
+        if think is None:
+            await self.send(state)
+        else:
+            self.thinking = asyncio.create_task(self.after(self.pair.rng.uniform(*think), seq))
+
+    async def after(self, delay: float, seq: int) -> None:
+        await asyncio.sleep(delay)
+        state = self.state
+        if state is not None and state["seq"] == seq:  # nothing happened meanwhile: act on the latest state
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await self.send(state)
+
+    async def send(self, state: dict[str, Any]) -> None:
+        seq = state["seq"]
+        self.waiting = seq
         if state["can_roll"]:
-            self.acted_at = self.waiting = seq
             await self.ws.send(f'{{"type":"roll","seq":{seq}}}')
-        elif state["can_play"]:
-            self.acted_at = self.waiting = seq
-            pair = self.pair
-            play = pair.rng.choice(state["legal"]["plays"])
-            pair.sent[seq + 1] = (self, time.perf_counter())
-            await self.ws.send(json.dumps({"type": "play", "seq": seq, "play": play}))
+            return
+        pair = self.pair
+        play = pair.rng.choice(state["legal"]["plays"])
+        now = time.perf_counter()
+        if pair.bot:
+            self.answer_from = (seq, now)
+        else:
+            pair.sent[seq + 1] = (self, now)
+        await self.ws.send(json.dumps({"type": "play", "seq": seq, "play": play}))
 
     async def run(self, url: str, joined: asyncio.Event) -> None:
+        try:
+            await self.read(url, joined)
+        finally:
+            if self.thinking is not None:
+                self.thinking.cancel()
+
+    async def read(self, url: str, joined: asyncio.Event) -> None:
         pair = self.pair
         figures = pair.figures
         opened = time.perf_counter()
+        hello = {"type": "hello", "token": self.token} | ({"steps": True} if pair.pace.steps else {})
         async with websockets.connect(url, max_queue=None, ping_interval=None, open_timeout=120,
-                                      close_timeout=2, compression=None) as ws:
+                                      close_timeout=2, compression=None, max_size=None) as ws:
             self.ws = ws
-            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            await ws.send(json.dumps(hello))
             async for raw in ws:
-                msg = json.loads(raw)
+                msg = read_message(raw)
                 kind = msg.get("type")
                 if kind == "error":
                     code = msg.get("code", "?")
@@ -246,12 +508,18 @@ class Seat:
                     self.waiting = None
                     if figures.measuring:
                         figures.actions += 1
+                if self.answer_from is not None and seq > self.answer_from[0] + 1 \
+                        and (msg["can_roll"] or msg["can_play"] or msg["over"]):
+                    if figures.measuring:
+                        figures.answers.append(now - self.answer_from[1])
+                    self.answer_from = None
                 sent = pair.sent
                 if sent:
                     for key in [k for k, (seat, _) in sent.items() if k <= seq and seat is not self]:
                         t = sent.pop(key)[1]
                         if figures.measuring:
                             figures.latencies.append(now - t)
+                            figures.seen_at.append(now)
                 if msg["over"]:
                     return
                 self.state = msg
@@ -260,19 +528,27 @@ class Seat:
                           else "closed without a close frame")
 
 
-class Pair:
-    """Two seats playing matches one after another."""
+@dataclass
+class Route:
+    """Where a pair creates its matches, and the server each seat connects to."""
 
-    def __init__(self, figures: Figures, rng: random.Random) -> None:
-        self.figures, self.rng = figures, rng
+    create: str
+    seats: tuple[str, ...]
+
+
+class Pair:
+    """The seats of one match (two people, or one person against a bot) playing matches one after another."""
+
+    def __init__(self, figures: Figures, rng: random.Random, pace: Pace, route: Route, body: dict[str, Any]) -> None:
+        self.figures, self.rng, self.pace, self.route, self.body = figures, rng, pace, route, body
+        self.bot = body["opponent"] != "friend"
         self.sent: dict[int, tuple[Seat, float]] = {}
         """Plays not yet seen by the opponent, by the seq of the state that will show them."""
         self.last_state = time.perf_counter()
         self.held = False
         self.phase = "start"
 
-    async def play_matches(self, client: httpx.AsyncClient, base: str, body: dict[str, Any],
-                           first: dict[str, Any] | None) -> None:
+    async def play_matches(self, client: httpx.AsyncClient, first: dict[str, Any] | None) -> None:
         """Matches one after another until cancelled."""
         figures = self.figures
         links = first
@@ -280,11 +556,11 @@ class Pair:
             try:
                 if links is None:
                     self.phase = "create"
-                    links = await self.create(client, base, body)
+                    links = await self.create(client)
                     if links is None:
                         await asyncio.sleep(1.0)
                         continue
-                failures = await self.play_one(base, links)
+                failures = await self.play_one(links)
             except Exception as exc:  # a bug of this client: counted, not silently ending the pair
                 figures.errors[f"client {type(exc).__name__}: {exc}"[:80]] += 1
                 failures = [exc]
@@ -298,9 +574,9 @@ class Pair:
             elif figures.measuring:
                 figures.finished += 1
 
-    async def create(self, client: httpx.AsyncClient, base: str, body: dict[str, Any]) -> dict[str, Any] | None:
+    async def create(self, client: httpx.AsyncClient) -> dict[str, Any] | None:
         try:
-            answer = await client.post(f"{base}/api/matches", json=body)
+            answer = await client.post(f"{self.route.create}/api/matches", json=self.body)
         except httpx.HTTPError as exc:
             self.figures.errors[f"POST /api/matches: {type(exc).__name__}"] += 1
             return None
@@ -310,15 +586,16 @@ class Pair:
         links: dict[str, Any] = answer.json()
         return links
 
-    async def play_one(self, base: str, links: dict[str, Any]) -> list[BaseException]:
+    async def play_one(self, links: dict[str, Any]) -> list[BaseException]:
         """One match from hello to its end; the connections' failures (none when it ended well)."""
         figures = self.figures
         self.sent = {}
-        ws_url = base.replace("http", "ws", 1) + f"/ws/{links['match']}"
-        seats = [Seat(self, links["token"]), Seat(self, links["friend"].split("#t=", 1)[1])]
+        tokens = [links["token"]] if self.bot else [links["token"], links["friend"].split("#t=", 1)[1]]
+        urls = [base.replace("http", "ws", 1) + f"/ws/{links['match']}" for base in self.route.seats]
+        seats = [Seat(self, token) for token in tokens]
         self.phase = "connect"
-        joined = [asyncio.Event(), asyncio.Event()]
-        tasks = [asyncio.create_task(s.run(ws_url, j)) for s, j in zip(seats, joined, strict=True)]
+        joined = [asyncio.Event() for _ in seats]
+        tasks = [asyncio.create_task(s.run(u, j)) for s, u, j in zip(seats, urls, joined, strict=False)]
         both: asyncio.Future[Any] = asyncio.gather(*(j.wait() for j in joined))
         try:
             await asyncio.wait([both, *tasks], timeout=120, return_when=asyncio.FIRST_COMPLETED)
@@ -352,7 +629,7 @@ def drop_reason(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {str(exc)[:60]}" if str(exc) else type(exc).__name__
 
 
-async def ramp_up(figures: Figures, total: int, batch: int, start: Callable[[int], None]) -> float:
+async def ramp_up(connected: Callable[[], int], total: int, batch: int, start: Callable[[int], None]) -> float:
     """Start ``total`` pairs, ``batch`` a second, each batch once the one before has connected (30 s at
     most), so that handshakes do not pile up; then wait for all (60 s at most). Returns the seconds taken."""
     began = time.perf_counter()
@@ -362,75 +639,161 @@ async def ramp_up(figures: Figures, total: int, batch: int, start: Callable[[int
         for k in range(first, upto):
             start(k)
         if upto < total:
-            while (now := time.perf_counter()) - at < 1.0 or (figures.connected < upto and now - at < 30):
+            while (now := time.perf_counter()) - at < 1.0 or (connected() < upto and now - at < 30):
                 await asyncio.sleep(0.05)
     at = time.perf_counter()
-    while figures.connected < total and time.perf_counter() - at < 60:
+    while connected() < total and time.perf_counter() - at < 60:
         await asyncio.sleep(0.05)
     return time.perf_counter() - began
 
 
-async def sample_window(figures: Figures, duration: float, server_pid: int | None) -> dict[str, Any]:
-    """Measure ``duration`` seconds: matches held each second, CPU of the server and of this client."""
-    held: list[int] = []
-    cpu0, client0 = cpu_seconds(server_pid), time.process_time()
-    figures.measuring = True
+async def watch_lag(lags: list[float], measuring: Callable[[], bool]) -> None:
+    """How late this client's event loop wakes up from a short sleep (its own load, seen from inside)."""
+    while True:
+        at = time.perf_counter()
+        await asyncio.sleep(LAG_TICK)
+        if measuring():
+            lags.append(time.perf_counter() - at - LAG_TICK)
+
+
+async def sample_window(groups: list[Figures], duration: float, server_pids: list[int],
+                        postgres: tuple[str | None, str] = (None, ""), stalled_after: float = STALLED_AFTER,
+                        ) -> dict[str, Any]:
+    """Measure ``duration`` seconds: matches held each second, CPU of the servers, their database
+    backends, this client and the machine, and the client's event-loop lag."""
+    lags: list[float] = []
+    measuring = False
+    watcher = asyncio.create_task(watch_lag(lags, lambda: measuring))
+    backends = await backend_pids(*postgres)
+    cpu0, client0, machine0, wait0 = tree_cpu(server_pids), time.process_time(), machine_ticks(), cpu_pressure()
+    db0 = {pid: stat[1] for pid in backends if (stat := proc_stat(pid)) is not None}
     start = time.perf_counter()
+    for group in groups:
+        group.measuring, group.started = True, start
+    measuring = True
     while (left := duration - (time.perf_counter() - start)) > 0:
         await asyncio.sleep(min(1.0, left))
-        held.append(figures.connected)
-    figures.measuring = False
+        for group in groups:
+            group.held.append(group.connected)
+    for group in groups:
+        group.measuring = False
+    measuring = False
     elapsed = time.perf_counter() - start
-    cpu1, client1 = cpu_seconds(server_pid), time.process_time()
+    cpu1, client1, machine1, wait1 = tree_cpu(server_pids), time.process_time(), machine_ticks(), cpu_pressure()
+    db1 = {pid: stat[1] for pid in set(backends) | set(await backend_pids(*postgres))
+           if (stat := proc_stat(pid)) is not None}
+    watcher.cancel()
     now = time.perf_counter()
-    return {"elapsed": elapsed, "held": held,
-            "stalled": sum(1 for p in figures.pairs if p.held and now - p.last_state > STALLED_AFTER),
-            "server_cpu": None if cpu0 is None or cpu1 is None else (cpu1 - cpu0) / elapsed,
-            "client_cpu": (client1 - client0) / elapsed}
+    for group in groups:
+        group.stalled = sum(1 for p in group.pairs if p.held and now - p.last_state > stalled_after)
+    each = None if cpu0 is None or cpu1 is None else [(cpu1[pid] - cpu0[pid]) / elapsed for pid in server_pids]
+    machine = None
+    if machine0 is not None and machine1 is not None and machine1[1] > machine0[1]:
+        machine = (machine1[0] - machine0[0]) / (machine1[1] - machine0[1]) * (os.cpu_count() or 1)
+    return {"elapsed": elapsed,
+            "server_cpu": None if each is None else sum(each), "server_cpu_each": each,
+            "database_cpu": (sum(db1.values()) - sum(db0.get(pid, 0.0) for pid in db1)) / elapsed if db1 else None,
+            "database_backends": len(db1),
+            "client_cpu": (client1 - client0) / elapsed,
+            "client_lag_ms": latency_ms(lags),
+            "machine_cpu": machine,
+            "cpu_wait": None if wait0 is None or wait1 is None else (wait1 - wait0) / elapsed}
 
 
-async def run_server_load(base: str, args: argparse.Namespace, server_pid: int | None) -> dict[str, Any]:
-    figures = Figures()
-    body = {"opponent": "friend", "length": args.length, "games": args.games}
+def each_second(figures: Figures) -> list[list[float | int | None]]:
+    """Plays timed, p50 and max (ms) in each second of the window: a stall that comes back every few
+    seconds (a periodic job of the server) shows here."""
+    seconds: dict[int, list[float]] = {}
+    for at, latency in zip(figures.seen_at, figures.latencies, strict=True):
+        seconds.setdefault(int(at - figures.started), []).append(latency)
+    out: list[list[float | int | None]] = []
+    for k in range(max(seconds, default=-1) + 1):
+        values = seconds.get(k, [])
+        lat = latency_ms(values)
+        out.append([len(values), lat["p50"], lat["max"]])
+    return out
+
+
+def group_figures(figures: Figures, count: int, elapsed: float) -> dict[str, Any]:
+    held = figures.held
+    return {
+        "matches": count,
+        "held_each_second": held,
+        "latency_each_second": each_second(figures),
+        "held_min": min(held, default=0), "held_mean": round(sum(held) / len(held), 1) if held else 0,
+        "finished": figures.finished, "actions": figures.actions,
+        "actions_per_s": round(figures.actions / elapsed, 1),
+        "latency_ms": latency_ms(figures.latencies),
+        "answer_ms": latency_ms(figures.answers),
+        "join_ms": latency_ms(figures.joins),
+        "errors": dict(figures.errors), "dropped": dict(figures.dropped),
+        "stalled": figures.stalled,
+        "pairs_by_phase_at_end": dict(Counter(pair.phase for pair in figures.pairs)),
+    }
+
+
+async def run_load(bases: list[str], args: argparse.Namespace, pace: Pace, server_pids: list[int],
+                   postgres: tuple[str | None, str] = (None, "")) -> dict[str, Any]:
+    """The load on the servers at ``bases``: ``args.matches`` people's matches and ``args.bots`` bot matches."""
+    people, bots = Figures(), Figures()
+    friend = {"opponent": "friend", "length": args.length, "games": args.games}
+    against_bot = {"opponent": args.bot_level, "length": args.length, "games": args.games}
+    rng = random.Random(args.seed)
+    kinds = [False] * args.matches + [True] * args.bots
+    rng.shuffle(kinds)  # the bot matches start among the people's, not after them
+    n = len(bases)
     # kept-alive connections expire before uvicorn's 5 s, so that a POST does not meet one the server is closing
     limits = httpx.Limits(max_connections=100, max_keepalive_connections=100, keepalive_expiry=3.0)
     async with httpx.AsyncClient(limits=limits, timeout=120) as client:
-        probe = await client.post(f"{base}/api/matches", json=body)  # the first pair's match: bad options fail here
+        first_body = against_bot if kinds[0] else friend
+        probe = await client.post(f"{bases[0]}/api/matches", json=first_body)  # bad options fail here
         if probe.status_code != 201:
             raise SystemExit(f"POST /api/matches answered {probe.status_code}: {probe.text[:200]}")
-        rng = random.Random(args.seed)
         tasks = []
         first: list[dict[str, Any]] = [probe.json()]
 
         def start(k: int) -> None:
-            pair = Pair(figures, random.Random(rng.getrandbits(64)))
+            bot = kinds[k]
+            figures = bots if bot else people
+            # the two seats of a people's match on two processes (the next one), when there are several
+            route = Route(bases[k % n], (bases[k % n],) if bot else (bases[k % n], bases[(k + 1) % n]))
+            pair = Pair(figures, random.Random(rng.getrandbits(64)), pace, route, against_bot if bot else friend)
             figures.pairs.append(pair)
-            tasks.append(asyncio.create_task(pair.play_matches(client, base, body, first.pop() if first else None)))
+            tasks.append(asyncio.create_task(pair.play_matches(client, first.pop() if first else None)))
 
-        ramp = await ramp_up(figures, args.matches, args.ramp, start)
-        at_start = figures.connected
-        console.print(f"ramp-up: {at_start} of {args.matches} matches connected in {ramp:.1f} s; "
-                      f"measuring {args.duration:g} s")
-        window = await sample_window(figures, args.duration, server_pid)
-        phases = Counter(pair.phase for pair in figures.pairs)  # where the pairs are at the end of the window
+        total = len(kinds)
+        ramp = await ramp_up(lambda: people.connected + bots.connected, total, args.ramp, start)
+        at_start = people.connected + bots.connected
+        console.print(f"ramp-up: {at_start} of {total} matches connected in {ramp:.1f} s; "
+                      + (f"settling {args.settle:g} s, " if args.settle else "")
+                      + f"measuring {args.duration:g} s")
+        await asyncio.sleep(args.settle)
+        window = await sample_window([people, bots], args.duration, server_pids, postgres, pace.stalled_after)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    lat, held, elapsed = figures.latencies, window["held"], window["elapsed"]
-    return {
-        "matches": args.matches, "ramp_s": round(ramp, 1), "connected_at_start": at_start,
-        "duration_s": round(elapsed, 1),
-        "held_each_second": held,
-        "held_min": min(held, default=0), "held_mean": round(sum(held) / len(held), 1) if held else 0,
-        "finished": figures.finished, "actions": figures.actions,
-        "actions_per_s": round(figures.actions / elapsed, 1),
-        "latency_ms": latency_ms(lat),
-        "join_ms": latency_ms(figures.joins),
-        "errors": dict(figures.errors), "dropped": dict(figures.dropped), "stalled": window["stalled"],
-        "pairs_by_phase_at_end": dict(phases),
-        "server_cpu": None if window["server_cpu"] is None else round(window["server_cpu"], 2),
-        "client_cpu": round(window["client_cpu"], 2),
+    elapsed = window["elapsed"]
+    if read_message.mismatches:
+        people.errors["client: a state read wrong by the shortcut"] += read_message.mismatches
+    out: dict[str, Any] = {
+        "servers": n, "matches": args.matches, "bot_matches": args.bots, "ramp_s": round(ramp, 1),
+        "connected_at_start": at_start, "duration_s": round(elapsed, 1),
+        "actions_per_s": round((people.actions + bots.actions) / elapsed, 1),
+        "people": group_figures(people, args.matches, elapsed),
+        "bots": group_figures(bots, args.bots, elapsed) if args.bots else None,
+        "server_cpu": rounded(window["server_cpu"]),
+        "server_cpu_each": None if window["server_cpu_each"] is None else [round(c, 2) for c in
+                                                                           window["server_cpu_each"]],
+        "database_cpu": rounded(window["database_cpu"]), "database_backends": window["database_backends"],
+        "client_cpu": rounded(window["client_cpu"]), "client_lag_ms": window["client_lag_ms"],
+        "machine_cpu": rounded(window["machine_cpu"]), "cpus": os.cpu_count(),
+        "cpu_wait": rounded(window["cpu_wait"]),
     }
+    return out
+
+
+def rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
 
 
 def latency_ms(values: list[float]) -> dict[str, Any]:
@@ -495,9 +858,9 @@ async def run_relay_baseline(url: str, pairs: int, ramp: int, duration: float, r
     def start(k: int) -> None:
         tasks.extend(asyncio.create_task(player(f"/{k}", first)) for first in (True, False))
 
-    await ramp_up(figures, pairs, ramp, start)
+    await ramp_up(lambda: figures.connected, pairs, ramp, start)
     await asyncio.sleep(1.0)
-    window = await sample_window(figures, duration, relay_pid)
+    window = await sample_window([figures], duration, [relay_pid])
     failed = [t for t in tasks if t.done() and t.exception() is not None]
     for task in tasks:
         task.cancel()
@@ -505,8 +868,7 @@ async def run_relay_baseline(url: str, pairs: int, ramp: int, duration: float, r
     return {"pairs": pairs, "connected": figures.connected, "failed_connections": len(failed),
             "duration_s": round(window["elapsed"], 1), "messages_per_s": round(count / window["elapsed"], 1),
             "latency_ms": latency_ms(figures.latencies),
-            "server_cpu": None if window["server_cpu"] is None else round(window["server_cpu"], 2),
-            "client_cpu": round(window["client_cpu"], 2)}
+            "server_cpu": rounded(window["server_cpu"]), "client_cpu": rounded(window["client_cpu"])}
 
 
 def ms(value: float | None) -> str:
@@ -514,37 +876,96 @@ def ms(value: float | None) -> str:
 
 
 def cpu(value: float | None) -> str:
-    return "-" if value is None else f"{100 * value:.0f}% of a core"
+    if value is None:
+        return "-"
+    return f"{100 * value:.1f}% of a core" if value < 0.1 else f"{100 * value:.0f}% of a core"
 
 
-def report(args: argparse.Namespace, command: str, server: dict[str, Any], relay: dict[str, Any] | None) -> None:
-    lat = server["latency_ms"]
-    table = Table(title=f"tavli serve: {args.matches} concurrent matches, {server['duration_s']:g} s measured")
+def spread(lat: dict[str, Any]) -> str:
+    return f"{ms(lat['p50'])} / {ms(lat['p90'])} / {ms(lat['p99'])} / {ms(lat['max'])}"
+
+
+def group_rows(table: Table, name: str, group: dict[str, Any], pace_name: str, stalled_after: float,
+               latency: str) -> None:
+    table.add_row(f"{name}: matches held, fewest / mean in the window's seconds",
+                  f"{group['held_min']} / {group['held_mean']:g} of {group['matches']}")
+    table.add_row(f"{name}: matches finished in the window", str(group["finished"]))
+    table.add_row(f"{name}: actions per second (rolls + plays acknowledged)", f"{group['actions_per_s']:,.1f}")
+    if group["latency_ms"]["count"]:
+        table.add_row(f"{name}: {latency}, p50 / p90 / p99 / max (ms)", spread(group["latency_ms"]))
+        table.add_row(f"{name}: plays timed", f"{group['latency_ms']['count']:,}")
+    if group["answer_ms"]["count"]:
+        table.add_row(f"{name}: play sent → the bot's answer seen, p50 / p90 / p99 / max (ms)",
+                      spread(group["answer_ms"]))
+        table.add_row(f"{name}: answers timed", f"{group['answer_ms']['count']:,}")
+    joins = group["join_ms"]
+    table.add_row(f"{name}: connect + hello → first state, p50 / p99 / max (ms)",
+                  f"{ms(joins['p50'])} / {ms(joins['p99'])} / {ms(joins['max'])}")
+    table.add_row(f"{name}: errors by code", ", ".join(f"{k} {v}" for k, v in sorted(group["errors"].items()))
+                  or "none")
+    table.add_row(f"{name}: dropped connections",
+                  ", ".join(f"{k}: {v}" for k, v in sorted(group["dropped"].items())) or "0")
+    table.add_row(f"{name}: matches stalled (no state for {stalled_after:g} s at the end)", str(group["stalled"]))
+
+
+def report(args: argparse.Namespace, pace: Pace, run: dict[str, Any], single: dict[str, Any] | None,
+           relay: dict[str, Any] | None) -> None:
+    what = "café pace, think " + "–".join(f"{t:g}" for t in pace.think) + " s" if pace.think else "saturating"
+    servers = run["servers"]
+    title = (f"tavli serve{f' ×{servers} processes' if servers > 1 else ''}: {args.matches} matches"
+             f"{f' + {args.bots} against {args.bot_level}' if args.bots else ''} ({what}; "
+             f"{args.length} points of {args.games}{', steps' if pace.steps else ''}), "
+             f"{run['duration_s']:g} s measured")
+    table = Table(title=title)
     table.add_column("figure")
     table.add_column("value", justify="right")
-    table.add_row("ramp-up (matches connected / time)", f"{server['connected_at_start']} in {server['ramp_s']} s")
-    joins = server["join_ms"]
-    table.add_row("connect + hello → first state, p50 / p99 / max (ms)",
-                  f"{ms(joins['p50'])} / {ms(joins['p99'])} / {ms(joins['max'])}")
-    table.add_row("matches held, fewest / mean in the window's seconds",
-                  f"{server['held_min']} / {server['held_mean']:g} of {args.matches}")
-    table.add_row("matches finished in the window", str(server["finished"]))
-    table.add_row("actions per second (rolls + plays acknowledged)", f"{server['actions_per_s']:,.1f}")
-    table.add_row("play sent → opponent sees it, p50 / p90 / p99 / max (ms)",
-                  f"{ms(lat['p50'])} / {ms(lat['p90'])} / {ms(lat['p99'])} / {ms(lat['max'])}")
-    table.add_row("plays timed", f"{lat['count']:,}")
-    table.add_row("errors by code", ", ".join(f"{k} {v}" for k, v in sorted(server["errors"].items())) or "none")
-    table.add_row("dropped connections",
-                  ", ".join(f"{k}: {v}" for k, v in sorted(server["dropped"].items())) or "0")
-    table.add_row(f"matches stalled (no state for {STALLED_AFTER:g} s at the end)", str(server["stalled"]))
-    table.add_row("CPU: server / this client", f"{cpu(server['server_cpu'])} / {cpu(server['client_cpu'])}")
+    table.add_row("ramp-up (matches connected / time)", f"{run['connected_at_start']} in {run['ramp_s']} s")
+    latency = "play sent → opponent sees it" + (" (across processes)" if servers > 1 else "")
+    if args.matches:
+        group_rows(table, "people", run["people"], what, pace.stalled_after, latency)
+    if run["bots"] is not None:
+        table.add_section()
+        group_rows(table, "bot matches", run["bots"], what, pace.stalled_after, latency)
+    table.add_section()
+    table.add_row("actions per second, all matches", f"{run['actions_per_s']:,.1f}")
+    each = run["server_cpu_each"]
+    table.add_row("CPU: server" + (" processes, together (each)" if servers > 1 else ""),
+                  cpu(run["server_cpu"]) + (f" ({', '.join(f'{100 * c:.0f}%' for c in each)})"
+                                            if each and servers > 1 else ""))
+    if run["database_cpu"] is not None:
+        table.add_row("CPU: the database's PostgreSQL backends", cpu(run["database_cpu"]))
+    lag = run["client_lag_ms"]
+    table.add_row("CPU: this client / its event-loop lag p50, p99, max (ms)",
+                  f"{cpu(run['client_cpu'])} / {ms(lag['p50'])}, {ms(lag['p99'])}, {ms(lag['max'])}")
+    if run["machine_cpu"] is not None:
+        table.add_row("CPU: the whole machine, busy (all processes, others' too)",
+                      f"{run['machine_cpu']:.2f} of {run['cpus']} cores")
+    if run["cpu_wait"] is not None:
+        table.add_row("CPU: share of the window some task waited for a CPU (pressure)", f"{100 * run['cpu_wait']:.0f}%")
+    if single is not None:
+        table.add_section()
+        sp = single["people"]
+        table.add_row("one process, same load: actions per second", f"{single['actions_per_s']:,.1f}")
+        if sp["latency_ms"]["count"]:
+            table.add_row("one process: play sent → opponent sees it, p50 / p90 / p99 / max (ms)",
+                          spread(sp["latency_ms"]))
+        table.add_row("one process: errors, dropped, stalled",
+                      f"{sum(sp['errors'].values())}, {sum(sp['dropped'].values())}, {sp['stalled']}")
+        table.add_row("one process: CPU server / database",
+                      f"{cpu(single['server_cpu'])} / {cpu(single['database_cpu'])}")
+        if single["actions_per_s"]:
+            table.add_row(f"{servers} processes / one: actions per second",
+                          f"{run['actions_per_s'] / single['actions_per_s']:.2f}×")
+        a, b = run["people"]["latency_ms"], sp["latency_ms"]
+        if a["p50"] and b["p50"]:
+            table.add_row(f"{servers} processes / one: p50, p99 latency",
+                          f"{a['p50'] / b['p50']:,.1f}× , {a['p99'] / b['p99']:,.1f}×")
     if relay is not None:
         rl = relay["latency_ms"]
         table.add_section()
         table.add_row(f"relay floor ({relay['pairs']} pairs, {relay['duration_s']:g} s): messages per second",
                       f"{relay['messages_per_s']:,.1f}")
-        table.add_row("relay floor: p50 / p90 / p99 / max (ms)",
-                      f"{ms(rl['p50'])} / {ms(rl['p90'])} / {ms(rl['p99'])} / {ms(rl['max'])}")
+        table.add_row("relay floor: p50 / p90 / p99 / max (ms)", spread(rl))
         table.add_row("relay floor: CPU relay / this client",
                       f"{cpu(relay['server_cpu'])} / {cpu(relay['client_cpu'])}")
         if relay.get("p50_ratio") is not None:
@@ -553,24 +974,86 @@ def report(args: argparse.Namespace, command: str, server: dict[str, Any], relay
         if relay.get("rate_ratio") is not None:
             table.add_row("relay floor messages/s / tavli serve actions/s", f"{relay['rate_ratio']:,.1f}×")
     console.print(table)
-    console.print(f"command: {command}")
+
+
+def think_range(text: str) -> tuple[float, float]:
+    try:
+        low, high = (float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"MIN,MAX in seconds expected, such as 1,4: not {text!r}") from None
+    if not 0 <= low <= high:
+        raise argparse.ArgumentTypeError(f"0 <= MIN <= MAX expected: not {text!r}")
+    return low, high
+
+
+@contextlib.contextmanager
+def servers_on(count: int, given: str | None, bot_delay: float,
+               extra: list[str]) -> Iterator[tuple[list[Process], Database]]:
+    """``count`` servers on a fresh database, stopped (and the database dropped) at the end."""
+    database = Database(given)
+    servers: list[Process] = []
+    try:
+        servers = start_servers(count, database.url, bot_delay, extra)
+        yield servers, database
+        for server in servers:
+            if server.process.poll() is not None:
+                raise SystemExit(f"{server.what} exited during the run ({server.process.returncode}): "
+                                 f"{server.tail()}")
+    finally:
+        for server in servers:
+            server.stop()
+        database.drop()
+
+
+def load_on(count: int, args: argparse.Namespace, pace: Pace, factory: Any) -> dict[str, Any]:
+    with servers_on(count, args.database, args.bot_delay, shlex.split(args.serve_args)) as (servers, database):
+        console.print(f"{len(servers)} server{'s' * (len(servers) > 1)}: "
+                      + ", ".join(f"{s.url} (pid {s.process.pid})" for s in servers)
+                      + f"; database {database.url.split('@')[-1]}")
+        postgres = (database.url if database.name else None, database.name)
+        with asyncio.Runner(loop_factory=factory) as runner:
+            return runner.run(run_load([s.url for s in servers], args, pace, [s.process.pid for s in servers],
+                                       postgres))
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=1000, help="concurrent matches (default 1000)")
+    parser.add_argument("--matches", type=int, default=1000, help="concurrent matches between people (default 1000)")
+    parser.add_argument("--pace", choices=["saturate", "cafe"], default="saturate",
+                        help="saturate: every seat acts at once (default); cafe: each thinks --think seconds "
+                             "before every roll and play")
+    parser.add_argument("--think", type=think_range, default=(1.0, 4.0), metavar="MIN,MAX",
+                        help="cafe pace: seconds thought before each action, uniform (default 1,4)")
+    parser.add_argument("--steps", action=argparse.BooleanOptionalAction, default=None,
+                        help="hello with steps: true, as the board sends it (default: on at cafe pace)")
     parser.add_argument("--duration", type=float, default=60.0, help="measured seconds (default 60)")
     parser.add_argument("--ramp", type=int, default=100,
                         help="matches started a second during ramp-up, a batch once the one before has connected "
                              "(default 100)")
-    parser.add_argument("--length", type=int, default=1, help="points per match (default 1)")
-    parser.add_argument("--games", default="portes", help="games of each match (default portes)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the clients' choice of plays (default 1)")
-    parser.add_argument("--database", help="database URL for the server (default: a fresh SQLite file)")
+    parser.add_argument("--settle", type=float, default=None,
+                        help="seconds between the ramp-up and the window (default: the longest think time)")
+    parser.add_argument("--length", type=int, default=None, help="points per match (default 1; 5 at cafe pace)")
+    parser.add_argument("--games", default=None, help="games of each match (default portes; tavli at cafe pace)")
+    parser.add_argument("--bots", type=int, default=0, metavar="M",
+                        help="also M matches against a bot, the human seat at the same pace (default 0)")
+    parser.add_argument("--bot-level", default="champion", help="the bot of --bots (default champion)")
+    parser.add_argument("--bot-delay", type=float, default=0.0,
+                        help="the server's --bot-delay (default 0: the bot's answer is its own time)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the clients' plays and think times (default 1)")
+    parser.add_argument("--database", help="database URL for the servers (default: a fresh SQLite file); "
+                                           "postgresql://...: a fresh database on that server for each run")
+    parser.add_argument("--servers", type=int, default=1,
+                        help="tavli serve processes sharing the database (2 or more need PostgreSQL); "
+                             "the two seats of a match connect to different ones (default 1)")
+    parser.add_argument("--compare", action="store_true",
+                        help="with --servers N: then the same load on one process, for the ratios")
+    parser.add_argument("--serve-args", default="", metavar="ARGS",
+                        help="more options for each tavli serve the benchmark starts, as one string "
+                             "(--serve-args='--workers 2': the CPU counts each server's child processes too)")
     parser.add_argument("--url", help="load this running server (http://host:port) instead of starting one; "
                                       "its --create-limit and --connection-limit must allow the matches")
-    parser.add_argument("--baseline", type=float, default=10.0, metavar="SECONDS",
-                        help="seconds of the relay baseline (default 10)")
+    parser.add_argument("--baseline", type=float, default=None, metavar="SECONDS",
+                        help="seconds of the relay baseline (default 10 in saturate mode on one server, else 0)")
     parser.add_argument("--no-baseline", action="store_true", help="skip the relay baseline")
     parser.add_argument("--loop", choices=["auto", "uvloop", "asyncio"], default="auto",
                         help="the clients' event loop (auto: uvloop where installed)")
@@ -582,20 +1065,38 @@ def main(argv: list[str] | None = None) -> None:
         with contextlib.suppress(KeyboardInterrupt), asyncio.Runner(loop_factory=factory) as runner:
             runner.run(serve_relay())
         return
-    if args.matches < 1 or args.ramp < 1 or args.duration <= 0:
-        parser.error("--matches and --ramp must be at least 1, --duration above 0")
+    cafe = args.pace == "cafe"
+    pace = Pace(args.think if cafe else None, args.steps if args.steps is not None else cafe)
+    args.length = args.length if args.length is not None else (5 if cafe else 1)
+    args.games = args.games or ("tavli" if cafe else "portes")
+    args.settle = args.settle if args.settle is not None else (args.think[1] if cafe else 0.0)
+    if args.matches < 0 or args.bots < 0 or args.matches + args.bots < 1 or args.ramp < 1 or args.duration <= 0:
+        parser.error("--matches + --bots must be at least 1, --ramp at least 1, --duration above 0")
+    if args.servers < 1:
+        parser.error("--servers must be at least 1")
+    if args.servers > 1 and not (args.database or "").startswith("postgres"):
+        parser.error("--servers 2 or more share one database: give --database postgresql://...")
+    if args.url and (args.servers > 1 or args.compare):
+        parser.error("--url loads one running server: no --servers or --compare")
+    if args.compare and args.servers < 2:
+        parser.error("--compare compares --servers N (2 or more) with one")
+    baseline = 0.0 if args.no_baseline else args.baseline if args.baseline is not None else \
+        (10.0 if not cafe and args.servers == 1 and not args.bots else 0.0)
     command = shlex.join([Path(sys.executable).name, "benchmarks/load.py",
                           *(argv if argv is not None else sys.argv[1:])])
     files = raise_file_limit()
-    if files < 4 * args.matches + 100:
+    if files < 4 * (args.matches + args.bots) + 100:
         console.print(f"[yellow]only {files} open files allowed: fewer matches may connect[/]")
     loop_name = "uvloop" if factory is not None else "asyncio"
     console.print(f"command: {command}")
     console.print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} before the run; "
                   f"client loop {loop_name}; open files {files}")
 
-    result: dict[str, Any] = {"command": command, "cpus": os.cpu_count(), "client_loop": loop_name}
-    server: Process | None = None
+    result: dict[str, Any] = {"command": command, "cpus": os.cpu_count(), "load_average": os.getloadavg()[0],
+                              "client_loop": loop_name, "pace": args.pace,
+                              "think_s": list(pace.think) if pace.think else None, "steps": pace.steps,
+                              "length": args.length, "games": args.games, "servers": args.servers,
+                              "bot_level": args.bot_level if args.bots else None}
     relay: Process | None = None
     try:
         if args.url:
@@ -604,45 +1105,43 @@ def main(argv: list[str] | None = None) -> None:
                 httpx.get(base + "/healthz", timeout=30).raise_for_status()
             except httpx.HTTPError as exc:
                 raise SystemExit(f"{base}/healthz: {exc}") from None
+            console.print(f"server {base}")
+            with asyncio.Runner(loop_factory=factory) as runner:
+                run = runner.run(run_load([base], args, pace, []))
         else:
-            server = start_server(args.database)
-            base = server.url
-        console.print(f"server {base}" + (f" (pid {server.process.pid})" if server else ""))
-        with asyncio.Runner(loop_factory=factory) as runner:
-            figures = runner.run(run_server_load(base, args, server.process.pid if server else None))
-        if server is not None:
-            if server.process.poll() is not None:
-                raise SystemExit(f"tavli serve exited during the run ({server.process.returncode}): {server.tail()}")
-            server.stop()
-            server = None
-        result["server"] = figures
+            run = load_on(args.servers, args, pace, factory)
+        result["run"] = run
+        single = None
+        if args.compare:
+            console.print("the same load on one process:")
+            single = result["single"] = load_on(1, args, pace, factory)
         relay_figures = None
-        if not args.no_baseline and args.baseline > 0:
+        if baseline > 0:
             relay = Process("the relay", [sys.executable, str(Path(__file__).resolve()), "--serve-relay",
                                           "--loop", args.loop], r"ws://127\.0\.0\.1:\d+/",
                             tempfile.TemporaryDirectory(prefix="tavli-load-relay-"))
             with asyncio.Runner(loop_factory=factory) as runner:
-                relay_figures = runner.run(run_relay_baseline(relay.url, args.matches, args.ramp, args.baseline,
+                relay_figures = runner.run(run_relay_baseline(relay.url, args.matches, args.ramp, baseline,
                                                               relay.process.pid))
             relay.stop()
             relay = None
-            lat, rl = figures["latency_ms"], relay_figures["latency_ms"]
+            lat, rl = run["people"]["latency_ms"], relay_figures["latency_ms"]
             if lat["p50"] and rl["p50"]:
                 relay_figures["p50_ratio"] = round(lat["p50"] / rl["p50"], 1)
                 relay_figures["p99_ratio"] = round(lat["p99"] / rl["p99"], 1)
-            if figures["actions_per_s"]:
-                relay_figures["rate_ratio"] = round(relay_figures["messages_per_s"] / figures["actions_per_s"], 1)
+            if run["actions_per_s"]:
+                relay_figures["rate_ratio"] = round(relay_figures["messages_per_s"] / run["actions_per_s"], 1)
             result["relay"] = relay_figures
-        report(args, command, figures, relay_figures)
+        report(args, pace, run, single, relay_figures)
+        console.print(f"command: {command}")
         if args.json:
             Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
             console.print(f"figures written to {args.json}")
     except KeyboardInterrupt:
         raise SystemExit("interrupted") from None
     finally:
-        for process in (server, relay):
-            if process is not None:
-                process.stop()
+        if relay is not None:
+            relay.stop()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,103 @@
+"""``benchmarks/load.py`` run tiny as a process of its own: the figures it writes are those of real play.
+
+The café pace here thinks 0.05–0.1 s, so that a few seconds see many actions; the figures
+themselves (how fast, how late) are the benchmark's business, not the test's.
+``TAVLI_TEST_POSTGRES=postgresql://user:pass@host/db`` also runs two servers on PostgreSQL (the
+role must be allowed to create databases: each run makes its own and drops it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+GROUP_FIELDS = {"matches", "held_each_second", "held_min", "held_mean", "finished", "actions", "actions_per_s",
+                "latency_ms", "latency_each_second", "answer_ms", "join_ms", "errors", "dropped", "stalled",
+                "pairs_by_phase_at_end"}
+RUN_FIELDS = {"servers", "matches", "bot_matches", "ramp_s", "connected_at_start", "duration_s", "actions_per_s",
+              "people", "bots", "server_cpu", "server_cpu_each", "database_cpu", "client_cpu", "client_lag_ms",
+              "machine_cpu", "cpu_wait"}
+
+
+def run_load(tmp_path: Path, *options: str) -> tuple[dict[str, Any], str]:
+    out = tmp_path / "load.json"
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "load.py"), *options, "--json", str(out)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=240,
+                          env={**os.environ, "NO_COLOR": "1"})
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    return json.loads(out.read_text()), done.stdout
+
+
+def check_group(group: dict[str, Any], matches: int, allowed: frozenset[str] = frozenset()) -> None:
+    assert set(group) >= GROUP_FIELDS
+    assert group["matches"] == matches
+    assert group["held_min"] == matches, group["held_each_second"]
+    assert group["actions"] > 0 and group["actions_per_s"] > 0
+    assert set(group["errors"]) <= allowed and group["dropped"] == {} and group["stalled"] == 0
+
+
+def test_cafe_pace_with_a_bot(tmp_path: Path) -> None:
+    result, printed = run_load(tmp_path, "--pace", "cafe", "--matches", "4", "--bots", "1", "--bot-level",
+                               "beginner", "--duration", "3", "--think", "0.05,0.1", "--ramp", "10")
+    # the café defaults: matches to 5 in the Tavli order, hello with steps
+    assert (result["pace"], result["think_s"], result["steps"]) == ("cafe", [0.05, 0.1], True)
+    assert (result["length"], result["games"], result["servers"]) == (5, "tavli", 1)
+    run = result["run"]
+    assert set(run) >= RUN_FIELDS
+    people, bots = run["people"], run["bots"]
+    check_group(people, 4)
+    check_group(bots, 1)
+    # people's plays timed to the opponent's connection; the bot's answers timed apart
+    lat = people["latency_ms"]
+    assert lat["count"] > 0 and 0 < lat["p50"] <= lat["p90"] <= lat["p99"] <= lat["max"]
+    per_second = people["latency_each_second"]
+    assert sum(n for n, _, _ in per_second) == lat["count"] and max(m for _, _, m in per_second if m) == lat["max"]
+    assert people["answer_ms"]["count"] == 0 and bots["latency_ms"]["count"] == 0
+    assert bots["answer_ms"]["count"] > 0 and bots["answer_ms"]["p50"] > 0
+    # every action waited for its think time: 5 matches, one seat acting at a time, 50 ms at least each
+    assert run["actions_per_s"] <= 5 / 0.05
+    assert run["actions_per_s"] == pytest.approx(people["actions_per_s"] + bots["actions_per_s"], abs=0.2)
+    assert run["server_cpu"] is not None and run["server_cpu"] > 0 and run["client_cpu"] >= 0
+    assert "relay" not in result  # no relay floor at café pace unless asked
+    assert "play sent → opponent sees it" in printed and "the bot's answer" in printed
+
+
+def test_saturate_pace_is_the_default(tmp_path: Path) -> None:
+    result, _ = run_load(tmp_path, "--matches", "2", "--duration", "2", "--baseline", "1")
+    assert (result["pace"], result["think_s"], result["steps"]) == ("saturate", None, False)
+    assert (result["length"], result["games"]) == (1, "portes")
+    # seats that act the instant they may meet the server's 20 messages a second (and wait, as told)
+    check_group(result["run"]["people"], 2, frozenset({"rate-limited"}))
+    assert result["run"]["bots"] is None
+    assert result["relay"]["messages_per_s"] > 0
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--servers", "2"], "--database postgresql"),
+    (["--compare"], "--compare compares"),
+    (["--think", "4,1"], "0 <= MIN <= MAX"),
+    (["--matches", "0"], "at least 1"),
+])
+def test_bad_options_are_one_line(options: list[str], message: str) -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "load.py"), *options],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.skipif(not os.environ.get("TAVLI_TEST_POSTGRES"), reason="TAVLI_TEST_POSTGRES is not set")
+def test_two_servers_on_postgresql(tmp_path: Path) -> None:
+    result, printed = run_load(tmp_path, "--pace", "cafe", "--matches", "4", "--duration", "5",
+                               "--think", "0.05,0.1", "--servers", "2", "--database",
+                               os.environ["TAVLI_TEST_POSTGRES"])
+    run = result["run"]
+    check_group(run["people"], 4)
+    assert run["servers"] == 2 and len(run["server_cpu_each"]) == 2
+    assert run["database_backends"] > 0 and run["people"]["latency_ms"]["count"] > 0
+    assert "across processes" in printed
