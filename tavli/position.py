@@ -399,6 +399,47 @@ class Position:
         return "mother pinned"
 
 
+class _StepWalk:
+    """The search behind ``LegalPlays.step_tree`` (a class, not a recursive closure: a closure
+    that calls itself is a reference cycle, and the garbage collector would have to find every
+    node of every tree a server builds)."""
+
+    def __init__(self, legal: LegalPlays, lengths: list[int], dice: int) -> None:
+        self.legal, self.lengths, self.dice = legal, lengths, dice
+        variant = legal.position.variant
+        self.params, self.kernel = variant.params, variant.kernel_id
+        self.buf = np.empty((16, 2), np.int64)
+        self.nodes: list[StepNode] = []
+        self.ids: dict[tuple[bytes, tuple[int, ...]], int] = {}
+
+    def visit(self, state: np.ndarray, left: tuple[int, ...]) -> int:
+        """The node of ``state`` with dice ``left``; -1 if no legal play goes on from it."""
+        key = (state.tobytes(), left)
+        known = self.ids.get(key)
+        if known is not None:
+            return known
+        self.ids[key] = -1  # a node is never its own descendant: steps only move forward
+        play = self.legal.find_result(state)
+        if play >= 0 and self.lengths[play] != self.dice - len(left):
+            play = -1
+        edges: list[tuple[Step, int]] = []
+        for die in sorted(set(left), reverse=True):
+            rest = list(left)
+            rest.remove(die)
+            count = K.die_steps(state, die, self.params, self.buf)
+            for src, dst in self.buf[:count].tolist():  # a list: the calls below reuse buf
+                child = state.copy()
+                _, hit = K.apply_step(child, src, dst, self.kernel, np.uint64(0))
+                node = self.visit(child, tuple(rest))
+                if node >= 0:
+                    edges.append((Step(src, dst, bool(hit)), node))
+        if play < 0 and not edges:
+            return -1
+        self.ids[key] = len(self.nodes)
+        self.nodes.append(StepNode(tuple(edges), play if play >= 0 else None))
+        return self.ids[key]
+
+
 class LegalPlays(Sequence[Play]):
     """The legal plays of one roll in one position, with their results."""
 
@@ -493,53 +534,21 @@ class LegalPlays(Sequence[Play]):
         >>> sorted(str(step) for step, _ in tree[0].next)
         ['13/7', '13/8', '24/18', '8/2', '8/3']
         """
-        position = self.position
-        params, kernel = position.variant.params, position.variant.kernel_id
         d1, d2 = self.dice
         start: tuple[int, ...] = (d1,) * 4 if d1 == d2 else (d1, d2)
         if self._n == 0:
             return [StepNode((), None)]
         steps = self._rows[:, K.STATE_SIZE:K.STATE_SIZE + 12].reshape(self._n, 4, 3)
         lengths = ((steps[:, :, 0] != 0) | (steps[:, :, 1] != 0)).sum(axis=1).tolist()
-        buf = np.empty((16, 2), np.int64)
-        nodes: list[StepNode | None] = []
-        ids: dict[tuple[bytes, tuple[int, ...]], int] = {}
-
-        def visit(state: np.ndarray, left: tuple[int, ...]) -> int:
-            """The node of ``state`` with dice ``left``; -1 if no legal play goes on from it."""
-            key = (state.tobytes(), left)
-            known = ids.get(key)
-            if known is not None:
-                return known
-            ids[key] = -1  # a node is never its own descendant: steps only move forward
-            play = self.find_result(state)
-            if play >= 0 and lengths[play] != len(start) - len(left):
-                play = -1
-            edges: list[tuple[Step, int]] = []
-            for die in sorted(set(left), reverse=True):
-                rest = list(left)
-                rest.remove(die)
-                count = K.die_steps(state, die, params, buf)
-                for src, dst in buf[:count].tolist():  # a list: the calls below reuse buf
-                    child = state.copy()
-                    _, hit = K.apply_step(child, src, dst, kernel, np.uint64(0))
-                    node = visit(child, tuple(rest))
-                    if node >= 0:
-                        edges.append((Step(src, dst, bool(hit)), node))
-            if play < 0 and not edges:
-                return -1
-            ids[key] = len(nodes)
-            nodes.append(StepNode(tuple(edges), play if play >= 0 else None))
-            return ids[key]
-
-        root = visit(position._state.copy(), start)
+        walk = _StepWalk(self, lengths, len(start))
+        root = walk.visit(self.position._state.copy(), start)
+        nodes = walk.nodes
         # children were numbered before their parents: renumber so that the start is node 0
         order = list(range(root, -1, -1))
         new = {old: k for k, old in enumerate(order)}
         out = []
         for old in order:
             node = nodes[old]
-            assert node is not None
             out.append(StepNode(tuple((step, new[child]) for step, child in node.next), node.play))
         return out
 
