@@ -271,7 +271,8 @@ def start_servers(count: int, database: str, bot_delay: float, extra: list[str])
             folder = tempfile.TemporaryDirectory(prefix="tavli-load-")
             command = [sys.executable, "-m", "tavli.cli", "serve", "--host", "127.0.0.1", "--port", "0",
                        "--bot-delay", f"{bot_delay:g}", "--create-limit", "1000000000",
-                       "--connection-limit", "1000000000", "--database", database, *extra]
+                       "--connection-limit", "1000000000", "--message-limit", "1000000",
+                       "--database", database, *extra]
             servers.append(Process(f"tavli serve #{k + 1}", command, r"http://127\.0\.0\.1:\d+/", folder,
                                    wait=False))
         for server in servers:

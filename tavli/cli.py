@@ -399,6 +399,8 @@ def engine(level: str, seed: int | None) -> None:
               help="new matches a minute per client address")
 @click.option("--connection-limit", type=click.IntRange(min=1), default=100, show_default=True,
               help="open WebSocket connections per client address")
+@click.option("--message-limit", type=click.FloatRange(min=1), default=20.0, show_default=True,
+              help="WebSocket messages a second per connection (bursts of twice as many)")
 @click.option("--trusted-proxy", "trusted_proxies", multiple=True, metavar="ADDRESS",
               help="a reverse proxy whose X-Forwarded-For is believed (an address or network; repeatable; "
                    "none by default)")
@@ -414,7 +416,8 @@ def engine(level: str, seed: int | None) -> None:
               help="how often to look for other processes' actions besides being told (0: never)")
 def serve(host: str, port: int, database: str, claim_after: float, bot_delay: float, create_limit: int,
           connection_limit: int, trusted_proxies: tuple[str, ...], allowed_origins: tuple[str, ...],
-          header_timeout: float, workers: int, bot_workers: int | None, poll_seconds: float) -> None:
+          header_timeout: float, workers: int, bot_workers: int | None, poll_seconds: float,
+          message_limit: float) -> None:
     """Run the web app: play in the browser against a bot or a friend (docs/web.md)."""
     import os
     import socket
@@ -449,7 +452,8 @@ def serve(host: str, port: int, database: str, claim_after: float, bot_delay: fl
         work()
         click.echo(f" {time.perf_counter() - start:.1f} s", err=True)
     options = ServeOptions(database, claim_after=claim_after, bot_delay=bot_delay, matches_per_minute=create_limit,
-                           connections_per_address=connection_limit, trusted_proxies=trusted_proxies,
+                           connections_per_address=connection_limit, messages_per_second=message_limit,
+                           message_burst=2 * message_limit, trusted_proxies=trusted_proxies,
                            allowed_origins=allowed_origins, header_timeout=header_timeout,
                            poll_seconds=poll_seconds, bot_workers=bot_workers or os.cpu_count() or 1)
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else host

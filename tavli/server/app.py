@@ -399,7 +399,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.create_tables()
-        service.start_bots()
+        await service.bots_ready()
         tasks = [asyncio.create_task(every(HEARTBEAT_SECONDS, hub.heartbeat)), asyncio.create_task(listen())]
         if poll_seconds > 0:
             tasks.append(asyncio.create_task(every(poll_seconds, hub.poll)))

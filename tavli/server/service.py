@@ -284,13 +284,20 @@ class MatchService:
         self.listeners: list[Listener] = []
         self._bots: dict[str, NeuralBot] = {}
 
-    def start_bots(self) -> None:
-        """Start the bot processes (each loads the networks), so that the first bot move is quick."""
-        if self.bot_workers and self._pool is None:
-            self._pool = concurrent.futures.ProcessPoolExecutor(
-                self.bot_workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_bot_process)
-            for _ in range(self.bot_workers):
-                self._pool.submit(int)
+    def start_bots(self) -> list[concurrent.futures.Future[int]]:
+        """Start the bot processes (each loads the networks); the futures are done once they are ready."""
+        if not self.bot_workers or self._pool is not None:
+            return []
+        self._pool = concurrent.futures.ProcessPoolExecutor(
+            self.bot_workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_bot_process)
+        return [self._pool.submit(int) for _ in range(self.bot_workers)]
+
+    async def bots_ready(self, timeout: float = 300.0) -> None:
+        """Start the bot processes and wait until they have loaded the networks (at most ``timeout``
+        seconds), so that no one waits for that at a bot's first move."""
+        started = self.start_bots()
+        if started:
+            await asyncio.wait([asyncio.wrap_future(f) for f in started], timeout=timeout)
 
     def close(self) -> None:
         if self._pool is not None:
