@@ -32,8 +32,7 @@ _TOKEN = re.compile(r"\.|(\d+)([wb])([wb])?")
 def format_position(pos: Position) -> str:
     """Write ``pos`` as a position string."""
     tokens = []
-    for wp in range(1, 25):
-        view = pos.point(wp)
+    for view in pos.points():
         if view.pinned is not None:
             top = view.pinned.other
             count = view.white if top == WHITE else view.black
