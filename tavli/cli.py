@@ -379,11 +379,14 @@ def plot_training(networks: tuple[Path, ...], out: Path) -> None:
 @cli.command()
 @click.option("--level", "-l", type=click.Choice(LEVELS), default="expert", show_default=True)
 @click.option("--seed", type=int, help="repeatable choices for the noisy levels")
-def engine(level: str, seed: int | None) -> None:
-    """Play Portes over stdin/stdout with the arena's line protocol (docs/engine.md)."""
+@click.option("--protocol", type=click.Choice(["auto", "arena", "tavli"]), default="auto", show_default=True,
+              help="tavli: every game (set variant, position, play); arena: Portes, the arena's; "
+                   "auto: the arena's if the first command is one of its own")
+def engine(level: str, seed: int | None, protocol: str) -> None:
+    """Play any game over stdin/stdout, one line each way (docs/engine.md)."""
     from tavli.engine import main as serve_engine
 
-    serve_engine(level, seed)
+    serve_engine(level, seed, protocol)
 
 
 @cli.command()
