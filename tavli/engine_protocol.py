@@ -27,6 +27,7 @@ can measure it against any other player.
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -296,7 +297,7 @@ def serve(inp: Iterable[str], out: TextIO, level: str = DEFAULT_LEVEL, seed: int
     """Answer command lines from ``inp`` until ``quit`` or the end of input."""
     engine = Engine(level, seed)
     for line in inp:
-        if line.split()[:1] == ["quit"]:
+        if line.lower().split()[:1] == ["quit"]:
             break
         reply = engine.answer(line)
         if reply is not None:
@@ -372,8 +373,10 @@ class EngineClient:
             except subprocess.TimeoutExpired:
                 self._process.kill()
                 self._process.wait()
-        if self._process.stdout is not None:
-            self._process.stdout.close()
+        for stream in (self._process.stdin, self._process.stdout):
+            if stream is not None and not stream.closed:
+                with contextlib.suppress(BrokenPipeError, OSError):
+                    stream.close()
 
     def __enter__(self) -> EngineClient:
         return self
