@@ -3,7 +3,6 @@ on random positions, bad lines, a real process, and the client that drives one."
 
 from __future__ import annotations
 
-import io
 import random
 import subprocess
 import sys
@@ -15,7 +14,6 @@ from hypothesis import strategies as st
 
 from tavli import Dice, Position
 from tavli.duel import duel
-from tavli.engine import serve
 from tavli.engine_protocol import Engine, EngineClient, EngineProtocolError
 from tavli.match import MatchSettings
 from tavli.met import MatchScore
@@ -295,24 +293,6 @@ def test_plays_are_legal_in_random_positions(game: str, seed: int, turns: int, d
         entries = hint.removeprefix("hint ").split(" ; ")
         assert len(entries) == min(30, len(legal))
         assert all(position.parse_play(e.split(" equity ")[0], Dice(d1, d2)) in legal for e in entries)
-
-
-# -- the protocol chosen by the first command -------------------------------------------------
-
-def test_the_first_command_chooses_the_protocol() -> None:
-    def session(text: str) -> list[str]:
-        out = io.StringIO()
-        serve(io.StringIO(text), out, "advanced", protocol="auto")
-        return out.getvalue().splitlines()
-
-    start = "0 -2 0 0 0 0 5 0 3 0 0 0 -5 5 0 0 0 -3 0 -5 0 0 0 0 2 0 0 0"
-    assert session(f"\nhello 1\nmove 3 1 {start} 4HPwATDgc/ABMA\nquit\n") == ["ok tavli-advanced", "8/5 6/5"]
-    assert session("\n  \nset variant fevga\nplay 6 5\n") == ["ok", "24/13"]
-    assert session("tavli\nhello 1\n")[1].startswith("error: unknown command 'hello'")
-    assert session("") == []
-    out = io.StringIO()
-    serve(io.StringIO("play 3 1\n"), out, "advanced", protocol="tavli")
-    assert out.getvalue() == "8/5 6/5\n"
 
 
 def test_a_process_survives_bytes_that_are_not_text() -> None:
