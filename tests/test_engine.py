@@ -229,8 +229,6 @@ def test_the_first_command_chooses_the_protocol() -> None:
     assert out.getvalue() == "8/5 6/5\n"
 
 
-
-
 def test_the_protocol_can_be_forced() -> None:
     run = subprocess.run(engine_command("--protocol", "arena", "--level", "advanced"), input="play 3 1\nhello 1\n",
                          capture_output=True, text=True, timeout=120)
