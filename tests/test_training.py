@@ -377,3 +377,17 @@ def test_train_reports_the_yardstick(tmp_path: Path) -> None:
     again = CliRunner().invoke(cli, [*args[:-6], "--games", "150", "--eval-every", "0", "--yardstick-games", "0"])
     assert again.exit_code == 0, again.output
     assert TrainState.load(path).config.yardstick_games == 0  # a resume takes the new setting
+
+
+def test_without_gnubg_the_yardstick_leaves_it_out(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from tavli import gnubg_player
+
+    monkeypatch.setattr(gnubg_player, "available", lambda: False)  # as where the module is not installed
+    figures = measure_yardstick(new_state(tiny("portes")), games=2, seed=1)
+    assert set(figures) == {"shipped", "shipped_ci95"}
+    args = ["train", "--variant", "portes", "--checkpoint", str(tmp_path / "p.npz"), "--threads", "1",
+            "--hidden", "5", "--games", "100", "--eval-every", "100", "--eval-games", "2", "--yardstick-games", "2"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "note: GNU Backgammon's module (pip install gnubg) cannot be imported" in result.stderr
+    assert all("gnubg" not in entry for entry in TrainState.load(tmp_path / "p.npz").log)
