@@ -6,11 +6,12 @@ Both classes follow the ``tavli.bots.Player`` protocol and choose among the
 legal plays tavli generates, so they play by exactly our rules (Portes is
 backgammon without the cube; a gammon or a backgammon counts 2 points):
 
-* ``GnubgPlayer(ply)`` values every result with GNU Backgammon's neural
-  network (the PyPI ``gnubg`` module) from the opponent's side, scores it in
-  Portes points (``2 p_win - 1 + p_gammon - p_lose_gammon``: backgammons
-  count no more than gammons) and plays the best: GNU Backgammon's own 0-ply
-  with Portes scoring. A play that ends the game is worth its points.
+* ``GnubgPlayer(ply)`` (``tavli.gnubg_player``, imported here) values every
+  result with GNU Backgammon's neural network (the PyPI ``gnubg`` module)
+  from the opponent's side, scores it in Portes points
+  (``2 p_win - 1 + p_gammon - p_lose_gammon``: backgammons count no more
+  than gammons) and plays the best: GNU Backgammon's own 0-ply with Portes
+  scoring. A play that ends the game is worth its points.
 * ``PubevalPlayer`` plays the result with the highest score of Tesauro's
   public linear evaluator (its published race and contact weights), the race
   weights when the position before the play has no contact.
@@ -46,6 +47,16 @@ import numpy as np
 
 from tavli import Dice, LegalPlays, Position
 from tavli import _kernel as K
+from tavli.gnubg_player import (  # noqa: F401 (the other benchmarks import them from here)
+    UTILITIES,
+    Board,
+    GnubgPlayer,
+    NotPortesError,
+    Side,
+    board_after,
+    board_before,
+    require_portes,
+)
 
 
 def _optional_import(name: str) -> Any:
@@ -58,43 +69,7 @@ def _optional_import(name: str) -> Any:
 gnubg: Any = _optional_import("gnubg")
 gnubg_nn: Any = _optional_import("gnubg_nn")
 
-Side = tuple[int, ...]
-Board = tuple[Side, Side]
-"""GNU Backgammon board: (opponent, player on roll), each 25 counts in its own
-numbering: index 0..23 = points 1..24, index 24 = the bar."""
-
-
-class NotPortesError(ValueError):
-    """A Portes-only player was handed a position of another game."""
-
-
-def require_portes(legal: LegalPlays, player: str) -> None:
-    variant = legal.position.variant
-    if variant.kernel_id != K.PORTES:
-        raise NotPortesError(f"{player} plays Portes (backgammon) only, not {variant.name}")
-
-
 # -- boards ------------------------------------------------------------------------
-
-def board_after(row: np.ndarray) -> Board:
-    """GNU Backgammon board of a result (a kernel state still seen by the side that
-    moved), with the opponent on roll: ``(mover, opponent)``.
-
-    The opponent's own point q is the mover's point 25 - q.
-    """
-    r = row.tolist()
-    mover = (*r[1:25], r[K.BAR])
-    opponent = (*(r[K.OPP + 24 - i] for i in range(24)), r[K.OPP + K.BAR])
-    return mover, opponent
-
-
-def board_before(position: Position) -> Board:
-    """GNU Backgammon board of a position, the side to move on roll: ``(opponent, mover)``."""
-    s = position.state.tolist()
-    mover = (*s[1:25], s[K.BAR])
-    opponent = (*(s[K.OPP + 24 - i] for i in range(24)), s[K.OPP + K.BAR])
-    return opponent, mover
-
 
 def is_race(state: np.ndarray) -> bool:
     """No contact left: every checker of the mover (numbering 24 -> 1) is past every
@@ -105,58 +80,6 @@ def is_race(state: np.ndarray) -> bool:
     my_back = 25 if s[K.BAR] else (int(mine[-1]) + 1 if len(mine) else 0)
     their_back = 0 if s[K.OPP + K.BAR] else (int(theirs[0]) + 1 if len(theirs) else 25)
     return my_back < their_back
-
-
-# -- GNU Backgammon --------------------------------------------------------------------
-
-UTILITIES = ("portes", "money")
-
-
-class GnubgPlayer:
-    """GNU Backgammon's evaluation at ``ply`` plies, choosing among tavli's legal plays.
-
-    ``utility="portes"`` scores a result in Portes points (backgammons count 2);
-    ``"money"`` uses GNU Backgammon's own cubeless equity (backgammons count 3),
-    which is how ``gnubg.findbestmoves`` ranks moves.
-    """
-
-    def __init__(self, ply: int = 0, utility: str = "portes") -> None:
-        if gnubg is None:
-            raise RuntimeError("GnubgPlayer needs GNU Backgammon's Python module: pip install gnubg")
-        if utility not in UTILITIES:
-            raise ValueError(f"unknown utility {utility!r}: choose one of {', '.join(UTILITIES)}")
-        if ply < 0:
-            raise ValueError("ply must be 0 or more")
-        self.ply = ply
-        self.utility = utility
-        self.name = f"gnubg-{ply}ply" + ("" if utility == "portes" else f"-{utility}")
-        self._cube = gnubg.cubeinfo()
-        self._context = gnubg.evalcontext(0, ply, 1, 0, 0.0)
-
-    def equity(self, row: np.ndarray, params: int) -> float:
-        """Expected points of a result for the side that played it."""
-        code = int(K.outcome(row, params))
-        if code == K.TIE:
-            return 0.0
-        if code != K.ONGOING:
-            return float(code)
-        win, win_gammon, _win_bg, lose_gammon, _lose_bg, money = gnubg.evaluate(
-            board_after(row), self._cube, self._context)
-        # the figures are the opponent's, who is on roll
-        if self.utility == "money":
-            return -float(money)
-        return -(2.0 * win - 1.0 + win_gammon - lose_gammon)
-
-    def equities(self, legal: LegalPlays) -> list[float]:
-        require_portes(legal, self.name)
-        params = legal.position.variant.params
-        return [self.equity(row, params) for row in legal.results]
-
-    def choose(self, legal: LegalPlays) -> int:
-        require_portes(legal, self.name)
-        if len(legal) == 1:
-            return 0
-        return int(np.argmax(self.equities(legal)))
 
 
 # -- pubeval ------------------------------------------------------------------------

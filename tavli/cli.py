@@ -312,12 +312,15 @@ def play_bot_game(variant: Variant, seats: Mapping[Color, Player], rng: random.R
 @click.option("--explore", type=click.FloatRange(min=0, max=1), default=None,
               help="chance that a self-play turn plays a random legal play (default 0, or the checkpoint's)")
 @click.option("--eval-every", type=click.IntRange(min=0), default=20_000, show_default=True,
-              help="measure strength against the heuristic bot every N games (0 = never)")
+              help="measure strength against the heuristic bot and the yardstick every N games (0 = never)")
 @click.option("--eval-games", type=click.IntRange(min=2), default=400, show_default=True)
+@click.option("--yardstick-games", type=click.IntRange(min=0), default=200, show_default=True,
+              help="at each measurement, games against the shipped network and (Portes) GNU Backgammon "
+                   "0-ply, less luck (0 = none)")
 @click.option("--seed", type=int, default=1, show_default=True)
 def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, threads: int, hidden: int | None,
           alpha: float, alpha_min: float | None, explore: float | None, eval_every: int, eval_games: int,
-          seed: int) -> None:
+          yardstick_games: int, seed: int) -> None:
     """Train a game's network by self-play (TD learning); Ctrl-C saves and stops."""
     from tavli.training import TrainConfig, Trainer, TrainState, new_state
 
@@ -330,6 +333,7 @@ def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, thread
         state.config.threads = threads
         state.config.eval_every = eval_every
         state.config.eval_games = eval_games
+        state.config.yardstick_games = yardstick_games
         if explore is not None:
             state.config.explore = explore
         if alpha_min is not None:
@@ -346,14 +350,23 @@ def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, thread
                                       hidden=TrainConfig.hidden if hidden is None else hidden, alpha=alpha,
                                       alpha_min=TrainConfig.alpha_min if alpha_min is None else alpha_min,
                                       explore=explore or 0.0, threads=threads, eval_every=eval_every,
-                                      eval_games=eval_games, seed=seed))
+                                      eval_games=eval_games, yardstick_games=yardstick_games, seed=seed))
+    if variant == "portes" and eval_every and yardstick_games:
+        from tavli.gnubg_player import available
+
+        if not available():
+            click.echo("note: GNU Backgammon's module (pip install gnubg) cannot be imported: "
+                       "the yardstick leaves it out", err=True)
     state = Trainer(state, path).run(progress=sys.stderr.isatty())
     minutes = state.seconds / 60
     click.echo(f"{variant}: {state.games:,} games in {minutes:.1f} min "
                f"({state.games / max(state.seconds, 1e-9):.0f} games/s overall); saved {path}")
     for entry in state.log[-3:]:
-        click.echo(f"  at {entry['games']:>9,} games: {entry['ppg']:+.3f} ± {entry['ci95']:.3f} ppg "
-                   "vs heuristic (0-ply)")
+        line = f"  at {entry['games']:>9,} games: {entry['ppg']:+.3f} ± {entry['ci95']:.3f} ppg vs heuristic (0-ply)"
+        for name, label in (("shipped", "shipped network"), ("gnubg", "gnubg 0-ply")):
+            if name in entry:
+                line += f"; {entry[name]:+.3f} ± {entry[name + '_ci95']:.3f} vs {label}, less luck"
+        click.echo(line)
 
 
 @cli.command("plot-training")
@@ -379,11 +392,14 @@ def plot_training(networks: tuple[Path, ...], out: Path) -> None:
 @cli.command()
 @click.option("--level", "-l", type=click.Choice(LEVELS), default="expert", show_default=True)
 @click.option("--seed", type=int, help="repeatable choices for the noisy levels")
-def engine(level: str, seed: int | None) -> None:
-    """Play Portes over stdin/stdout with the arena's line protocol (docs/engine.md)."""
+@click.option("--protocol", type=click.Choice(["auto", "arena", "tavli"]), default="auto", show_default=True,
+              help="tavli: every game (set variant, position, play); arena: Portes, the arena's; "
+                   "auto: the arena's if the first command is one of its own")
+def engine(level: str, seed: int | None, protocol: str) -> None:
+    """Play any game over stdin/stdout, one line each way (docs/engine.md)."""
     from tavli.engine import main as serve_engine
 
-    serve_engine(level, seed)
+    serve_engine(level, seed, protocol)
 
 
 @cli.command()

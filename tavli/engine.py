@@ -1,4 +1,5 @@
-"""A Portes engine on standard input and output, speaking the arena's line protocol.
+"""A Portes engine on standard input and output, speaking the arena's line protocol
+(and, by ``serve``'s choice, Tavli's own protocol for every game: ``tavli.engine_protocol``).
 
 One line each way (see docs/engine.md)::
 
@@ -25,7 +26,10 @@ ok tavli-advanced
 
 from __future__ import annotations
 
+import io
+import itertools
 import sys
+from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from tavli.dice import Dice
@@ -81,10 +85,36 @@ def answer(line: str, bot: NeuralBot) -> str | None:
     return str(legal[bot.choose(legal)])
 
 
-def serve(inp: TextIO, out: TextIO, level: str, seed: int | None = None) -> None:
-    """Answer protocol lines from ``inp`` until ``quit`` or the end of input."""
+ARENA_COMMANDS = frozenset({"hello", "newgame", "move", "gameover"})
+PROTOCOLS = ("auto", "arena", "tavli")
+
+
+def serve(inp: Iterable[str], out: TextIO, level: str, seed: int | None = None, protocol: str = "arena") -> None:
+    """Answer protocol lines from ``inp`` until ``quit`` or the end of input.
+
+    ``protocol`` is ``arena`` (this module's), ``tavli`` (``tavli.engine_protocol``,
+    every game) or ``auto``: the arena's when the first command is one of its own
+    (``hello``, ``newgame``, ``move``, ``gameover``), else Tavli's.
+    """
+    if protocol not in PROTOCOLS:
+        raise ProtocolError(f"unknown protocol {protocol!r}: choose one of {', '.join(PROTOCOLS)}")
+    lines: Iterator[str] = iter(inp)
+    if protocol == "auto":
+        ahead: list[str] = []
+        for line in lines:
+            ahead.append(line)
+            if line.split():
+                break
+        first = next((line.split()[0].lower() for line in ahead if line.split()), "")
+        protocol = "arena" if first in ARENA_COMMANDS else "tavli"
+        lines = itertools.chain(ahead, lines)
+    if protocol == "tavli":
+        from tavli import engine_protocol
+
+        engine_protocol.serve(lines, out, level, seed)
+        return
     bot = NeuralBot(level, seed=seed)
-    for line in inp:
+    for line in lines:
         if line.split()[:1] == ["quit"]:
             break
         try:
@@ -96,6 +126,7 @@ def serve(inp: TextIO, out: TextIO, level: str, seed: int | None = None) -> None
             out.flush()
 
 
-def main(level: str = "expert", seed: int | None = None) -> None:
-    serve(sys.stdin, sys.stdout, level, seed)
-
+def main(level: str = "expert", seed: int | None = None, protocol: str = "auto") -> None:
+    if isinstance(sys.stdin, io.TextIOWrapper):  # a stray byte is an unreadable line, not a crash
+        sys.stdin.reconfigure(errors="replace")
+    serve(sys.stdin, sys.stdout, level, seed, protocol)

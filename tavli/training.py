@@ -4,8 +4,10 @@ Worker threads play greedy 0-ply games against themselves in the compiled
 kernel (``tavli._neural.train_games``) and move one shared network after
 every turn (TD(0), lock-free updates). The main thread shows progress, saves
 checkpoints and, every so often, measures strength: the network at 0-ply
-against the heuristic bot of ``tavli.bots``. A checkpoint holds everything
-needed to resume, and is itself a network file ``tavli.neural`` can load.
+against the heuristic bot of ``tavli.bots`` and, less the rolls' luck, against
+fixed references (``measure_yardstick``: the shipped network, GNU Backgammon).
+A checkpoint holds everything needed to resume, and is itself a network file
+``tavli.neural`` can load.
 
 >>> config = TrainConfig(variant="fevga", games=200, threads=1, eval_every=0)
 >>> config.alpha_at(0), config.alpha_at(10**9) == config.alpha_min
@@ -39,6 +41,8 @@ if TYPE_CHECKING:
 
     from rich.progress import ProgressColumn
 
+    from tavli.neural import NeuralBot
+
 CHUNK = 100  # games per call into the kernel
 
 
@@ -61,6 +65,9 @@ class TrainConfig:
     checkpoint_every: int = 10_000
     eval_every: int = 20_000
     eval_games: int = 400
+    yardstick_games: int = 200
+    """Games against each fixed reference (the shipped network, GNU Backgammon) at each
+    measurement; 0 measures against the heuristic bot only."""
     seed: int = 1
 
     def alpha_at(self, games: int) -> float:
@@ -151,18 +158,57 @@ def new_state(config: TrainConfig) -> TrainState:
     return TrainState(config, N.new_network(v.kernel_id, config.hidden, config.seed))
 
 
-def measure(state: TrainState, games: int, seed: int) -> tuple[float, float]:
-    """Points per game of the network at 0-ply against the heuristic bot, with the 95% half-width."""
-    from tavli.bots import HeuristicBot
-    from tavli.duel import duel
+def _candidate(state: TrainState) -> NeuralBot:
+    """The network being trained, as a bot at 0-ply (the advanced level), on a copy of its weights."""
     from tavli.neural import Evaluator, NeuralBot
 
     v = make_variant(state.config.variant)
     w1, b1, w2, b2 = (a.copy() for a in state.network)
     ev = Evaluator(v.kernel_id, (w1, b1, w2, b2), {"variant": str(v)})
-    bot = NeuralBot("advanced", evaluators={v.kernel_id: ev})
-    result = duel(v, bot, HeuristicBot(), games, seed=seed)
+    return NeuralBot("advanced", evaluators={v.kernel_id: ev})
+
+
+def measure(state: TrainState, games: int, seed: int) -> tuple[float, float]:
+    """Points per game of the network at 0-ply against the heuristic bot, with the 95% half-width."""
+    from tavli.bots import HeuristicBot
+    from tavli.duel import duel
+
+    result = duel(make_variant(state.config.variant), _candidate(state), HeuristicBot(), games, seed=seed)
     return result.ppg, result.ci95
+
+
+YARDSTICKS = ("shipped", "gnubg")
+"""The fixed references of ``measure_yardstick``, as named in the log."""
+
+
+def measure_yardstick(state: TrainState, games: int, seed: int) -> dict[str, float]:
+    """Points per game less luck (``tavli.duel``) of the network at 0-ply against fixed references,
+    each with the 95% half-width (``NAME_ci95``): ``shipped``, the game's shipped network at the
+    same depth, and for Portes ``gnubg``, GNU Backgammon at 0-ply (left out when its module cannot
+    be imported: ``tavli.gnubg_player.available``). The luck is valued by the shipped network, and
+    with the same ``seed`` every measurement replays the same dice.
+
+    >>> figures = measure_yardstick(new_state(TrainConfig(variant="fevga", hidden=4)), games=2, seed=1)
+    >>> sorted(figures), figures["shipped"] < 0
+    (['shipped', 'shipped_ci95'], True)
+    """
+    from tavli import gnubg_player
+    from tavli.bots import Player
+    from tavli.duel import duel
+    from tavli.neural import Evaluator, NeuralBot
+
+    v = make_variant(state.config.variant)
+    references: dict[str, Player] = {"shipped": NeuralBot("advanced")}
+    if v.name == "portes" and gnubg_player.available():
+        references["gnubg"] = gnubg_player.GnubgPlayer(0)
+    candidate = _candidate(state)
+    luck = Evaluator.for_variant(v.name).luck
+    figures: dict[str, float] = {}
+    for name, reference in references.items():
+        result = duel(v, candidate, reference, games, seed=seed, luck=luck)
+        figures[name] = round(result.adjusted_ppg, 4)
+        figures[f"{name}_ci95"] = round(result.adjusted_ci95, 4)
+    return figures
 
 
 class Trainer:
@@ -275,36 +321,57 @@ class Trainer:
         if not self.state.log:
             return ""
         last = self.state.log[-1]
-        return f"vs heuristic {last['ppg']:+.2f}"
+        return "  ".join([f"vs heuristic {last['ppg']:+.2f}",
+                          *(f"vs {name} {last[name]:+.3f}" for name in YARDSTICKS if name in last)])
 
     def _measure(self) -> None:
         cfg = self.state.config
         games = self.state.games
         ppg, ci = measure(self.state, cfg.eval_games, seed=games)
-        self.state.log.append({"games": games, "seconds": round(self.state.seconds, 1),
-                               "ppg": round(ppg, 4), "ci95": round(ci, 4)})
+        entry = {"games": games, "seconds": round(self.state.seconds, 1), "ppg": round(ppg, 4),
+                 "ci95": round(ci, 4)}
+        if cfg.yardstick_games:
+            entry.update(measure_yardstick(self.state, cfg.yardstick_games, seed=cfg.seed))
+            entry["yardstick_games"] = cfg.yardstick_games
+        self.state.log.append(entry)
         self.state.save(self.checkpoint)
 
 
+PANELS = (
+    ("ppg", "vs the heuristic bot", "points per game"),
+    ("shipped", "vs the shipped network (same depth)", "points per game less luck"),
+    ("gnubg", "vs GNU Backgammon 0-ply (Portes)", "points per game less luck"),
+)
+
+
 def plot(states: dict[str, TrainState], path: Path) -> None:
-    """Draw strength against games trained, one line per game (needs matplotlib)."""
+    """Draw strength against games trained, one line per game, in one panel per yardstick
+    that any of the logs measured (needs matplotlib)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4), dpi=110)
-    for name, state in states.items():
-        games = [e["games"] for e in state.log]
-        ppg = [e["ppg"] for e in state.log]
-        ci = [e["ci95"] if np.isfinite(e["ci95"]) else 0.0 for e in state.log]
-        ax.errorbar(games, ppg, yerr=ci, label=name, marker="o", markersize=3, capsize=2)
-    ax.axhline(0.0, color="grey", linewidth=0.8)
-    ax.set_xlabel("self-play games trained")
-    ax.set_ylabel("points per game vs heuristic bot (0-ply)")
-    ax.set_title("Tavli networks: strength over training")
-    ax.grid(alpha=0.3)
-    ax.legend()
+    panels = [p for p in PANELS if any(p[0] in e for state in states.values() for e in state.log)]
+    panels = panels or list(PANELS[:1])
+    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4), dpi=110, squeeze=False)
+    for ax, (key, title, unit) in zip(axes[0], panels, strict=True):
+        for name, state in states.items():
+            entries = [e for e in state.log if key in e]
+            if not entries:
+                continue
+            ci_key = "ci95" if key == "ppg" else f"{key}_ci95"
+            games = [e["games"] for e in entries]
+            ppg = [e[key] for e in entries]
+            ci = [e[ci_key] if np.isfinite(e.get(ci_key, np.inf)) else 0.0 for e in entries]
+            ax.errorbar(games, ppg, yerr=ci, label=name, marker="o", markersize=3, capsize=2)
+        ax.axhline(0.0, color="grey", linewidth=0.8)
+        ax.set_xlabel("self-play games trained")
+        ax.set_ylabel(unit)
+        ax.set_title(title, fontsize=10)
+        ax.grid(alpha=0.3)
+        ax.legend()
+    fig.suptitle("Tavli networks at 0-ply: strength over training")
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

@@ -1,4 +1,5 @@
-"""The arena engine: boards, protocol lines, errors, and a real process playing real games."""
+"""The arena engine: boards, protocol lines, errors, a real process playing real games, and the
+choice between the arena's protocol and Tavli's."""
 
 from __future__ import annotations
 
@@ -206,3 +207,32 @@ def test_engine_process_reports_bad_lines_and_answers_none() -> None:
     replies = run.stdout.splitlines()
     assert replies[:3] == ["ok tavli-beginner", "error: unknown command 'bogus'", "none"]
     assert start.parse_play(replies[3], Dice(2, 1)) in start.legal_plays("21")
+
+
+# -- the protocol chosen by the first command -------------------------------------------------
+
+def test_the_first_command_chooses_the_protocol() -> None:
+    def session(text: str) -> list[str]:
+        out = io.StringIO()
+        serve(io.StringIO(text), out, "advanced", protocol="auto")
+        return out.getvalue().splitlines()
+
+    start = "0 -2 0 0 0 0 5 0 3 0 0 0 -5 5 0 0 0 -3 0 -5 0 0 0 0 2 0 0 0"
+    assert session(f"\nhello 1\nmove 3 1 {start} 4HPwATDgc/ABMA\nquit\n") == ["ok tavli-advanced", "8/5 6/5"]
+    assert session("\n  \nset variant fevga\nplay 6 5\n") == ["ok", "24/13"]
+    assert session("tavli\nhello 1\n")[1].startswith("error: unknown command 'hello'")
+    assert session("bogus\nplay 3 1\n") == ["error: unknown command 'bogus' (commands: tavli, help, options, set, "
+                                              "position, play, hint, evaluate, apply, quit)", "8/5 6/5"]
+    assert session("") == []
+    out = io.StringIO()
+    serve(io.StringIO("play 3 1\n"), out, "advanced", protocol="tavli")
+    assert out.getvalue() == "8/5 6/5\n"
+
+
+def test_the_protocol_can_be_forced() -> None:
+    run = subprocess.run(engine_command("--protocol", "arena", "--level", "advanced"), input="play 3 1\nhello 1\n",
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == ["error: unknown command 'play'", "ok tavli-advanced"]
+    with pytest.raises(ProtocolError, match="unknown protocol 'uci'"):
+        serve(io.StringIO(""), io.StringIO(), "advanced", protocol="uci")

@@ -6,6 +6,7 @@ import itertools
 import json
 import subprocess
 import sys
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -16,8 +17,9 @@ from tavli import Position, TavliError
 from tavli import _kernel as K
 from tavli import _neural as N
 from tavli.cli import cli
+from tavli.gnubg_player import available
 from tavli.neural import Evaluator, NeuralBot
-from tavli.training import TrainConfig, Trainer, TrainState, new_state
+from tavli.training import TrainConfig, Trainer, TrainState, measure_yardstick, new_state
 
 
 def tiny(variant: str = "portes", games: int = 200, **kw: object) -> TrainConfig:
@@ -110,7 +112,7 @@ def test_checkpoint_keeps_the_config_and_log(tmp_path: Path) -> None:
 
 
 def test_measuring_strength_is_logged(tmp_path: Path) -> None:
-    config = tiny("plakoto", games=100)
+    config = tiny("plakoto", games=100, yardstick_games=0)
     config.eval_every = 100
     config.eval_games = 2
     state = Trainer(new_state(config), tmp_path / "p.npz").run(progress=False)
@@ -119,6 +121,39 @@ def test_measuring_strength_is_logged(tmp_path: Path) -> None:
     assert set(entry) == {"games", "seconds", "ppg", "ci95"}
     assert -2 <= entry["ppg"] <= 2
     assert TrainState.load(tmp_path / "p.npz").log == state.log
+
+
+@pytest.mark.parametrize("variant", ["portes", "fevga"])
+def test_the_yardstick_is_logged(tmp_path: Path, variant: str) -> None:
+    config = tiny(variant, games=100, yardstick_games=4, eval_games=2)
+    config.eval_every = 100
+    state = Trainer(new_state(config), tmp_path / "c.npz").run(progress=False)
+    assert [e["games"] for e in state.log][:1] == [0]  # the untrained network first, then as it trains
+    references = ["shipped"] + (["gnubg"] if variant == "portes" and available() else [])
+    for entry in state.log:
+        assert set(entry) == {"games", "seconds", "ppg", "ci95", "yardstick_games",
+                              *references, *(f"{r}_ci95" for r in references)}
+        assert entry["yardstick_games"] == 4
+        # a network 100 games old loses to the shipped one and to GNU Backgammon, luck or not
+        for name in references:
+            assert entry[name] < 0 and entry[f"{name}_ci95"] >= 0
+    assert TrainState.load(tmp_path / "c.npz").log == state.log
+
+
+def test_the_yardstick_replays_the_same_dice_and_judges_the_network() -> None:
+    untrained = new_state(tiny("fevga"))
+    first = measure_yardstick(untrained, games=4, seed=2)
+    assert measure_yardstick(untrained, games=4, seed=2) == first  # the same network, the same dice
+    shipped = TrainState.load(Path(resources.files("tavli") / "weights" / "fevga.npz"))  # type: ignore[arg-type]
+    same = measure_yardstick(shipped, games=4, seed=2)
+    assert same == {"shipped": 0.0, "shipped_ci95": 0.0}  # the shipped network against itself: even
+    assert first["shipped"] < -0.5
+
+
+def test_the_yardstick_measures_against_gnubg_in_portes() -> None:
+    pytest.importorskip("gnubg")
+    figures = measure_yardstick(new_state(tiny("portes")), games=2, seed=1)
+    assert set(figures) == {"shipped", "shipped_ci95", "gnubg", "gnubg_ci95"}
 
 
 # -- bad checkpoints ---------------------------------------------------------------------
@@ -299,6 +334,10 @@ def test_train_reports_a_corrupt_checkpoint_in_one_line(tmp_path: Path) -> None:
     assert path.read_bytes() == b"junk"
 
 
+def png_width(path: Path) -> int:
+    return int.from_bytes(path.read_bytes()[16:20], "big")
+
+
 def test_plot_training_draws_every_game(trained: tuple[Path, TrainState], tmp_path: Path) -> None:
     path, _ = trained
     other = new_state(tiny("fevga"))
@@ -311,5 +350,44 @@ def test_plot_training_draws_every_game(trained: tuple[Path, TrainState], tmp_pa
     assert result.exit_code == 0, result.output
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert out.stat().st_size > 10_000  # axes, two lines and a legend, not an empty canvas
+    assert png_width(out) == 550  # the heuristic's panel alone
+    # logs with the yardstick get its panels: the shipped network's and GNU Backgammon's
+    other.log = [{"games": 0, "seconds": 0.0, "ppg": -1.2, "ci95": 0.1, "shipped": -1.5, "shipped_ci95": 0.2,
+                  "gnubg": -1.6, "gnubg_ci95": 0.2, "yardstick_games": 10},
+                 {"games": 100, "seconds": 1.0, "ppg": 0.5, "ci95": 0.3, "shipped": -0.4, "shipped_ci95": 0.1,
+                  "gnubg": -0.7, "gnubg_ci95": 0.1, "yardstick_games": 10}]
+    other.save(fevga)
+    result = CliRunner().invoke(cli, ["plot-training", str(path), str(fevga), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert png_width(out) == 3 * 550
     missing = CliRunner().invoke(cli, ["plot-training", str(tmp_path / "none.npz"), "--out", str(out)])
     assert missing.exit_code == 2 and "does not exist" in missing.output
+
+
+def test_train_reports_the_yardstick(tmp_path: Path) -> None:
+    path = tmp_path / "y.npz"
+    args = ["train", "--variant", "fevga", "--checkpoint", str(path), "--threads", "1", "--hidden", "5",
+            "--games", "100", "--eval-every", "100", "--eval-games", "2", "--yardstick-games", "2"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stdout.splitlines() if line.startswith("  at ")]
+    assert lines and all("vs heuristic (0-ply); " in line and " vs shipped network, less luck" in line
+                         for line in lines)
+    assert TrainState.load(path).config.yardstick_games == 2
+    again = CliRunner().invoke(cli, [*args[:-6], "--games", "150", "--eval-every", "0", "--yardstick-games", "0"])
+    assert again.exit_code == 0, again.output
+    assert TrainState.load(path).config.yardstick_games == 0  # a resume takes the new setting
+
+
+def test_without_gnubg_the_yardstick_leaves_it_out(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from tavli import gnubg_player
+
+    monkeypatch.setattr(gnubg_player, "available", lambda: False)  # as where the module is not installed
+    figures = measure_yardstick(new_state(tiny("portes")), games=2, seed=1)
+    assert set(figures) == {"shipped", "shipped_ci95"}
+    args = ["train", "--variant", "portes", "--checkpoint", str(tmp_path / "p.npz"), "--threads", "1",
+            "--hidden", "5", "--games", "100", "--eval-every", "100", "--eval-games", "2", "--yardstick-games", "2"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "note: GNU Backgammon's module (pip install gnubg) cannot be imported" in result.stderr
+    assert all("gnubg" not in entry for entry in TrainState.load(tmp_path / "p.npz").log)
