@@ -382,19 +382,29 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
     reviewer = Reviewer(service, review_depth)
     creations = RateLimiter(matches_per_minute, 60.0)
 
+    stopping = asyncio.Event()
+
+    async def pause(seconds: float) -> bool:
+        """Wait ``seconds``; False if the app is stopping meanwhile."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stopping.wait(), seconds)
+        return not stopping.is_set()
+
+    # The background jobs end between rounds when the app stops, never in the middle of one: a
+    # job cancelled inside a database call can leave its connection to be closed at garbage
+    # collection, after the event loop has gone (and then the closing waits for ever).
     async def every(seconds: float, job: Any) -> None:
-        while True:
-            await asyncio.sleep(seconds)
+        while await pause(seconds):
             with contextlib.suppress(Exception):  # a failed round is retried at the next
                 await job()
 
     async def listen() -> None:
         """Hear the other server processes' actions (PostgreSQL); reconnect if the line drops."""
-        while True:
+        while not stopping.is_set():
             with contextlib.suppress(Exception):
                 if not store.listening() and not await store.listen(hub.heard):
                     return  # SQLite: one process, nothing to hear
-            await asyncio.sleep(1.0)
+            await pause(1.0)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -406,6 +416,8 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         try:
             yield
         finally:
+            stopping.set()
+            await asyncio.wait(tasks, timeout=10.0)
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import orjson
 from sqlalchemy import (
@@ -159,6 +160,27 @@ class ActionRow:
     at: float
 
 
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def _unbroken(method: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """A database call that runs to its end even if its caller is cancelled (a client that goes
+    away, a server that stops): cancelled halfway, SQLAlchemy would give up the connection, and
+    closing it later can wait for ever on a worker thread that has gone."""
+    @functools.wraps(method)
+    async def unbroken(*args: P.args, **kwargs: P.kwargs) -> T:
+        task = asyncio.ensure_future(method(*args, **kwargs))
+        task.add_done_callback(_consume)
+        return await asyncio.shield(task)
+    return unbroken
+
+
+def _consume(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()  # the caller that would have seen it is gone: no "never retrieved" noise
+
+
 class Conflict(Exception):
     """Another writer appended to the match first."""
 
@@ -225,11 +247,14 @@ class Store:
                 await asyncio.sleep(0.2 * (attempt + 1))
 
     async def close(self) -> None:
+        if self._writer is not None:  # the actions on their way in are stored first
+            await asyncio.wait([self._writer], timeout=10.0)
         if self._listener is not None:
             with contextlib.suppress(Exception):
                 await self._listener.close()
         await self.engine.dispose()
 
+    @_unbroken
     async def create_match(self, match_id: str, settings: dict[str, Any], white: str, black: str,
                            roles: dict[str, str]) -> None:
         """A new match; ``roles`` maps each token to ``white``, ``black`` or ``spectator``."""
@@ -241,12 +266,14 @@ class Store:
             await conn.execute(insert(tokens), [
                 {"hash": token_hash(t), "match_id": match_id, "role": role} for t, role in roles.items()])
 
+    @_unbroken
     async def role(self, match_id: str, token: str) -> str | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(tokens.c.role).where(
                 tokens.c.hash == token_hash(token), tokens.c.match_id == match_id))).first()
         return None if row is None else str(row[0])
 
+    @_unbroken
     async def load(self, match_id: str) -> tuple[MatchRow, list[bytes], list[ActionRow]] | None:
         """The match, its games' seeds in order and its actions in order; None if unknown."""
         async with self.engine.connect() as conn:
@@ -261,6 +288,7 @@ class Store:
         return (row, [bytes.fromhex(s[0]) for s in seed_rows],
                 [ActionRow(a.seq, a.seat, a.kind, json.loads(a.data), a.at) for a in action_rows])
 
+    @_unbroken
     async def load_since(self, match_id: str, seq: int) -> tuple[list[bytes], list[ActionRow]]:
         """The seeds of a match's games and its actions after action ``seq`` (to catch up with
         what another server process stored)."""
@@ -362,6 +390,7 @@ class Store:
                                                           for a in batch]})
         return now
 
+    @_unbroken
     async def add_seeds(self, match_id: str, new_seeds: dict[int, bytes]) -> None:
         """Seeds drawn before any action (the first game's roll-off)."""
         from tavli.fairdice import commitment
@@ -371,6 +400,7 @@ class Store:
                 {"match_id": match_id, "game": g, "seed": s.hex(), "commitment": commitment(s)}
                 for g, s in new_seeds.items()])
 
+    @_unbroken
     async def seqs(self, match_ids: list[str]) -> dict[str, int]:
         """The action counts of some matches, to notice moves made by another server process."""
         if not match_ids:
@@ -380,6 +410,7 @@ class Store:
                                        .where(matches.c.id.in_(match_ids)))).all()
         return {r[0]: int(r[1]) for r in rows}
 
+    @_unbroken
     async def set_presence(self, match_id: str, seats: list[str], until: float) -> None:
         """A seat joined or left (told to the other server processes, as seq -1)."""
         if not seats:
@@ -398,6 +429,7 @@ class Store:
                         await conn.execute(update(presence).where(
                             presence.c.match_id == match_id, presence.c.seat == seat).values(until=until))
 
+    @_unbroken
     async def refresh_presence(self, seats: list[tuple[str, str]], until: float) -> None:
         """Move on the presence of many (match, seat) pairs at once (the server's heartbeat)."""
         if not seats:
@@ -407,12 +439,14 @@ class Store:
                 update(presence).where(presence.c.match_id == bindparam("m"), presence.c.seat == bindparam("s"))
                 .values(until=until), [{"m": m, "s": seat} for m, seat in seats])
 
+    @_unbroken
     async def presence_of(self, match_id: str) -> dict[str, float]:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(select(presence.c.seat, presence.c.until)
                                        .where(presence.c.match_id == match_id))).all()
         return {r[0]: float(r[1]) for r in rows}
 
+    @_unbroken
     async def save_analysis(self, match_id: str, games: int, depth: int, data: str) -> None:
         """Store the review of a match's first ``games`` games (JSON text), replacing an older one."""
         async with self.engine.begin() as conn:
@@ -420,6 +454,7 @@ class Store:
             await conn.execute(insert(analyses).values(match_id=match_id, games=games, depth=depth, data=data,
                                                        at=time.time()))
 
+    @_unbroken
     async def load_analysis(self, match_id: str) -> tuple[int, int, str] | None:
         """The stored review of a match: how many games it covers, its depth and its JSON text."""
         async with self.engine.connect() as conn:
@@ -427,6 +462,7 @@ class Store:
                                       .where(analyses.c.match_id == match_id))).first()
         return None if row is None else (int(row[0]), int(row[1]), str(row[2]))
 
+    @_unbroken
     async def create_with_hashes(self, match_id: str, settings: dict[str, Any], white: str, black: str,
                                  hashes: dict[str, str]) -> None:
         """A new match whose tokens are given by their hashes (``token_hash``) and roles."""
