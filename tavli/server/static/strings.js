@@ -192,6 +192,10 @@ export const STRINGS = {
     playAnyway: "Play it",
     thinkAgain: "Think again",
     "error-no-coach": "This match has no coach.",
+    "error-no-chances": "The chances of winning are for spectators and for players against a bot.",
+    chancesTitle: "Chance of winning the match",
+    chancesSide: "{who} {pct}%",
+    showChances: "Show the chances of winning",
     "error-not-rolled": "Roll first: a hint is for the dice rolled.",
   },
   el: {
@@ -385,6 +389,10 @@ export const STRINGS = {
     playAnyway: "Παίξ' την",
     thinkAgain: "Ξανασκεφτείτε",
     "error-no-coach": "Αυτός ο αγώνας δεν έχει προπονητή.",
+    "error-no-chances": "Οι πιθανότητες νίκης είναι για τους θεατές και για όποιον παίζει με τον υπολογιστή.",
+    chancesTitle: "Πιθανότητα νίκης στον αγώνα",
+    chancesSide: "{who} {pct}%",
+    showChances: "Δείξε τις πιθανότητες νίκης",
     "error-not-rolled": "Ρίξτε πρώτα: η συμβουλή είναι για τη ζαριά.",
   },
 };
