@@ -42,7 +42,7 @@ import math
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing import get_context
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -134,6 +134,9 @@ class Candidate:
     """Half-width of the 95% interval of ``equity`` when it comes from a rollout."""
     mwc: float | None = None
     """At a match score: the player's chance of winning the match after this play (0..1)."""
+    loss: float | None = None
+    """Its loss against the best play, as the decision's ``loss`` (points per game; at a match
+    score, its MWC loss in points of a game at the score)."""
 
 
 @dataclass(frozen=True)
@@ -302,6 +305,7 @@ def _decision_json(d: Decision) -> dict[str, Any]:
             "candidates": [{"play": c.play, "equity": round(c.equity, 4), "win": round(c.win, 4),
                             "win2": round(c.win2, 4), "lose2": round(c.lose2, 4), "depth": c.depth}
                            | ({"mwc": round(c.mwc, 6)} if c.mwc is not None else {})
+                           | ({"loss": round(c.loss, 4)} if c.loss is not None else {})
                            | ({"ci95": round(c.ci95, 4)} if c.ci95 is not None else {})
                            for c in d.candidates]}
 
@@ -398,6 +402,14 @@ def evaluate_decision(before: Position, dice: Dice, played: str, depth: int = DE
     if rollout is not None and len(legal) > 1:
         top_plays = [i for i in order[:CANDIDATES] if values[i][1] == top]
         candidates = _rolled_out(legal, top_plays, k, rollout, after)
+    best = candidates[0]
+
+    def lost(c: Candidate) -> float:
+        if best.mwc is not None and c.mwc is not None and half > 1e-12:
+            return max(0.0, best.mwc - c.mwc) / half
+        return max(0.0, best.equity - c.equity)
+
+    candidates = [replace(c, loss=lost(c)) for c in candidates]
     best = candidates[0]
     mine = next(c for c in candidates if c.play == plays[k])
     forced = len(legal) == 1

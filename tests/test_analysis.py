@@ -205,6 +205,7 @@ def test_a_gammonish_play_is_best_for_the_match_but_not_for_points() -> None:
     assert blitz.mwc is not None and run.mwc is not None
     assert blitz.mwc > run.mwc and blitz.equity < run.equity and blitz.win2 > run.win2 + 0.05
     assert d.mwc_loss == pytest.approx(blitz.mwc - run.mwc) and d.mwc_loss > 0.005
+    assert blitz.loss == 0.0 and run.loss == pytest.approx(d.loss)
     # the loss in points is the MWC loss in points of a game at this score (EMG)
     after = MatchScore.at(MatchSettings(length=5, games=("portes",)), 2, 1, 3).after_game()
     assert d.loss == pytest.approx(d.mwc_loss / ((after.win1 - after.lose1) / 2))

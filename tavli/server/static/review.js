@@ -135,7 +135,7 @@ function renderDecision(game, decision, frame) {
   decision.candidates.forEach((c, i) => {
     const tr = document.createElement("tr");
     if (c.play === decision.played) tr.className = "played";
-    const loss = c.play === decision.played ? -decision.loss : c.equity - best;
+    const loss = c.play === decision.played ? -decision.loss : c.loss !== undefined ? -c.loss : c.equity - best;
     const cells = [String(i + 1), stepsText(c.steps), fixed(c.equity), i === 0 ? "" : fixed(loss)];
     if (match) cells.push(c.mwc === undefined ? "" : `${(100 * c.mwc).toFixed(1)}%`);
     for (const text of cells) {
