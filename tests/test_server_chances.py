@@ -48,11 +48,14 @@ def test_the_chances_are_the_network_weighted_by_the_match_equity() -> None:
     assert (over["white"], over["black"], over["by"]) == (1.0, 0.0, "result")
 
 
-def snapshot_of(state: Message) -> Snapshot:
-    """The snapshot of the match a state shows."""
-    settings = MatchSettings(length=state["settings"]["length"], games=tuple(state["settings"]["games"]))
-    return Snapshot(settings, state["score"]["white"], state["score"]["black"], state["game"]["index"],
-                    Position.from_string(state["game"]["position"]), None)
+def snapshot_of(message: Message, games: tuple[str, ...] = ("portes",)) -> Snapshot:
+    """The snapshot of the match a state or a chances message shows."""
+    if is_state(message):
+        settings = MatchSettings(length=message["settings"]["length"], games=tuple(message["settings"]["games"]))
+        return Snapshot(settings, message["score"]["white"], message["score"]["black"], message["game"]["index"],
+                        Position.from_string(message["game"]["position"]), None)
+    return Snapshot(MatchSettings(length=message["length"], games=games), message["score"]["white"],
+                    message["score"]["black"], message["game"], Position.from_string(message["position"]), None)
 
 
 def test_a_spectator_gets_the_chances_and_a_player_only_once_he_asks(client: TestClient) -> None:
@@ -93,16 +96,15 @@ def test_a_spectator_gets_the_chances_and_a_player_only_once_he_asks(client: Tes
         winner = state["winner"]
         assert last[winner] == 1.0 and last["score"] == state["score"]
         assert [c["seq"] for c in chances] == sorted(c["seq"] for c in chances)
-        checked = 0
+        shown = {(s["game"]["position"], s["score"]["white"], s["score"]["black"]) for s in states.values()}
         for c in chances[1:-1]:
-            if c["seq"] in states:
-                expected = chances_json(snapshot_of(states[c["seq"]]))
-                assert (c["white"], c["black"], c["game_win"]) == (expected["white"], expected["black"],
-                                                                   expected["game_win"])
-                checked += 1
-        assert checked >= 3
+            assert (c["position"], c["score"]["white"], c["score"]["black"]) in shown
+            expected = chances_json(snapshot_of(c))
+            assert (c["white"], c["black"], c["game_win"]) == (expected["white"], expected["black"],
+                                                               expected["game_win"])
+        assert len(chances) > 5
         # a roll does not change the position: its chances are not sent again
-        positions = [states[c["seq"]]["game"]["position"] for c in chances[1:-1] if c["seq"] in states]
+        positions = [(c["position"], c["game"]) for c in chances[1:-1]]
         assert len(positions) == len(set(positions))
         # the player asks now, and gets the chances at once; then turns them off
         player.send_json({"type": "chances", "on": True})
@@ -132,4 +134,5 @@ def test_a_player_against_a_person_gets_no_chances_and_bad_messages_change_nothi
         w.send_json({"type": "chances", "on": True})
         found = until(w, lambda m: m["type"] == "chances")
         assert found["white"] + found["black"] == pytest.approx(1.0) and found["seq"] == state["seq"]
+        assert found["position"] == state["game"]["position"]
         assert found["white"] == chances_json(snapshot_of(state))["white"]

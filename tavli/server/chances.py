@@ -67,7 +67,7 @@ def chances_json(snap: Snapshot) -> dict[str, Any]:
     module's docstring); 1 and 0 once the match is won."""
     length = snap.settings.length
     base = {"type": "chances", "score": {"white": snap.white, "black": snap.black}, "length": length,
-            "game": snap.game}
+            "game": snap.game, "position": str(snap.position)}
     if snap.winner is not None:
         white = 1.0 if snap.winner == WHITE else 0.0
         return base | {"white": white, "black": 1.0 - white, "game_win": None, "by": "result"}
@@ -119,7 +119,7 @@ class ChanceWatch:
         if role in SEATS and live.bot_level(SEATS[role].other) is None:
             raise ActionError("no-chances", "the chances are for spectators and for players against a bot")
         self._on[conn] = (-1, None)
-        await self._send(live, [conn])
+        await self._send(Snapshot.of(live.match), live.seq, [conn])
 
     def update(self, live: LiveMatch, conns: Iterable[Receiver]) -> None:
         """After a change of ``live``: send the new chances to those of ``conns`` that asked, in a
@@ -127,12 +127,12 @@ class ChanceWatch:
         wanted = [c for c in conns if c in self._on]
         if not wanted:
             return
-        task = asyncio.get_running_loop().create_task(self._send(live, wanted))
+        snap = Snapshot.of(live.match)  # now, as the states just sent show it: the match goes on meanwhile
+        task = asyncio.get_running_loop().create_task(self._send(snap, live.seq, wanted))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _send(self, live: LiveMatch, conns: list[Receiver]) -> None:
-        snap, seq = Snapshot.of(live.match), live.seq
+    async def _send(self, snap: Snapshot, seq: int, conns: list[Receiver]) -> None:
         key = snap.key
         todo = [c for c in conns if (last := self._on.get(c)) is not None and last[1] != key and last[0] <= seq]
         if not todo:
