@@ -14,6 +14,15 @@ Backgammon's mEMG per move), the counts of doubtful plays, errors and
 blunders (``THRESHOLDS``, per game), the luck and the luck-adjusted result.
 docs/analysis.md gives the scale, the thresholds and the data behind them.
 
+A match (``analyse_match``, ``analyse_record`` of a match record) is analysed
+at its score: each decision's plays are searched and ranked by the chance of
+winning the match (MWC, ``tavli.met``: the match equity after each outcome of
+the game weighting the network's outcome probabilities), each candidate has
+its MWC, the play made its MWC loss against the best, and the points loss is
+that MWC loss in points of a game at this score (GNU Backgammon's EMG), so
+that the error rates stay in points. Single games and series are analysed for
+points per game.
+
 >>> import random
 >>> from tavli import Dice
 >>> from tavli.game import Game
@@ -33,7 +42,7 @@ import math
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing import get_context
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -45,12 +54,13 @@ from tavli import _neural as N
 from tavli.dice import Dice
 from tavli.errors import TavliError
 from tavli.game import Game, Turn
-from tavli.neural import Evaluator, Probabilities
+from tavli.met import AfterGame, MatchEquityError, MatchScore
+from tavli.neural import Evaluator, Probabilities, search_weights
 from tavli.position import LegalPlays, Position, _grow_workspace, _workspace
 from tavli.variants import BLACK, WHITE, Color, Variant
 
 if TYPE_CHECKING:
-    from tavli.match import Match
+    from tavli.match import Match, MatchSettings
     from tavli.record import MatchRecord
     from tavli.rollout import RolloutSettings
 
@@ -122,6 +132,11 @@ class Candidate:
     """The plies it was searched to (``-1`` for a rollout)."""
     ci95: float | None = None
     """Half-width of the 95% interval of ``equity`` when it comes from a rollout."""
+    mwc: float | None = None
+    """At a match score: the player's chance of winning the match after this play (0..1)."""
+    loss: float | None = None
+    """Its loss against the best play, as the decision's ``loss`` (points per game; at a match
+    score, its MWC loss in points of a game at the score)."""
 
 
 @dataclass(frozen=True)
@@ -152,6 +167,11 @@ class Decision:
     """``"blunder"``, ``"error"``, ``"doubtful"`` or ``""``."""
     depth: int
     """The depth of the analysis; the candidates' values come from a rollout when they say so."""
+    mwc_loss: float | None = None
+    """At a match score: the best play's chance of winning the match less the played play's
+    (0..1; 0.012 is 1.2 percentage points; 0 when forced); None outside a match."""
+    away: tuple[int, int] | None = None
+    """At a match score: the points the player and his opponent still needed."""
 
     @property
     def played_equity(self) -> float:
@@ -180,6 +200,9 @@ class PlayerStats:
     """Points won less points lost."""
     luck_adjusted: float
     """``result`` less his luck and plus his opponent's: what skill alone earned."""
+    mwc_loss: float | None = None
+    """At a match score: total chance of winning the match lost over his unforced decisions
+    (0..1); None outside a match."""
 
     @property
     def error_rate(self) -> float:
@@ -190,13 +213,16 @@ class PlayerStats:
         return PlayerStats(self.decisions + other.decisions, self.unforced + other.unforced,
                            self.loss + other.loss, self.doubtful + other.doubtful, self.errors + other.errors,
                            self.blunders + other.blunders, self.luck + other.luck, self.result + other.result,
-                           self.luck_adjusted + other.luck_adjusted)
+                           self.luck_adjusted + other.luck_adjusted,
+                           None if self.mwc_loss is None and other.mwc_loss is None
+                           else (self.mwc_loss or 0.0) + (other.mwc_loss or 0.0))
 
     def to_json(self) -> dict[str, Any]:
         return {"error_rate": round(self.error_rate, 2), "decisions": self.decisions, "unforced": self.unforced,
                 "loss": round(self.loss, 4), "doubtful": self.doubtful, "errors": self.errors,
                 "blunders": self.blunders, "luck": round(self.luck, 4), "result": self.result,
-                "luck_adjusted": round(self.luck_adjusted, 4)}
+                "luck_adjusted": round(self.luck_adjusted, 4)} | (
+                    {"mwc_loss": round(self.mwc_loss, 6)} if self.mwc_loss is not None else {})
 
 
 EMPTY = PlayerStats(0, 0, 0.0, 0, 0, 0, 0.0, 0.0, 0.0)
@@ -214,6 +240,8 @@ class GameAnalysis:
     finished: bool
     decisions: tuple[Decision, ...]
     players: dict[Color, PlayerStats]
+    score: dict[Color, int] | None = None
+    """In a match: the points each side had before the game."""
 
 
 @dataclass(frozen=True)
@@ -224,6 +252,9 @@ class MatchAnalysis:
     games: tuple[GameAnalysis, ...]
     names: dict[Color, str] = field(default_factory=dict)
     """Who sat where (a bot's level or a person's name), when known."""
+    length: int | None = None
+    """The match's length when it was analysed at its score (by the chance of winning the
+    match); None for single games and series, analysed for points."""
 
     @property
     def players(self) -> dict[Color, PlayerStats]:
@@ -248,25 +279,33 @@ class MatchAnalysis:
         def seat(stats: PlayerStats, color: Color) -> dict[str, Any]:
             return {"name": self.names.get(color, "")} | stats.to_json()
 
+        def score(g: GameAnalysis) -> dict[str, Any]:
+            return {} if g.score is None else {"score": {str(c).lower(): n for c, n in g.score.items()}}
+
         return {
             "format": "tavli-analysis", "version": 1, "depth": self.depth,
             "scale": "error_rate in millipoints (1/1000 point per game) per unforced decision",
+            "match_length": self.length,
             "thresholds": {name: vars(t) for name, t in THRESHOLDS.items()},
             "players": {str(c).lower(): seat(s, c) for c, s in self.players.items()},
             "games": [{"game": g.index, "variant": g.variant, "finished": g.finished,
-                       "winner": str(g.winner).lower() if g.winner is not None else None, "points": g.points,
-                       "players": {str(c).lower(): s.to_json() for c, s in g.players.items()}}
+                       "winner": str(g.winner).lower() if g.winner is not None else None, "points": g.points}
+                      | score(g) | {"players": {str(c).lower(): s.to_json() for c, s in g.players.items()}}
                       for g in self.games],
             "decisions": [_decision_json(d) for d in self.decisions],
         }
 
 
 def _decision_json(d: Decision) -> dict[str, Any]:
+    match = {} if d.mwc_loss is None else {"mwc_loss": round(d.mwc_loss, 6),
+                                           "away": list(d.away) if d.away is not None else None}
     return {"game": d.game, "turn": d.turn, "player": str(d.color).lower(), "dice": str(d.dice),
-            "position": d.position, "played": d.played, "best": d.best, "loss": round(d.loss, 4),
+            "position": d.position, "played": d.played, "best": d.best, "loss": round(d.loss, 4)} | match | {
             "skill": d.skill, "forced": d.forced, "luck": round(d.luck, 4), "white_win": round(d.white_win, 4),
             "candidates": [{"play": c.play, "equity": round(c.equity, 4), "win": round(c.win, 4),
                             "win2": round(c.win2, 4), "lose2": round(c.lose2, 4), "depth": c.depth}
+                           | ({"mwc": round(c.mwc, 6)} if c.mwc is not None else {})
+                           | ({"loss": round(c.loss, 4)} if c.loss is not None else {})
                            | ({"ci95": round(c.ci95, 4)} if c.ci95 is not None else {})
                            for c in d.candidates]}
 
@@ -282,36 +321,58 @@ class _Task:
     played: str
     depth: int
     rollout: RolloutSettings | None = None
+    score: MatchScore | None = None
 
 
-def _searched(ev: Evaluator, legal: LegalPlays, k: int, depth: int) -> Probabilities:
+def _searched(ev: Evaluator, legal: LegalPlays, k: int, depth: int, after: AfterGame | None) -> Probabilities:
     """Play ``k`` of ``legal`` valued at ``depth`` whatever its 0-ply value."""
     rows = np.ascontiguousarray(legal.results[k:k + 1])
     params = legal.position.variant.params
+    weights = N.MONEY if after is None else search_weights(after)
     while True:
         ws = _workspace()
         values, _ = N.analyse(rows, params, ev.network, ev._race, ws.args(), depth, 1, math.inf, 1, math.inf,
-                              N.MONEY)
+                              weights)
         if ws.ints[K._STATUS] == 0:
             return Probabilities(*map(float, values[0]))
         _grow_workspace(ws)
 
 
-def _candidate(play: str, p: Probabilities, depth: int) -> Candidate:
-    return Candidate(play, p.equity, p.win, p.win2, p.lose2, depth)
+def _candidate(play: str, p: Probabilities, depth: int, after: AfterGame | None) -> Candidate:
+    mwc = None if after is None else after.value(p.win, p.win2, p.lose2)
+    return Candidate(play, p.equity, p.win, p.win2, p.lose2, depth, mwc=mwc)
+
+
+def _match_value(after: AfterGame | None, p: Probabilities) -> float:
+    """What the analysis ranks plays by: points per game, or at a match score the MWC."""
+    return p.equity if after is None else after.value(p.win, p.win2, p.lose2)
 
 
 def evaluate_decision(before: Position, dice: Dice, played: str, depth: int = DEFAULT_DEPTH,
-                      game: int = 0, turn: int = 1, rollout: RolloutSettings | None = None) -> Decision:
+                      game: int = 0, turn: int = 1, rollout: RolloutSettings | None = None,
+                      score: MatchScore | None = None) -> Decision:
     """One decision: ``played`` (notation, ``""`` to pass) with ``dice`` in ``before``.
+
+    At a match ``score`` (the player's, ``tavli.met.MatchScore``) the plays are searched and
+    ranked by the chance of winning the match, and the loss is the MWC loss in points of a game
+    at this score.
 
     >>> from tavli import Position
     >>> d = evaluate_decision(Position.start("portes"), Dice(3, 1), "24/21 24/23", depth=0)
-    >>> d.best, d.loss > 0.1, d.skill
-    ('8/5 6/5', True, 'blunder')
+    >>> d.best, d.loss > 0.1, d.skill, d.mwc_loss
+    ('8/5 6/5', True, 'blunder', None)
+    >>> from tavli.match import MatchSettings
+    >>> at = MatchScore.at(MatchSettings(length=5), need=5, opp_need=5, game=0)
+    >>> m = evaluate_decision(Position.start("portes"), Dice(3, 1), "24/21 24/23", depth=0, score=at)
+    >>> m.best, 0.01 < m.mwc_loss < 0.1
+    ('8/5 6/5', True)
     """
     if depth not in (0, 1, 2):
         raise AnalysisError(f"the depth is 0, 1 or 2 plies, not {depth}")
+    after = None if score is None else score.after_game()
+    away = None if score is None else (score.need, score.opp_need)
+    # a point of a game at this score, in MWC: half the swing between a 1-point win and loss
+    half = 1.0 if after is None else (after.win1 - after.lose1) / 2.0
     ev = Evaluator.for_variant(before.variant)
     luck = ev.luck(before, dice)
     legal = before.legal_plays(dice)
@@ -319,39 +380,53 @@ def evaluate_decision(before: Position, dice: Dice, played: str, depth: int = DE
     if len(legal) == 0:
         if played:
             raise AnalysisError(f"game {game + 1}, turn {turn}: {played} is played but {dice} cannot be played")
-        after = before.pass_turn()
-        opp = ev.probabilities(after) if after.result() is None else None
+        passed = before.pass_turn()
+        opp = ev.probabilities(passed) if passed.result() is None else None
         p = Probabilities(1.0 - opp.win, opp.lose2, opp.win2) if opp is not None else Probabilities(0.5, 0.0, 0.0)
         white = p.win if color == WHITE else 1.0 - p.win
         return Decision(game, turn, color, dice, str(before), "", "", 0.0, True, luck, white,
-                        (_candidate("", p, 0),), "", depth)
+                        (_candidate("", p, 0, after),), "", depth, None if after is None else 0.0, away)
     try:
         k = legal.index(before.parse_play(played, dice))
     except ValueError as e:
         raise AnalysisError(f"game {game + 1}, turn {turn}: {e}") from None
-    found = ev.analyse(legal, depth if len(legal) > 1 else 0, **FILTER)  # type: ignore[arg-type]
+    found = ev.analyse(legal, depth if len(legal) > 1 else 0, **FILTER, after=after)  # type: ignore[arg-type]
     values = {a.index: (a.probabilities, a.depth) for a in found}
     top = found[0].depth
     if values[k][1] < top:
-        values[k] = (_searched(ev, legal, k, top), top)
-    order = sorted(values, key=lambda i: (-values[i][1], -values[i][0].equity))
+        values[k] = (_searched(ev, legal, k, top, after), top)
+    order = sorted(values, key=lambda i: (-values[i][1], -_match_value(after, values[i][0])))
     shown = order[:CANDIDATES] if k in order[:CANDIDATES] else [*order[:CANDIDATES], k]
     plays = {i: str(legal[i]) for i in shown}
-    candidates = [_candidate(plays[i], *values[i]) for i in shown]
+    candidates = [_candidate(plays[i], *values[i], after) for i in shown]
     if rollout is not None and len(legal) > 1:
         top_plays = [i for i in order[:CANDIDATES] if values[i][1] == top]
-        candidates = _rolled_out(legal, top_plays, k, rollout)
+        candidates = _rolled_out(legal, top_plays, k, rollout, after)
+    best = candidates[0]
+
+    def lost(c: Candidate) -> float:
+        if best.mwc is not None and c.mwc is not None and half > 1e-12:
+            return max(0.0, best.mwc - c.mwc) / half
+        return max(0.0, best.equity - c.equity)
+
+    candidates = [replace(c, loss=lost(c)) for c in candidates]
     best = candidates[0]
     mine = next(c for c in candidates if c.play == plays[k])
     forced = len(legal) == 1
-    loss = 0.0 if forced else max(0.0, best.equity - mine.equity)
+    mwc_loss = None
+    if best.mwc is not None and mine.mwc is not None:
+        mwc_loss = 0.0 if forced else max(0.0, best.mwc - mine.mwc)
+        loss = mwc_loss / half if half > 1e-12 else max(0.0, best.equity - mine.equity)
+    else:
+        loss = 0.0 if forced else max(0.0, best.equity - mine.equity)
     skill = "" if forced else THRESHOLDS.get(before.variant.name, THRESHOLDS["portes"]).skill(loss)
     white = mine.win if color == WHITE else 1.0 - mine.win
     return Decision(game, turn, color, dice, str(before), plays[k], best.play, loss, forced, luck, white,
-                    tuple(candidates), skill, depth)
+                    tuple(candidates), skill, depth, mwc_loss, away)
 
 
-def _rolled_out(legal: LegalPlays, indices: list[int], played: int, settings: RolloutSettings) -> list[Candidate]:
+def _rolled_out(legal: LegalPlays, indices: list[int], played: int, settings: RolloutSettings,
+                after: AfterGame | None) -> list[Candidate]:
     from tavli.rollout import _turned, rollout
 
     chosen = indices if played in indices else [*indices, played]
@@ -359,12 +434,14 @@ def _rolled_out(legal: LegalPlays, indices: list[int], played: int, settings: Ro
     for i in chosen:
         # the rollout is for the side to roll after the play: the opponent
         r = _turned(rollout(legal.after(i), settings, workers=1))
-        found.append(Candidate(str(legal[i]), r.equity, r.win, r.win2, r.lose2, -1, r.ci95))
-    return sorted(found, key=lambda c: -c.equity)
+        mwc = None if after is None else after.value(r.win, r.win2, r.lose2)
+        found.append(Candidate(str(legal[i]), r.equity, r.win, r.win2, r.lose2, -1, r.ci95, mwc))
+    return sorted(found, key=lambda c: -(c.equity if c.mwc is None else c.mwc))
 
 
 def _run(task: _Task) -> Decision:
-    return evaluate_decision(task.before, task.dice, task.played, task.depth, task.game, task.turn, task.rollout)
+    return evaluate_decision(task.before, task.dice, task.played, task.depth, task.game, task.turn, task.rollout,
+                             task.score)
 
 
 # -- games and matches ---------------------------------------------------------------------------
@@ -400,19 +477,34 @@ def _executor(pool: Pool, workers: int) -> Executor:
 def analyse_games(games: Sequence[GameInput], depth: int = DEFAULT_DEPTH, workers: int | None = None,
                   progress: Progress | None = None, pool: Pool = "thread",
                   rollouts: Mapping[tuple[int, int], RolloutSettings] | None = None,
-                  names: Mapping[Color, str] | None = None) -> MatchAnalysis:
+                  names: Mapping[Color, str] | None = None, match: MatchSettings | None = None) -> MatchAnalysis:
     """Analyse games in order, as the games of one match.
 
     ``workers`` decisions are valued at once (default: one per core), in
     threads (the search kernels release the GIL) or processes. ``rollouts``
     maps (game index, turn number) to rollout settings: those decisions'
-    plays are valued by rollouts instead.
+    plays are valued by rollouts instead. With ``match`` (the match's
+    settings: its length, order of games and house rules) each game is
+    analysed at the score before it, by the chance of winning the match;
+    without it, for points per game.
     """
     if depth not in (0, 1, 2):
         raise AnalysisError(f"the depth is 0, 1 or 2 plies, not {depth}")
     rollouts = rollouts or {}
+    scores = _scores_before(games)
+
+    def at(g: int, color: Color) -> MatchScore | None:
+        if match is None:
+            return None
+        score = scores[g]
+        try:
+            return MatchScore.at(match, match.length - score[color], match.length - score[color.other], g)
+        except MatchEquityError:
+            raise AnalysisError(f"game {g + 1}: the match to {match.length} was over before it "
+                                f"({score[WHITE]}-{score[BLACK]})") from None
+
     tasks = [_Task(g, t + 1, turn.before, turn.dice, "" if turn.play.is_pass else str(turn.play), depth,
-                   rollouts.get((g, t + 1)))
+                   rollouts.get((g, t + 1)), at(g, turn.color))
              for g, game in enumerate(games) for t, turn in enumerate(game.turns)]
     workers = workers or os.cpu_count() or 1
     results: list[Decision] = []
@@ -433,26 +525,42 @@ def analyse_games(games: Sequence[GameInput], depth: int = DEFAULT_DEPTH, worker
     by_game: list[list[Decision]] = [[] for _ in games]
     for d in results:
         by_game[d.game].append(d)
-    return MatchAnalysis(depth, tuple(_game_analysis(k, games[k], by_game[k]) for k in range(len(games))),
-                         dict(names or {}))
+    return MatchAnalysis(depth, tuple(_game_analysis(k, games[k], by_game[k], scores[k] if match else None)
+                                      for k in range(len(games))),
+                         dict(names or {}), match.length if match is not None else None)
 
 
-def _stats(decisions: Iterable[Decision], color: Color, result: float, opponent_luck: float) -> PlayerStats:
+def _scores_before(games: Sequence[GameInput]) -> list[dict[Color, int]]:
+    """The points of each side before each game."""
+    score = {WHITE: 0, BLACK: 0}
+    found = []
+    for game in games:
+        found.append(dict(score))
+        if game.winner is not None:
+            score[game.winner] += game.points
+    return found
+
+
+def _stats(decisions: Iterable[Decision], color: Color, result: float, opponent_luck: float,
+           scored: bool) -> PlayerStats:
     mine = [d for d in decisions if d.color == color]
     unforced = [d for d in mine if not d.forced]
     luck = sum(d.luck for d in mine)
     return PlayerStats(len(mine), len(unforced), sum(d.loss for d in unforced),
                        sum(d.skill == "doubtful" for d in unforced), sum(d.skill == "error" for d in unforced),
                        sum(d.skill == "blunder" for d in unforced), luck, result,
-                       result - luck + opponent_luck)
+                       result - luck + opponent_luck,
+                       sum(d.mwc_loss or 0.0 for d in unforced) if scored else None)
 
 
-def _game_analysis(index: int, game: GameInput, decisions: list[Decision]) -> GameAnalysis:
+def _game_analysis(index: int, game: GameInput, decisions: list[Decision],
+                   score: dict[Color, int] | None) -> GameAnalysis:
     luck = {c: sum(d.luck for d in decisions if d.color == c) for c in (WHITE, BLACK)}
     points = game.points if game.winner is not None else 0
     result = {c: float(points if game.winner == c else -points) for c in (WHITE, BLACK)}
-    players = {c: _stats(decisions, c, result[c], luck[c.other]) for c in (WHITE, BLACK)}
-    return GameAnalysis(index, str(game.variant), game.winner, points, game.finished, tuple(decisions), players)
+    players = {c: _stats(decisions, c, result[c], luck[c.other], score is not None) for c in (WHITE, BLACK)}
+    return GameAnalysis(index, str(game.variant), game.winner, points, game.finished, tuple(decisions), players,
+                        score)
 
 
 def analyse_game(game: Game, depth: int = DEFAULT_DEPTH, workers: int | None = None,
@@ -463,11 +571,11 @@ def analyse_game(game: Game, depth: int = DEFAULT_DEPTH, workers: int | None = N
 
 def analyse_match(match: Match, depth: int = DEFAULT_DEPTH, workers: int | None = None,
                   progress: Progress | None = None, pool: Pool = "thread") -> MatchAnalysis:
-    """Analyse every game of a match, the last one too if it is still going."""
+    """Analyse every game of a match at its score, the last one too if it is still going."""
     inputs = []
     for g in match.games:
         inputs.append(GameInput.of(g))
-    return analyse_games(inputs, depth, workers, progress, pool)
+    return analyse_games(inputs, depth, workers, progress, pool, match=match.settings)
 
 
 def record_inputs(record: MatchRecord) -> list[GameInput]:
@@ -484,7 +592,8 @@ def record_inputs(record: MatchRecord) -> list[GameInput]:
 def analyse_record(record: MatchRecord, depth: int = DEFAULT_DEPTH, workers: int | None = None,
                    progress: Progress | None = None, pool: Pool = "thread",
                    rollouts: Mapping[tuple[int, int], RolloutSettings] | None = None) -> MatchAnalysis:
-    """Analyse every game of a match record (see ``analyse_games``).
+    """Analyse every game of a match record (see ``analyse_games``): a match at its score, a
+    series (``MatchRecord.series``) for points.
 
     >>> from tavli.dice import DiceRoller
     >>> from tavli.match import Match, MatchSettings
@@ -498,7 +607,8 @@ def analyse_record(record: MatchRecord, depth: int = DEFAULT_DEPTH, workers: int
     (6, 'bot expert')
     """
     return analyse_games(record_inputs(record), depth, workers, progress, pool, rollouts,
-                         {c: str(p) for c, p in record.players.items()})
+                         {c: str(p) for c, p in record.players.items()},
+                         None if record.series else record.settings)
 
 
 SKILL_COLOURS = {"doubtful": "#e0b000", "error": "#e07000", "blunder": "#d00000"}

@@ -659,24 +659,34 @@ def _print_analysis(found: MatchAnalysis, top: int) -> None:
     from rich.table import Table
 
     out = Console(highlight=False, width=max(Console().width, 120))
-    table = Table(title=f"Analysis at {found.depth}-ply (error rate: millipoints lost per unforced decision)")
-    for name in ("player", "error rate", "turns", "unforced", "doubtful", "errors", "blunders", "luck",
-                 "result", "less luck"):
+    scored = found.length is not None
+    title = f"Analysis at {found.depth}-ply (error rate: millipoints lost per unforced decision)"
+    if scored:
+        title += (f"\nmatch to {found.length}: plays ranked by the chance of winning the match (MWC) at the score,"
+                  " losses in points of a game at that score")
+    table = Table(title=title)
+    columns = ["player", "error rate", *(["MWC lost"] if scored else []), "turns", "unforced", "doubtful",
+               "errors", "blunders", "luck", "result", "less luck"]
+    for name in columns:
         table.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
     for color, stats in found.players.items():
         who = found.names.get(color)
-        table.add_row(f"{color}" + (f" ({who})" if who else ""), f"{stats.error_rate:.1f}",
+        mwc = [f"{100 * (stats.mwc_loss or 0.0):.1f} pp"] if scored else []
+        table.add_row(f"{color}" + (f" ({who})" if who else ""), f"{stats.error_rate:.1f}", *mwc,
                       str(stats.decisions), str(stats.unforced), str(stats.doubtful), str(stats.errors),
                       str(stats.blunders), f"{stats.luck:+.3f}", f"{stats.result:+.0f}",
                       f"{stats.luck_adjusted:+.3f}")
     out.print(table)
     games = Table(title="Games")
-    for name in ("game", "variant", "winner", "White rate", "Black rate", "White luck", "Black luck"):
+    for name in ("game", "variant", *(["score"] if scored else []), "winner", "White rate", "Black rate",
+                 *(["White MWC lost", "Black MWC lost"] if scored else []), "White luck", "Black luck"):
         games.add_column(name, justify="right" if name not in ("variant", "winner") else "left")
     for g in found.games:
         winner = (f"{g.winner} +{g.points}" if g.winner is not None else "tie") if g.finished else "not over"
-        games.add_row(str(g.index + 1), g.variant, winner, f"{g.players[WHITE].error_rate:.1f}",
-                      f"{g.players[BLACK].error_rate:.1f}", f"{g.players[WHITE].luck:+.3f}",
+        at_score = [f"{g.score[WHITE]}-{g.score[BLACK]}"] if g.score is not None else []
+        lost = [f"{100 * (g.players[c].mwc_loss or 0.0):.1f} pp" for c in (WHITE, BLACK)] if scored else []
+        games.add_row(str(g.index + 1), g.variant, *at_score, winner, f"{g.players[WHITE].error_rate:.1f}",
+                      f"{g.players[BLACK].error_rate:.1f}", *lost, f"{g.players[WHITE].luck:+.3f}",
                       f"{g.players[BLACK].luck:+.3f}")
     out.print(games)
     mistakes = found.mistakes(top)
@@ -685,15 +695,19 @@ def _print_analysis(found: MatchAnalysis, top: int) -> None:
     if not mistakes:
         out.print("No doubtful play, error or blunder.")
         return
-    out.print(f"[bold]The {len(mistakes)} costliest mistakes[/bold] (equity in points per game for the player)")
+    out.print(f"[bold]The {len(mistakes)} costliest mistakes[/bold] (equity in points per game for the player"
+              + ("; MWC: his chance of winning the match)" if scored else ")"))
     for d in mistakes:
-        out.print(f"game {d.game + 1}, turn {d.turn}: {d.color} {d.dice} played [bold]{d.played}[/bold], "
-                  f"{d.skill} (-{d.loss:.3f})")
+        at = f" at {d.away[0]}-away/{d.away[1]}-away" if d.away is not None else ""
+        lost_mwc = f", MWC -{100 * d.mwc_loss:.2f} pp" if d.mwc_loss is not None else ""
+        out.print(f"game {d.game + 1}, turn {d.turn}{at}: {d.color} {d.dice} played [bold]{d.played}[/bold], "
+                  f"{d.skill} (-{d.loss:.3f}{lost_mwc})")
         for rank, c in enumerate(d.candidates, start=1):
             mark = "  <- played" if c.play == d.played else ""
             how = "rollout" if c.depth < 0 else f"{c.depth}-ply"
             spread = f" ± {c.ci95:.3f}" if c.ci95 is not None else ""
-            out.print(f"    {rank}. {c.play or '(no play)':24} {c.equity:+.3f}{spread} ({how}; win "
+            match = f"MWC {100 * c.mwc:.2f}%; " if c.mwc is not None else ""
+            out.print(f"    {rank}. {c.play or '(no play)':24} {c.equity:+.3f}{spread} ({match}{how}; win "
                       f"{100 * c.win:.1f}%){mark}")
 
 

@@ -23,8 +23,9 @@ from tavli.bots import Player, RandomBot
 from tavli.dice import DiceRoller
 from tavli.game import Game
 from tavli.match import Match, MatchSettings
+from tavli.met import MatchScore
 from tavli.neural import NeuralBot
-from tavli.variants import BLACK, WHITE
+from tavli.variants import BLACK, WHITE, Portes
 
 
 def board(variant: str, spec: dict[int, str]) -> Position:
@@ -151,6 +152,80 @@ def test_a_match_and_its_json() -> None:
     assert data["depth"] == 0 and data["thresholds"]["plakoto"]["blunder"] > 0
     mistakes = found.mistakes(3)
     assert [m.loss for m in mistakes] == sorted((m.loss for m in mistakes), reverse=True)
+    # a match is analysed at its score: MWC losses, and per-player totals that add up
+    assert found.length == 3 and data["match_length"] == 3
+    assert found.games[0].score == {WHITE: 0, BLACK: 0}
+    for g in found.games:
+        for color, stats in g.players.items():
+            unforced = [d for d in g.decisions if d.color == color and not d.forced]
+            assert stats.mwc_loss == pytest.approx(sum(d.mwc_loss or 0.0 for d in unforced))
+    for color in (WHITE, BLACK):
+        assert players[color].mwc_loss == pytest.approx(sum(g.players[color].mwc_loss or 0.0 for g in found.games))
+        assert data["players"][str(color).lower()]["mwc_loss"] == pytest.approx(players[color].mwc_loss, abs=1e-5)
+    assert (players[WHITE].mwc_loss or 0.0) > (players[BLACK].mwc_loss or 0.0)
+    for d in found.decisions:
+        assert d.mwc_loss is not None and d.mwc_loss >= 0.0 and d.away is not None
+        mwcs = [c.mwc for c in d.candidates if c.depth == d.candidates[0].depth]
+        assert all(m is not None and 0.0 <= m <= 1.0 for m in mwcs)
+        assert mwcs == sorted(mwcs, reverse=True)  # type: ignore[type-var]
+        if d.played == d.best or d.forced:
+            assert d.mwc_loss == 0.0
+        else:
+            played = next(c for c in d.candidates if c.play == d.played)
+            assert d.mwc_loss == pytest.approx((d.candidates[0].mwc or 0.0) - (played.mwc or 0.0))
+    assert all("mwc_loss" in d and "mwc" in d["candidates"][0] for d in data["decisions"])
+
+
+# Black to play 6-6 in Portes, 2-away against White 1-away: the blitz (hitting two and closing
+# the board) wins a 2-point game, and the match, twice as often as the quiet run, which is
+# better for points; at this score Black loses nothing more by a 2-point loss than by a 1-point one.
+GAMMON_GO = Position.from_string("portes 2b.2w..5w.4w...4b2w...2b2b5b...1w1w b 0:0 0:0")
+BLITZ, RUN = "8/2* 8/2 7/1* 7/1", "24/18(2) 13/7(2)"
+
+
+def planted(play: str, in_match: bool = True) -> MatchAnalysis:
+    """The gammon-go decision as the fourth game of a Portes match to 5 at 3-4 (Black 2-away),
+    the earlier games resigned; or as a single game."""
+    game = Game("portes", BLACK, position=GAMMON_GO)
+    game.play(Dice(6, 6), play)
+    if not in_match:
+        return analyse_games([GameInput.of(game)], depth=1, workers=1)
+    earlier = [GameInput(Portes(), [], WHITE, 2, True), GameInput(Portes(), [], BLACK, 2, True),
+               GameInput(Portes(), [], WHITE, 2, True), GameInput(Portes(), [], BLACK, 1, True)]
+    return analyse_games([*earlier, GameInput.of(game)], depth=1, workers=1,
+                         match=MatchSettings(length=5, games=("portes",)))
+
+
+def test_a_gammonish_play_is_best_for_the_match_but_not_for_points() -> None:
+    match = planted(RUN)
+    assert match.games[-1].score == {WHITE: 4, BLACK: 3}
+    (d,) = match.games[-1].decisions
+    assert d.away == (2, 1) and d.best == BLITZ and d.played == RUN
+    blitz, run = d.candidates[0], next(c for c in d.candidates if c.play == RUN)
+    assert blitz.mwc is not None and run.mwc is not None
+    assert blitz.mwc > run.mwc and blitz.equity < run.equity and blitz.win2 > run.win2 + 0.05
+    assert d.mwc_loss == pytest.approx(blitz.mwc - run.mwc) and d.mwc_loss > 0.005
+    assert blitz.loss == 0.0 and run.loss == pytest.approx(d.loss)
+    # the loss in points is the MWC loss in points of a game at this score (EMG)
+    after = MatchScore.at(MatchSettings(length=5, games=("portes",)), 2, 1, 3).after_game()
+    assert d.loss == pytest.approx(d.mwc_loss / ((after.win1 - after.lose1) / 2))
+    assert match.players[BLACK].mwc_loss == pytest.approx(d.mwc_loss)
+    assert match.players[WHITE].mwc_loss == 0.0 and match.players[WHITE].unforced == 0
+    right = planted(BLITZ)
+    assert right.decisions[0].mwc_loss == 0.0 and right.decisions[0].loss == 0.0
+    # for points per game (a single game) the run is the best play, and nothing is said of the match
+    money = planted(BLITZ, in_match=False)
+    (m,) = money.decisions
+    assert m.best == RUN and m.loss > 0.05 and m.mwc_loss is None and m.candidates[0].mwc is None
+    assert money.length is None and money.players[BLACK].mwc_loss is None
+    assert "match_length" in money.to_json() and "mwc_loss" not in money.to_json()["decisions"][0]
+
+
+def test_a_game_after_the_match_is_over_cannot_be_analysed_at_a_score() -> None:
+    won = GameInput(Portes(), [], WHITE, 2, True)
+    game = GameInput.of(play_game("portes", RandomBot(seed=1), RandomBot(seed=2), 0))
+    with pytest.raises(AnalysisError, match="game 2: the match to 2 was over"):
+        analyse_games([won, game], depth=0, workers=1, match=MatchSettings(length=2, games=("portes",)))
 
 
 @pytest.mark.parametrize("variant", ["portes", "plakoto", "fevga"])

@@ -43,6 +43,8 @@ def test_analyse_prints_rates_and_the_worst_mistakes(record: Path, tmp_path: Pat
     out = done.stdout
     assert "Analysis at 0-ply" in out and "White (bot random)" in out and "Black (bot advanced)" in out
     assert "The 2 costliest mistakes" in out and "<- played" in out and "blunder" in out
+    assert "match to 2: plays ranked by the chance of winning the match" in out
+    assert "MWC" in out and " pp " in out and "at 2-away/" in out and "MWC -" in out
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -57,8 +59,31 @@ def test_analyse_json(record: Path) -> None:
     assert games == set(range(len(data["games"])))
     worst = max(data["decisions"], key=lambda d: d["loss"])
     assert worst["player"] == "white" and worst["played"] != worst["best"]
+    # a match is analysed at its score: the best play is the one with the best chance of winning the match
+    assert data["match_length"] == 2 and data["games"][0]["score"] == {"white": 0, "black": 0}
+    assert worst["mwc_loss"] == pytest.approx(worst["candidates"][0]["mwc"] - next(
+        c["mwc"] for c in worst["candidates"] if c["play"] == worst["played"]), abs=2e-6)
+    assert worst["mwc_loss"] > 0 and len(worst["away"]) == 2
+    assert white["mwc_loss"] > black["mwc_loss"] >= 0
+    assert white["mwc_loss"] == pytest.approx(sum(
+        d["mwc_loss"] for d in data["decisions"] if d["player"] == "white" and not d["forced"]), abs=1e-4)
+
+
+def test_analyse_a_series_for_points(record: Path, tmp_path: Path) -> None:
+    data = json.loads(record.read_text())
+    data["settings"]["length"] = 0  # a series of games outside a match
+    series = tmp_path / "series.json"
+    series.write_text(json.dumps(data))
+    done = tavli("analyse", str(series), "-d", "0", "--json", "-j", "1")
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["match_length"] is None and "mwc_loss" not in found["players"]["white"]
+    worst = max(found["decisions"], key=lambda d: d["loss"])
+    assert "mwc_loss" not in worst and "mwc" not in worst["candidates"][0]
     assert worst["loss"] == pytest.approx(worst["candidates"][0]["equity"] - next(
         c["equity"] for c in worst["candidates"] if c["play"] == worst["played"]), abs=2e-4)
+    text = tavli("analyse", str(series), "-d", "0", "--top", "1").stdout
+    assert "MWC" not in text and "Analysis at 0-ply" in text
 
 
 def test_analyse_a_rollout_for_one_decision(record: Path) -> None:

@@ -13,6 +13,8 @@ from starlette.testclient import TestClient
 
 from tavli import Dice, Position
 from tavli.analysis import evaluate_decision
+from tavli.match import MatchSettings
+from tavli.met import MatchScore
 from tavli.record import loads
 from tavli.server.review import REVIEW_DEPTH
 from tests.test_server_app import hello, is_state, make_client, new_match, token_of, until
@@ -77,9 +79,14 @@ def test_a_finished_match_is_reviewed_stored_and_agrees_with_the_library(db: Pat
     assert found["players"]["white"]["error_rate"] > found["players"]["black"]["error_rate"]
     worst = max(decisions, key=lambda d: d["loss"])
     assert worst["skill"] in ("doubtful", "error", "blunder")
+    # a match (to 1 point: each side 1-away) is analysed by the chance of winning it
+    assert found["match_length"] == 1 and worst["away"] == [1, 1]
+    score = MatchScore.at(MatchSettings(length=1, games=("portes",)), 1, 1, 0)
     again = evaluate_decision(Position.from_string(worst["position"]), Dice.of(worst["dice"]), worst["played"],
-                              REVIEW_DEPTH)
+                              REVIEW_DEPTH, score=score)
     assert worst["loss"] == pytest.approx(again.loss, abs=1e-3) and worst["best"] == again.best
+    assert worst["mwc_loss"] == pytest.approx(again.mwc_loss, abs=1e-5) and worst["mwc_loss"] > 0
+    assert found["players"]["white"]["mwc_loss"] > found["players"]["black"]["mwc_loss"]
     assert worst["candidates"][0]["play"] == worst["best"] and all(c["steps"] for c in worst["candidates"])
     # stored: a restarted server answers at once, without analysing again
     with make_client(db) as client:

@@ -111,6 +111,10 @@ def test_the_review_of_a_finished_match(browser: Browser, shared_server: Server,
         # the page rounds as JavaScript does (toFixed), which differs from Python's at exact halves
         expect(page.locator("[data-testid=decision-note]")).to_contain_text(
             page.evaluate("x => x.toFixed(3)", worst["loss"]))
+        # a match: the plays' chances of winning it, and the chance the play lost, beside the points
+        expect(page.locator("[data-testid=decision-note]")).to_contain_text(
+            page.evaluate("x => (100 * x).toFixed(2)", worst["mwc_loss"]) + " percentage points")
+        expect(page.locator("[data-testid=candidates] tr.played td").nth(4)).to_contain_text("%")
         position = worst["board"]
         for p in range(1, 25):
             spot = position["points"][p - 1]
@@ -118,6 +122,8 @@ def test_the_review_of_a_finished_match(browser: Browser, shared_server: Server,
             assert shown == min(5, spot["white"] + spot["black"]), p
         stats = page.locator("[data-testid=stats] tr[data-testid=stats-white]")
         expect(stats).to_contain_text(page.evaluate("x => x.toFixed(1)", review["players"]["white"]["error_rate"]))
+        white_mwc = review["players"]["white"]["mwc_loss"]
+        expect(stats).to_contain_text(page.evaluate("x => (100 * x).toFixed(1)", white_mwc))
         page.keyboard.press("End")
         expect(page.locator("[data-testid=forward]")).to_be_disabled()
         page.keyboard.press("Home")

@@ -35,8 +35,10 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from tavli.neural import DEFAULT_LEVEL, LEVELS
 from tavli.record import dumps
+from tavli.server.chances import ChanceWatch
 from tavli.server.protocol import (
     Answer,
+    Chances,
     Claim,
     Hello,
     Hint,
@@ -123,6 +125,7 @@ class Hub:
         service.listeners.append(self.broadcast)
         self._delivering: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self.chances = ChanceWatch()  # each side's chance of winning the match, for the sockets that ask
 
     def local_seats(self, match_id: str) -> set[str]:
         return {c.role for c in self.rooms.get(match_id, ()) if c.role in SEATS}
@@ -182,6 +185,7 @@ class Hub:
             if key not in cache:
                 cache[key] = await self.state_for(live, conn, presence)
             await conn.send_text(cache[key])
+        self.chances.update(live, conns)  # a task of its own, for the connections that asked
 
     async def join(self, conn: Connection, match_id: str, role: str) -> None:
         self.rooms[match_id].add(conn)
@@ -624,6 +628,11 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
                 raise ActionError("not-joined", "send hello with your token first")
             if isinstance(msg, Hint):
                 await conn.send(await hint(conn, match_id, msg))
+                return
+            if isinstance(msg, Chances):
+                live = await service.get(match_id)
+                if live is not None:
+                    await hub.chances.subscribe(conn, live, conn.role, msg.on)
                 return
             assert isinstance(msg, Roll | PlayMessage | Claim | Resign | Answer | Rematch)
             play = msg.play if isinstance(msg, PlayMessage) else None

@@ -88,14 +88,22 @@ class Hint(_Message):
     id: MessageId = None
 
 
+class Chances(_Message):
+    """Ask for (``on``) or stop the ``chances`` messages: each side's chance of winning the match."""
+
+    type: Literal["chances"]
+    on: bool = True
+    id: MessageId = None
+
+
 class Ping(_Message):
     type: Literal["ping"]
     id: MessageId = None
 
 
-Message = Hello | Roll | PlayMessage | Claim | Resign | Answer | Rematch | Hint | Ping
+Message = Hello | Roll | PlayMessage | Claim | Resign | Answer | Rematch | Hint | Chances | Ping
 _ADAPTER: TypeAdapter[Message] = TypeAdapter(Annotated[Message, Field(discriminator="type")])
-TYPES = ("hello", "roll", "play", "claim", "resign", "answer", "rematch", "hint", "ping")
+TYPES = ("hello", "roll", "play", "claim", "resign", "answer", "rematch", "hint", "chances", "ping")
 
 
 def size_in_bytes(text: str | bytes) -> int:

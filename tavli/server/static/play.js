@@ -32,6 +32,8 @@ let matchOverClosed = false;
 let connectedOnce = false;
 let hint = null;           // the coach's last answer for this turn: {seq, plays}
 let tutorPlay = null;      // a play waiting for the tutor's check before it is sent
+let chances = null;        // the last chances of winning the match from the server
+let chancesAsked = null;   // what this connection last asked the server: true, false or null (nothing yet)
 
 // -- connection ---------------------------------------------------------------------------------
 function connect() {
@@ -41,6 +43,7 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(matchId)}`);
   socket.addEventListener("open", () => {
     retry = 0;
+    chancesAsked = null;
     send({ type: "hello", token, steps: true });
   });
   socket.addEventListener("message", (event) => {
@@ -48,6 +51,7 @@ function connect() {
     try { msg = JSON.parse(event.data); } catch { return; }
     if (msg.type === "state") receive(msg);
     else if (msg.type === "hint") receiveHint(msg);
+    else if (msg.type === "chances") receiveChances(msg);
     else if (msg.type === "error") serverError(msg);
   });
   socket.addEventListener("close", () => {
@@ -98,6 +102,7 @@ function receive(next) {
     location.assign(`/match/${encodeURIComponent(state.rematch)}#t=${rematchToken(token, state.rematch)}`);
     return;
   }
+  askChances();
   render();
   if (state.can_roll && $("auto-roll").checked && autoRollSent !== state.seq && reviewing === null) {
     autoRollSent = state.seq;
@@ -216,6 +221,43 @@ function renderHint() {
     li.textContent = `${moveText({ steps: p.steps })}  ${p.equity >= 0 ? "+" : "−"}${Math.abs(p.equity).toFixed(3)}${loss}`;
     list.append(li);
   }
+}
+
+// -- the chances of winning the match: on for spectators, a choice for players against a bot ------
+function chancesKey() { return state.you === "spectator" ? "tavli:chances-watch" : "tavli:chances"; }
+function chancesAllowed() {
+  if (!state) return false;
+  if (state.you === "spectator") return true;
+  return state.players[state.you === "white" ? "black" : "white"].kind === "bot";
+}
+function chancesWanted() {
+  if (!chancesAllowed()) return false;
+  const stored = localStorage.getItem(chancesKey());
+  return state.you === "spectator" ? stored !== "0" : stored === "1";
+}
+/** Tell the server whether this connection wants the chances, when that changes. */
+function askChances() {
+  const wanted = chancesWanted();
+  if (wanted === chancesAsked || (!wanted && chancesAsked === null)) return;
+  chancesAsked = wanted;
+  send({ type: "chances", on: wanted });
+}
+function receiveChances(msg) {
+  if (chances && msg.seq < chances.seq) return;  // an older one, overtaken
+  chances = msg;
+  window.tavliChances = msg;
+  renderChances();
+}
+function renderChances() {
+  const on = chancesWanted() && chances !== null;
+  $("chances-label").hidden = !chancesAllowed();
+  $("chances-on").checked = chancesWanted();
+  $("chances").hidden = !on;
+  if (!on) return;
+  const pct = (x) => (100 * x).toFixed(1);
+  $("chances-bar-white").style.width = `${100 * chances.white}%`;
+  $("chances-white").textContent = t("chancesSide", { who: colorName("white"), pct: pct(chances.white) });
+  $("chances-black").textContent = t("chancesSide", { who: colorName("black"), pct: pct(chances.black) });
 }
 
 function roll() { send({ type: "roll", seq: state.seq }); }
@@ -397,6 +439,7 @@ function renderPanel() {
   $("resign").disabled = !!s.offer;
   for (const points of ["1", "2"]) document.querySelector(`[data-resign="${points}"]`).disabled = !s.can_resign;
   $("auto-roll-label").hidden = s.you === "spectator";
+  renderChances();
   renderClaim();
 
   // an offer of the opponent's, to answer
@@ -621,6 +664,12 @@ $("auto-roll").checked = localStorage.getItem("tavli:auto-roll") === "1";
 $("auto-roll").addEventListener("change", () => {
   localStorage.setItem("tavli:auto-roll", $("auto-roll").checked ? "1" : "0");
   if ($("auto-roll").checked && state && state.can_roll && reviewing === null) roll();
+});
+$("chances-on").addEventListener("change", () => {
+  if (!state) return;
+  localStorage.setItem(chancesKey(), $("chances-on").checked ? "1" : "0");
+  askChances();
+  renderChances();
 });
 $("sounds").checked = localStorage.getItem("tavli:sounds") === "1";
 $("sounds").addEventListener("change", () => localStorage.setItem("tavli:sounds", $("sounds").checked ? "1" : "0"));

@@ -130,11 +130,15 @@ function renderDecision(game, decision, frame) {
   }
   $("decision-title").textContent = t("turnTitle", { n: decision.turn, who: colorName(decision.player), dice: diceText(decision) });
   const best = decision.candidates[0]?.equity ?? 0;
+  const match = decision.mwc_loss !== undefined;  // analysed at a match score: ranked by the chance of winning it
+  $("mwc-head").hidden = !match;
   decision.candidates.forEach((c, i) => {
     const tr = document.createElement("tr");
     if (c.play === decision.played) tr.className = "played";
-    const loss = c.play === decision.played ? -decision.loss : c.equity - best;
-    for (const text of [String(i + 1), stepsText(c.steps), fixed(c.equity), i === 0 ? "" : fixed(loss)]) {
+    const loss = c.play === decision.played ? -decision.loss : c.loss !== undefined ? -c.loss : c.equity - best;
+    const cells = [String(i + 1), stepsText(c.steps), fixed(c.equity), i === 0 ? "" : fixed(loss)];
+    if (match) cells.push(c.mwc === undefined ? "" : `${(100 * c.mwc).toFixed(1)}%`);
+    for (const text of cells) {
       const td = document.createElement("td");
       td.textContent = text;
       tr.append(td);
@@ -145,6 +149,7 @@ function renderDecision(game, decision, frame) {
   if (decision.forced) note = t("forced");
   else if (decision.skill) note = t(`skill-${decision.skill}`, { loss: decision.loss.toFixed(3) });
   else note = decision.loss > 0 ? t("goodPlay", { loss: decision.loss.toFixed(3) }) : t("bestPlay");
+  if (match && !decision.forced && decision.mwc_loss > 0) note += ` ${t("mwcLost", { mwc: (100 * decision.mwc_loss).toFixed(2) })}`;
   note += ` · ${t("luckOf", { luck: fixed(decision.luck) })}`;
   $("decision-note").textContent = note;
   const played = t("playedText", { who: colorName(decision.player), dice: diceText(decision), play: stepsText(decision.steps) });
@@ -208,7 +213,10 @@ function renderStats() {
     const who = p.kind === "bot" ? t("bot", { level: t(`level-${p.level}`) }) : t("human");
     const tr = document.createElement("tr");
     tr.dataset.testid = `stats-${color}`;
-    for (const text of [`${colorName(color)} · ${who}`, p.error_rate.toFixed(1), String(p.errors), String(p.blunders), fixed(p.luck, 2)]) {
+    const cells = [`${colorName(color)} · ${who}`, p.error_rate.toFixed(1), String(p.errors), String(p.blunders), fixed(p.luck, 2)];
+    if (p.mwc_loss !== undefined) cells.splice(2, 0, `${(100 * p.mwc_loss).toFixed(1)}`);
+    $("mwc-stats-head").hidden = p.mwc_loss === undefined;
+    for (const text of cells) {
       const td = document.createElement("td");
       td.textContent = text;
       tr.append(td);

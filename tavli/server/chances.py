@@ -1,0 +1,154 @@
+"""Each side's chance of winning the match, for the match page: the ``chances`` message.
+
+The chances come from the position before the roll of the side to move: the
+game's network at 0 ply (``tavli.neural.Evaluator.probabilities``: win, win
+2 points, lose 2 points) weighted by the match equity after each outcome of
+the game at the score (``tavli.met``, the table the score-aware bots play
+by). They change only when a play changes the position, so a roll leaves
+them as they were. Only the sockets that asked (``{"type": "chances", "on":
+true}``) get them, computed in a worker thread, never on the event loop;
+the same position at the same score is worked out once (``ChanceWatch``).
+docs/web.md gives the message.
+
+>>> from tavli.dice import DiceRoller
+>>> from tavli.match import Match, MatchSettings
+>>> m = Match(MatchSettings(length=5), DiceRoller(seed=1))
+>>> found = chances_json(Snapshot.of(m))
+>>> found["white"] + found["black"] == 1.0, 0.3 < found["white"] < 0.7, found["by"]
+(True, True, '0-ply')
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from tavli.match import Match, MatchSettings
+from tavli.met import MatchEquity, MatchScore, Starter
+from tavli.neural import Evaluator
+from tavli.position import Position
+from tavli.variants import BLACK, WHITE, Color
+
+if TYPE_CHECKING:
+    from tavli.server.service import LiveMatch
+
+CACHE_SIZE = 4096
+"""How many positions' chances a server keeps."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What the chances depend on, taken from a match on the event loop (the match itself goes
+    on changing meanwhile): the settings, the score, the game's number and position, the winner."""
+
+    settings: MatchSettings
+    white: int
+    black: int
+    game: int
+    position: Position
+    winner: Color | None
+
+    @classmethod
+    def of(cls, match: Match) -> Snapshot:
+        return cls(match.settings, match.score[WHITE], match.score[BLACK], len(match.records) - 1,
+                   match.game.position, match.winner)
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        return (self.settings, self.white, self.black, self.game, str(self.position), self.winner)
+
+
+def chances_json(snap: Snapshot) -> dict[str, Any]:
+    """``{"white": p, "black": 1 - p, ...}``: each side's chance of winning the match (see the
+    module's docstring); 1 and 0 once the match is won."""
+    length = snap.settings.length
+    base = {"type": "chances", "score": {"white": snap.white, "black": snap.black}, "length": length,
+            "game": snap.game, "position": str(snap.position)}
+    if snap.winner is not None:
+        white = 1.0 if snap.winner == WHITE else 0.0
+        return base | {"white": white, "black": 1.0 - white, "game_win": None, "by": "result"}
+    position = snap.position
+    side = position.turn
+    score = {WHITE: snap.white, BLACK: snap.black}
+    need, opp_need = length - score[side], length - score[side.other]
+    if position.result() is not None:  # not left so by a match, which starts the next game at once
+        table = MatchEquity.for_settings(snap.settings)
+        mine, game_win = table.equity(need, opp_need, snap.game + 1, Starter.ROLL_OFF), None
+    else:
+        p = Evaluator.for_variant(position.variant.name).probabilities(position)
+        mine = MatchScore.at(snap.settings, need, opp_need, snap.game).after_game().value(p.win, p.win2, p.lose2)
+        game_win = p.win if side == WHITE else 1.0 - p.win
+    mine = min(1.0, max(0.0, mine))
+    white = mine if side == WHITE else 1.0 - mine
+    return base | {"white": round(white, 4), "black": round(1.0 - round(white, 4), 4),
+                   "game_win": None if game_win is None else round(game_win, 4), "by": "0-ply"}
+
+
+class Receiver(Protocol):
+    """A connection that can be sent a message (``tavli.server.app.Connection``)."""
+
+    async def send(self, message: dict[str, Any]) -> None: ...
+
+
+class ChanceWatch:
+    """The connections that asked for the chances, and what each was last sent."""
+
+    def __init__(self, cache_size: int = CACHE_SIZE) -> None:
+        self._on: weakref.WeakKeyDictionary[Receiver, tuple[int, tuple[object, ...] | None]] = \
+            weakref.WeakKeyDictionary()
+        self._cache: OrderedDict[tuple[object, ...], dict[str, Any]] = OrderedDict()
+        self._cache_size = cache_size
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def wants(self, conn: Receiver) -> bool:
+        return conn in self._on
+
+    async def subscribe(self, conn: Receiver, live: LiveMatch, role: str, on: bool) -> None:
+        """Start (and send the chances now) or stop sending ``conn`` the chances. Spectators may
+        have them, and players against a bot; a player against a person may not (``ActionError``
+        ``no-chances``): they would help him play."""
+        from tavli.server.service import SEATS, ActionError
+
+        if not on:
+            self._on.pop(conn, None)
+            return
+        if role in SEATS and live.bot_level(SEATS[role].other) is None:
+            raise ActionError("no-chances", "the chances are for spectators and for players against a bot")
+        self._on[conn] = (-1, None)
+        await self._send(Snapshot.of(live.match), live.seq, [conn])
+
+    def update(self, live: LiveMatch, conns: Iterable[Receiver]) -> None:
+        """After a change of ``live``: send the new chances to those of ``conns`` that asked, in a
+        task of their own (the caller does not wait for the network)."""
+        wanted = [c for c in conns if c in self._on]
+        if not wanted:
+            return
+        snap = Snapshot.of(live.match)  # now, as the states just sent show it: the match goes on meanwhile
+        task = asyncio.get_running_loop().create_task(self._send(snap, live.seq, wanted))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _send(self, snap: Snapshot, seq: int, conns: list[Receiver]) -> None:
+        key = snap.key
+        todo = [c for c in conns if (last := self._on.get(c)) is not None and last[1] != key and last[0] <= seq]
+        if not todo:
+            return
+        found = self._cache.get(key)
+        if found is None:
+            found = await asyncio.to_thread(chances_json, snap)
+            self._cache[key] = found
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
+        message = found | {"seq": seq}
+        for conn in todo:
+            last = self._on.get(conn)
+            if last is None or last[0] > seq:  # turned off, or sent newer chances meanwhile
+                continue
+            self._on[conn] = (seq, key)
+            await conn.send(message)

@@ -1,0 +1,108 @@
+"""The chances of winning the match on the match page, in a real browser: on for spectators, a
+choice (off at first, remembered) for a player against a bot. The launch of tests/test_web_browser.py."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
+    pytest.skip("TAVLI_SKIP_BROWSER=1", allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+from serve_process import Server
+
+from tests.test_web_browser import ARGS, CHROMIUM, SCREENSHOTS, english_words, start_match, state, take_turn
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert Path(CHROMIUM).exists(), "Debian's chromium is needed: apt-get install chromium (.ci/run does)"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = Server(tmp_path_factory.mktemp("chances") / "tavli.db")
+    yield s
+    s.stop(signal.SIGKILL)
+
+
+def shown(page: Page) -> tuple[float, float]:
+    """The percentages the page shows for White and Black."""
+    white = page.locator("[data-testid=chances-white]").text_content() or ""
+    black = page.locator("[data-testid=chances-black]").text_content() or ""
+    return float(white.split()[-1].rstrip("%")), float(black.split()[-1].rstrip("%"))
+
+
+@pytest.mark.parametrize(("width", "height"), [(1366, 768), (390, 844)])
+def test_spectators_see_the_chances_and_players_choose(browser: Browser, shared_server: Server,
+                                                        width: int, height: int) -> None:
+    player_ctx = browser.new_context(viewport={"width": width, "height": height})
+    watch_ctx = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        player = player_ctx.new_page()
+        errors: list[str] = []
+        player.on("pageerror", lambda exc: errors.append(str(exc)))
+        start_match(player, shared_server.url, "advanced", length="3", games="tavli")
+        # a player against a bot: the option is there, off at first, and nothing is shown or sent
+        expect(player.locator("[data-testid=chances-toggle]")).to_be_visible()
+        expect(player.locator("[data-testid=chances-toggle]")).not_to_be_checked()
+        expect(player.locator("[data-testid=chances]")).to_be_hidden()
+        watch_link = player.locator("[data-testid=share-watch]").input_value()
+
+        watcher = watch_ctx.new_page()
+        watcher.on("pageerror", lambda exc: errors.append(str(exc)))
+        watcher.goto(watch_link)
+        watcher.wait_for_function("window.tavliState !== undefined && window.tavliChances !== undefined")
+        expect(watcher.locator("[data-testid=chances]")).to_be_visible()
+        expect(watcher.locator("[data-testid=chances]")).to_contain_text("Chance of winning the match")
+        white, black = shown(watcher)
+        assert 5 < white < 95 and white + black == pytest.approx(100.0, abs=0.11)
+        chances = watcher.evaluate("window.tavliChances")
+        assert white == pytest.approx(100 * chances["white"], abs=0.051)
+
+        # the match goes on: the spectator's chances follow it
+        first = chances["seq"]
+        for _ in range(3):
+            take_turn(player)
+        watcher.wait_for_function(f"window.tavliChances.seq > {first}", timeout=30_000)
+        assert player.evaluate("window.tavliChances === undefined")
+
+        # the player turns them on: shown at once, and still on after a reload
+        player.click("[data-testid=chances-toggle]")
+        player.wait_for_function("window.tavliChances !== undefined")
+        expect(player.locator("[data-testid=chances]")).to_be_visible()
+        mine = player.evaluate("window.tavliChances")
+        assert shown(player) == (round(100 * mine["white"], 1), round(100 * mine["black"], 1))
+        player.reload()
+        player.wait_for_function("window.tavliChances !== undefined")
+        expect(player.locator("[data-testid=chances-toggle]")).to_be_checked()
+        expect(player.locator("[data-testid=chances]")).to_be_visible()
+
+        # in Greek, every word of it
+        watcher.select_option("[data-testid=lang]", "el")
+        expect(watcher.locator("[data-testid=chances]")).to_contain_text("Πιθανότητα νίκης στον αγώνα")
+        expect(watcher.locator("[data-testid=chances-white]")).to_contain_text("Λευκά")
+        assert english_words(watcher) == set()
+        watcher.select_option("[data-testid=lang]", "en")
+
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        watcher.screenshot(path=str(SCREENSHOTS / f"chances-spectator-{width}x{height}.png"), full_page=True)
+        player.screenshot(path=str(SCREENSHOTS / f"chances-player-{width}x{height}.png"), full_page=True)
+
+        # and off again
+        player.click("[data-testid=chances-toggle]")
+        expect(player.locator("[data-testid=chances]")).to_be_hidden()
+        assert player.evaluate("localStorage.getItem('tavli:chances')") == "0"
+        assert state(watcher)["you"] == "spectator" and errors == []
+    finally:
+        player_ctx.close()
+        watch_ctx.close()
