@@ -101,7 +101,10 @@ def take_turn(page: Page) -> None:
         if not page.locator("[data-testid=auto-roll]").is_checked():  # else the page rolls by itself
             page.click("[data-testid=roll]")
         page.wait_for_function(f"window.tavliState.seq > {s['seq']}")
-        s = wait_for_my_turn_or_end(page)
+        # the dice to play, or a roll that cannot be played: the turn has passed
+        page.wait_for_function(f"(s => s.can_play || s.over || s.turn !== '{s['turn']}')(window.tavliState)",
+                               timeout=60_000)
+        s = state(page)
     if s["can_play"]:
         move_by_clicks(page)
 
