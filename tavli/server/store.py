@@ -431,13 +431,20 @@ class Store:
 
     @_unbroken
     async def refresh_presence(self, seats: list[tuple[str, str]], until: float) -> None:
-        """Move on the presence of many (match, seat) pairs at once (the server's heartbeat)."""
+        """Move on the presence of many (match, seat) pairs at once (the server's heartbeat): one
+        statement per seat and a thousand matches at a time, not a statement per pair, so that
+        the heartbeat of a full server holds the database for milliseconds."""
         if not seats:
             return
+        by_seat: dict[str, list[str]] = {}
+        for match_id, seat in seats:
+            by_seat.setdefault(seat, []).append(match_id)
         async with self.engine.begin() as conn:
-            await conn.execute(
-                update(presence).where(presence.c.match_id == bindparam("m"), presence.c.seat == bindparam("s"))
-                .values(until=until), [{"m": m, "s": seat} for m, seat in seats])
+            for seat, ids in sorted(by_seat.items()):
+                for k in range(0, len(ids), 1000):
+                    await conn.execute(update(presence).where(presence.c.seat == seat,
+                                                              presence.c.match_id.in_(ids[k:k + 1000]))
+                                       .values(until=until))
 
     @_unbroken
     async def presence_of(self, match_id: str) -> dict[str, float]:
