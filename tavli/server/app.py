@@ -53,7 +53,7 @@ from tavli.server.protocol import (
 )
 from tavli.server.review import REVIEW_DEPTH, Reviewer, hint_json
 from tavli.server.service import PRESENCE_SECONDS, SEATS, ActionError, LiveMatch, MatchService, seat_name
-from tavli.server.store import Store
+from tavli.server.store import Announcement, Store
 from tavli.server.view import joined, seat_state, shared_state, step_tree_json
 
 STATIC = Path(__file__).parent / "static"
@@ -124,6 +124,7 @@ class Hub:
         self.rooms: dict[str, set[Connection]] = defaultdict(set)
         service.listeners.append(self.broadcast)
         self._delivering: set[str] = set()
+        self._inbox: dict[str, list[Announcement]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self.chances = ChanceWatch()  # each side's chance of winning the match, for the sockets that ask
 
@@ -224,30 +225,40 @@ class Hub:
             if live is not None and stored.get(match_id, live.seq) > live.seq:
                 await self.deliver(match_id)
 
-    def heard(self, match_id: str, seq: int) -> None:
-        """Another server process stored actions of ``match_id`` up to ``seq`` (or, with -1, a
-        seat joined or left there): show it at once to whoever watches the match here (one
-        catch-up per match at a time)."""
+    def heard(self, note: Announcement) -> None:
+        """Another server process stored actions of a match (or a seat joined or left there):
+        show it at once to whoever watches the match here. A match's announcements are applied
+        in order, by one task at a time."""
+        match_id = note.match_id
         live = self.service.peek(match_id)
         if match_id not in self.rooms or live is None:
             return
-        if seq < 0:  # a seat joined or left there: show who is connected
+        if note.seq < 0:  # a seat joined or left there: show who is connected
             task = asyncio.create_task(self.broadcast(live))
-        elif seq <= live.seq or match_id in self._delivering:
-            return
         else:
+            self._inbox.setdefault(match_id, []).append(note)
+            if match_id in self._delivering:
+                return  # the task at work takes it next
             self._delivering.add(match_id)
             task = asyncio.create_task(self.deliver(match_id))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def deliver(self, match_id: str) -> None:
+        """Catch up with another process's actions on ``match_id`` and show them; again while
+        more are announced meanwhile."""
+        self._delivering.add(match_id)
         try:
-            live = await self.service.catch_up(match_id)
-            if live is not None:
-                await self.broadcast(live)
+            while True:
+                notes = self._inbox.pop(match_id, [])
+                live = await self.service.catch_up(match_id, notes)
+                if live is not None:
+                    await self.broadcast(live)
+                if match_id not in self._inbox:
+                    return
         finally:
             self._delivering.discard(match_id)
+            self._inbox.pop(match_id, None)
 
 
 class RateLimiter:

@@ -18,7 +18,7 @@ import multiprocessing
 import os
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +33,7 @@ from tavli.met import MatchScore
 from tavli.neural import LEVELS, NeuralBot
 from tavli.position import LegalPlays, Play, Position
 from tavli.record import MatchRecord, PlayerInfo
-from tavli.server.store import ActionRow, Conflict, MatchRow, Store, token_hash
+from tavli.server.store import ActionRow, Announcement, Conflict, MatchRow, Store, token_hash
 from tavli.variants import BLACK, WHITE, Color
 
 SEATS: dict[str, Color] = {"white": WHITE, "black": BLACK}
@@ -409,15 +409,23 @@ class MatchService:
         live.seq += 1
         return True
 
-    async def catch_up(self, match_id: str) -> LiveMatch | None:
-        """Apply the actions another server process stored since this one's cached replay; the
+    async def catch_up(self, match_id: str, heard: Sequence[Announcement] = ()) -> LiveMatch | None:
+        """Apply the actions another server process stored since this one's cached replay (those
+        ``heard`` in its announcements if they follow on, else read from the database); the
         match if it moved on, None if nothing was new (or it is not cached here)."""
         live = self._live.get(match_id)
         if live is None:
             return None
         async with live.lock:
             live = self._live.get(match_id, live)
-            seeds, rows = await self.store.load_since(match_id, live.seq)
+            rows = [a for note in heard for a in note.actions or () if a.seq > live.seq]
+            if rows and rows[0].seq == live.seq + 1 and all(note.actions is not None for note in heard):
+                known = dict(enumerate(live.roller.seeds))
+                for note in heard:
+                    known.update(note.seeds)
+                seeds = [known[g] for g in range(len(known))] if set(known) == set(range(len(known))) else []
+            else:
+                seeds, rows = await self.store.load_since(match_id, live.seq)
             if not rows:
                 return None
             try:

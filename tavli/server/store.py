@@ -17,7 +17,7 @@ import json
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 
 import orjson
@@ -185,6 +185,47 @@ class Conflict(Exception):
     """Another writer appended to the match first."""
 
 
+NOTIFY_BYTES = 7900
+"""PostgreSQL's limit on a NOTIFY payload is 8,000 bytes: longer announcements leave the actions out."""
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """What one server process tells the others on ``CHANNEL``: match ``match_id`` is now at
+    action ``seq`` (-1: a seat joined or left), with the actions and any new games' seeds when
+    they fit in one message (None: read them from the database).
+
+    >>> a = Announcement("m1", 2, "p1", [ActionRow(2, "white", "roll", {"dice": [3, 1]}, 1.5)], {1: b"\x07" * 32})
+    >>> Announcement.parse(a.text()) == a
+    True
+    """
+
+    match_id: str
+    seq: int
+    origin: str
+    actions: list[ActionRow] | None = None
+    seeds: dict[int, bytes] = field(default_factory=dict)
+
+    def text(self) -> str:
+        base: dict[str, Any] = {"m": self.match_id, "q": self.seq, "o": self.origin}
+        if self.actions is not None:
+            full = orjson.dumps(base | {"a": [[a.seq, a.seat, a.kind, a.data, a.at] for a in self.actions],
+                                        "n": {str(g): s.hex() for g, s in self.seeds.items()}}).decode()
+            if len(full.encode()) <= NOTIFY_BYTES:
+                return full
+        return orjson.dumps(base).decode()
+
+    @classmethod
+    def parse(cls, text: str) -> Announcement:
+        data = orjson.loads(text)
+        actions = None
+        if "a" in data:
+            actions = [ActionRow(int(q), str(seat), str(kind), dict(d), float(at))
+                       for q, seat, kind, d, at in data["a"]]
+        return cls(str(data["m"]), int(data["q"]), str(data["o"]), actions,
+                   {int(g): bytes.fromhex(h) for g, h in data.get("n", {}).items()})
+
+
 @dataclass
 class _Append:
     """Actions waiting for the next group commit, and the future their writer waits on."""
@@ -195,6 +236,11 @@ class _Append:
     new_seeds: dict[int, bytes]
     over: bool
     done: asyncio.Future[float]
+
+    def announcement(self, origin: str, at: float) -> str:
+        """The NOTIFY payload that tells the other server processes of these actions."""
+        rows = [ActionRow(self.seq + i, seat, kind, data, at) for i, (seat, kind, data) in enumerate(self.entries)]
+        return Announcement(self.match_id, self.seq + len(rows) - 1, origin, rows, self.new_seeds).text()
 
     def settle(self, at: float) -> None:
         if not self.done.done():
@@ -301,10 +347,10 @@ class Store:
         return ([bytes.fromhex(s[0]) for s in seed_rows],
                 [ActionRow(a.seq, a.seat, a.kind, json.loads(a.data), a.at) for a in action_rows])
 
-    async def listen(self, on_action: Callable[[str, int], None]) -> bool:
-        """Call ``on_action(match_id, seq)`` whenever another server process stores actions, or
-        with seq -1 when a seat joins or leaves there (PostgreSQL's LISTEN/NOTIFY); False where
-        the database cannot tell (SQLite)."""
+    async def listen(self, on_action: Callable[[Announcement], None]) -> bool:
+        """Call ``on_action`` with each announcement of another server process: actions it stored
+        (with the actions themselves when they fit in one message), or a seat that joined or
+        left there (PostgreSQL's LISTEN/NOTIFY); False where the database cannot tell (SQLite)."""
         if not self.notifies:
             return False
         import asyncpg  # type: ignore[import-untyped]
@@ -313,9 +359,12 @@ class Store:
         connection = await asyncpg.connect(url.render_as_string(hide_password=False))
 
         def heard(_conn: Any, _pid: int, _channel: str, payload: str) -> None:
-            match_id, seq, origin = payload.split(" ")
-            if origin != self.origin:
-                on_action(match_id, int(seq))
+            try:
+                found = Announcement.parse(payload)
+            except (ValueError, KeyError, TypeError, IndexError):
+                return  # not one of ours
+            if found.origin != self.origin:
+                on_action(found)
 
         await connection.add_listener(CHANNEL, heard)
         self._listener = connection
@@ -386,8 +435,7 @@ class Store:
             if new_seeds:
                 await conn.execute(insert(seeds), new_seeds)
             if self.notifies:  # delivered to the other server processes when this commits
-                await conn.execute(_NOTIFY, {"payloads": [f"{a.match_id} {a.seq + len(a.entries) - 1} {self.origin}"
-                                                          for a in batch]})
+                await conn.execute(_NOTIFY, {"payloads": [a.announcement(self.origin, now) for a in batch]})
         return now
 
     @_unbroken
@@ -417,7 +465,7 @@ class Store:
             return
         async with self.engine.begin() as conn:
             if self.notifies:
-                await conn.execute(_NOTIFY, {"payloads": [f"{match_id} -1 {self.origin}"]})
+                await conn.execute(_NOTIFY, {"payloads": [Announcement(match_id, -1, self.origin).text()]})
             for seat in seats:
                 moved = await conn.execute(update(presence).where(
                     presence.c.match_id == match_id, presence.c.seat == seat).values(until=until))
