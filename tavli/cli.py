@@ -427,7 +427,7 @@ def engine(level: str, seed: int | None, protocol: str) -> None:
 @click.option("--workers", "-w", type=click.IntRange(1, 256), default=1, show_default=True,
               help="server processes on the one port (more than 1 needs PostgreSQL; docs/deploy.md)")
 @click.option("--bot-workers", type=click.IntRange(1, 256), default=None,
-              help="processes that think for the bots, per server process  [default: the cores]")
+              help="processes that think for the bots, per server process  [default: the cores / --workers]")
 @click.option("--poll-seconds", type=click.FloatRange(min=0), default=2.0, hidden=True,
               help="how often to look for other processes' actions besides being told (0: never)")
 def serve(host: str, port: int, database: str, claim_after: float, bot_delay: float, create_limit: int,
@@ -471,7 +471,8 @@ def serve(host: str, port: int, database: str, claim_after: float, bot_delay: fl
                            connections_per_address=connection_limit, messages_per_second=message_limit,
                            message_burst=2 * message_limit, trusted_proxies=trusted_proxies,
                            allowed_origins=allowed_origins, header_timeout=header_timeout,
-                           poll_seconds=poll_seconds, bot_workers=bot_workers or os.cpu_count() or 1)
+                           poll_seconds=poll_seconds,
+                           bot_workers=bot_workers or max(1, (os.cpu_count() or 1) // workers))
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
     processes = f"; {workers} processes" if workers > 1 else ""
     click.echo(f"Tavli is running at http://{shown}:{sock.getsockname()[1]}/  (database {database}{processes}; "
