@@ -158,14 +158,18 @@ def test_hints_from_the_coach(client: TestClient) -> None:
         assert hint["type"] == "hint" and hint["id"] == 2 and hint["seq"] == state["seq"], hint
         plays = hint["plays"]
         assert 1 <= len(plays) <= 3 and plays[0]["loss"] == 0.0
-        assert [p["equity"] for p in plays] == sorted((p["equity"] for p in plays), reverse=True)
+        # for the match, as the bots play: ranked by the chance of winning it at the score
+        assert [p["mwc"] for p in plays] == sorted((p["mwc"] for p in plays), reverse=True)
         assert {p["play"] for p in plays} <= set(state["legal"]["plays"])
         checked = hint["checked"]
         assert checked["play"] == played
-        assert checked["loss"] == pytest.approx(plays[0]["equity"] - checked["equity"], abs=2e-4)
         position = Position.from_string(state["game"]["position"])
-        again = evaluate_decision(position, Dice.of(hint["dice"]), played, hint["depth"])
+        settings = MatchSettings(length=state["settings"]["length"], games=tuple(state["settings"]["games"]))
+        score = MatchScore.at(settings, settings.length - state["score"]["white"],
+                              settings.length - state["score"]["black"], state["game"]["index"])
+        again = evaluate_decision(position, Dice.of(hint["dice"]), played, hint["depth"], score=score)
         assert checked["skill"] == again.skill and plays[0]["play"] == again.best
+        assert checked["loss"] == pytest.approx(again.loss, abs=2e-4)
         ws.send_json({"type": "hint", "id": 3, "play": "24/1"})
         assert until(ws, lambda m: m["type"] == "error")["code"] == "illegal"
         ws.send_json({"type": "hint", "id": 4, "play": 5})

@@ -19,6 +19,8 @@ from serve_process import Server
 
 from tavli import Dice, Position
 from tavli.analysis import evaluate_decision
+from tavli.match import MatchSettings
+from tavli.met import MatchScore
 from tavli.server.review import HINT_DEPTH
 from tests.test_web_browser import ARGS, CHROMIUM, SCREENSHOTS, wait_for_my_turn_or_end
 
@@ -154,12 +156,20 @@ def test_the_review_of_a_match_going_on_is_for_its_players(browser: Browser, sha
         ctx.close()
 
 
+def score_of(s: dict[str, Any]) -> MatchScore:
+    """The match score of the state's viewer, as the coach plays for it."""
+    settings = MatchSettings(length=s["settings"]["length"], games=tuple(s["settings"]["games"]))
+    me, other = s["you"], "black" if s["you"] == "white" else "white"
+    return MatchScore.at(settings, settings.length - s["score"][me], settings.length - s["score"][other],
+                         s["game"]["index"])
+
+
 def blunders_of(s: dict[str, Any]) -> dict[int, str]:
     """The legal plays of the state's roll that the coach calls blunders, by index."""
     position = Position.from_string(s["game"]["position"])
     dice = Dice(*s["dice"])
     return {i: play for i, play in enumerate(s["legal"]["plays"])
-            if evaluate_decision(position, dice, play, HINT_DEPTH).skill == "blunder"}
+            if evaluate_decision(position, dice, play, HINT_DEPTH, score=score_of(s)).skill == "blunder"}
 
 
 def steps_to(tree: list[dict[str, Any]], play: int) -> list[list[Any]]:
@@ -217,7 +227,7 @@ def test_hints_and_the_tutor_against_a_bot(browser: Browser, shared_server: Serv
             if not blunders:
                 best = Position.from_string(s["game"]["position"])
                 index = s["legal"]["plays"].index(evaluate_decision(best, Dice(*s["dice"]), s["legal"]["plays"][0],
-                                                                    HINT_DEPTH).best)
+                                                                    HINT_DEPTH, score=score_of(s)).best)
                 click_play(page, s, index)
                 page.click("[data-testid=confirm]")  # the best play: the tutor lets it through
                 page.wait_for_function(f"window.tavliState.seq > {s['seq']}")

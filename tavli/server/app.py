@@ -33,6 +33,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from tavli.met import MatchScore
 from tavli.neural import DEFAULT_LEVEL, LEVELS
 from tavli.record import dumps
 from tavli.server.chances import ChanceWatch
@@ -670,9 +671,9 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
             raise ActionError("not-your-turn", "hints are for the player on his turn")
         if match.dice is None:
             raise ActionError("not-rolled", "roll first: a hint is for the dice rolled")
-        seq, position, dice = live.seq, match.game.position, match.dice
-        try:
-            found = await asyncio.to_thread(hint_json, position, dice, msg.play)
+        seq, position, dice, score = live.seq, match.game.position, match.dice, MatchScore.of(match)
+        try:  # for the match, as the bots play and the review ranks
+            found = await asyncio.to_thread(hint_json, position, dice, msg.play, score=score)
         except ValueError as exc:
             raise ActionError("illegal", one_line(exc)) from None
         return {"type": "hint", "id": msg.id, "seq": seq, "dice": str(dice)} | found

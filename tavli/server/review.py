@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from tavli.analysis import THRESHOLDS, Progress, analyse_record, evaluate_decision
 from tavli.dice import Dice
+from tavli.met import MatchScore
 from tavli.position import Position
 from tavli.record import MatchRecord
 from tavli.server.view import board_json, steps_json
@@ -94,9 +95,11 @@ def review_json(record: MatchRecord, depth: int = REVIEW_DEPTH, progress: Progre
 
 
 def hint_json(position: Position, dice: Dice, play: str | None = None, depth: int = HINT_DEPTH,
-              count: int = HINT_PLAYS) -> dict[str, Any]:
+              count: int = HINT_PLAYS, score: MatchScore | None = None) -> dict[str, Any]:
     """The best ``count`` plays of ``dice`` in ``position`` with their values; with ``play``
-    (notation), also its value, its loss against the best and how bad it is.
+    (notation), also its value, its loss against the best and how bad it is. At a match
+    ``score`` (the player's) the plays are ranked by the chance of winning the match (``mwc``),
+    as the review ranks them, and the loss is in points of a game at that score.
 
     >>> from tavli import Position
     >>> hint = hint_json(Position.start("portes"), Dice(3, 1), "24/21 24/23", depth=0)
@@ -108,16 +111,19 @@ def hint_json(position: Position, dice: Dice, play: str | None = None, depth: in
         return {"plays": [], "checked": None, "depth": depth}
     if play is not None:
         position.parse_play(play, dice)  # a ValueError says what is wrong with it
-    decision = evaluate_decision(position, dice, play if play is not None else str(legal[0]), depth)
+    decision = evaluate_decision(position, dice, play if play is not None else str(legal[0]), depth, score=score)
     variant, color = position.variant, position.turn
 
     def one(c: Any) -> dict[str, Any]:
         steps = position.parse_play(c.play, dice).steps if c.play else ()
-        return {"play": c.play, "equity": round(c.equity, 4), "win": round(c.win, 4),
-                "loss": round(max(0.0, decision.best_equity - c.equity), 4),
-                "steps": steps_json(variant, color, steps)}
+        loss = c.loss if c.loss is not None else decision.best_equity - c.equity
+        found = {"play": c.play, "equity": round(c.equity, 4), "win": round(c.win, 4),
+                 "loss": round(max(0.0, loss), 4), "steps": steps_json(variant, color, steps)}
+        if c.mwc is not None:
+            found["mwc"] = round(c.mwc, 4)
+        return found
 
-    ranked = sorted(decision.candidates, key=lambda c: -c.equity)
+    ranked = sorted(decision.candidates, key=lambda c: -(c.mwc if c.mwc is not None else c.equity))
     checked = None
     if play is not None:
         mine = next(c for c in decision.candidates if c.play == decision.played)
