@@ -13,8 +13,8 @@ from test_server_app import hello, is_state, make_client, new_match, token_of, u
 
 from tavli import Position
 from tavli.neural import NeuralBot
-from tavli.server.service import MatchService, rematch_token
-from tavli.server.store import Store
+from tavli.server.service import MatchService, rematch_token, spectator_rematch_token
+from tavli.server.store import Store, token_hash
 from tavli.variants import WHITE
 
 Message = dict[str, Any]
@@ -166,6 +166,12 @@ def test_a_rematch_between_friends_needs_both(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/{new_id}") as a, client.websocket_connect(f"/ws/{new_id}") as b:
         assert hello(a, rematch_token(ta, new_id))["you"] == "black"
         assert hello(b, rematch_token(tb, new_id))["you"] == "white"
+    spectator = spectator_rematch_token(token_hash(token_of(links["watch"])), new_id)
+    with client.websocket_connect(f"/ws/{new_id}") as watch:
+        assert hello(watch, spectator)["you"] == "spectator"
+    with client.websocket_connect(f"/ws/{new_id}") as wrong:  # a player's derivation is not a spectator's
+        wrong.send_json({"type": "hello", "token": rematch_token(token_of(links["watch"]), new_id)})
+        assert until(wrong, lambda m: m["type"] == "error")["code"] == "bad-token"
 
 
 def test_a_bot_answers_an_offer_left_by_a_crash(db: Path) -> None:

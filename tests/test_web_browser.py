@@ -523,6 +523,9 @@ def test_friends_answer_a_resignation_and_agree_a_rematch(browser: Browser, shar
         second = contexts[1].new_page()
         second.goto(first.locator("[data-testid=share-friend]").input_value())
         second.wait_for_function("window.tavliState && window.tavliState.type === 'state'")
+        watcher = contexts[0].new_page()
+        watcher.goto(first.locator("[data-testid=share-watch]").input_value())
+        watcher.wait_for_function("window.tavliState && window.tavliState.type === 'state'")
         pages = {state(first)["you"]: first, state(second)["you"]: second}
         turn = state(first)["turn"]
         mover, other = pages[turn], pages["black" if turn == "white" else "white"]
@@ -565,6 +568,9 @@ def test_friends_answer_a_resignation_and_agree_a_rematch(browser: Browser, shar
             page.wait_for_function(f"window.tavliState && window.tavliState.match !== {json.dumps(old)}")
             assert state(page)["you"] == ("black" if seat == "white" else "white")
         assert state(mover)["match"] == state(other)["match"]
+        # the spectator's link leads on to the rematch too, still watching
+        watcher.wait_for_function(f"window.tavliState && window.tavliState.match !== {json.dumps(old)}")
+        assert state(watcher)["match"] == state(mover)["match"] and state(watcher)["you"] == "spectator"
     finally:
         for ctx in contexts:
             ctx.close()

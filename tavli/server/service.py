@@ -117,6 +117,17 @@ def rematch_token(token: str, match_id: str) -> str:
     return base64.urlsafe_b64encode(digest).decode()[:32]
 
 
+def spectator_rematch_token(spectator_hash: str, match_id: str) -> str:
+    """The spectators' token in the rematch ``match_id``, from the hash of their token in the
+    match before (``token_hash``): the server keeps only that hash, and a spectator's page works
+    it out from the token it has, so the link leads on to the rematch for spectators too.
+
+    >>> spectator_rematch_token(token_hash("abc"), "m1") == rematch_token(token_hash("abc"), "m1")
+    True
+    """
+    return rematch_token(spectator_hash, match_id)
+
+
 def seat_name(color: Color) -> str:
     return "white" if color == WHITE else "black"
 
@@ -592,8 +603,10 @@ class MatchService:
         token hashes by their seat in this match."""
         match_id = live.offer["match"] if live.offer else ""
         swap = {"white": "black", "black": "white"}
-        await self.store.create_with_hashes(match_id, live.row.settings, live.row.black, live.row.white,
-                                            {h: swap[seat] for h, seat in hashes.items()})
+        roles = {h: swap[seat] for h, seat in hashes.items()}
+        for old in await self.store.hashes_of(live.row.id, "spectator"):  # the spectators follow
+            roles[token_hash(spectator_rematch_token(old, match_id))] = "spectator"
+        await self.store.create_with_hashes(match_id, live.row.settings, live.row.black, live.row.white, roles)
         new = await self.get(match_id)
         assert new is not None
         async with new.lock:

@@ -320,6 +320,14 @@ class Store:
         return None if row is None else str(row[0])
 
     @_unbroken
+    async def hashes_of(self, match_id: str, role: str) -> list[str]:
+        """The token hashes of a match's ``role`` (``spectator``, say)."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(tokens.c.hash).where(tokens.c.match_id == match_id,
+                                                                   tokens.c.role == role))).all()
+        return [str(r[0]) for r in rows]
+
+    @_unbroken
     async def load(self, match_id: str) -> tuple[MatchRow, list[bytes], list[ActionRow]] | None:
         """The match, its games' seeds in order and its actions in order; None if unknown."""
         async with self.engine.connect() as conn:

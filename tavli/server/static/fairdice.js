@@ -87,6 +87,12 @@ export function checkGame(record) {
   return { ok: hashOk && diceOk, hashOk, dice: wanted.length };
 }
 
+/** A spectator's token in the rematch `matchId`: made from the SHA-256 of his token in the match
+ * before, which the server keeps (tavli.server.service.spectator_rematch_token). */
+export function spectatorRematchToken(token, matchId) {
+  return rematchToken(hex(sha256(utf8(token))), matchId);
+}
+
 /** A seat's token in the rematch `matchId`, from its token in the match before. */
 export function rematchToken(token, matchId) {
   const digest = hmacSha256(utf8(token), utf8(`rematch:${matchId}`));

@@ -3,7 +3,7 @@
 // The server is authoritative (docs/web.md): the page only proposes. A move is built here step by
 // step from the server's tree of legal steps, can be taken back, and is sent whole on Confirm.
 import { BoardView, diceFaces, portraitScreen } from "/static/board.js";
-import { checkGame, rematchToken } from "/static/fairdice.js";
+import { checkGame, rematchToken, spectatorRematchToken } from "/static/fairdice.js";
 import { language, languageSwitch, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -98,8 +98,9 @@ function receive(next) {
   if (!sameTurn) { made = []; selected = null; }
   if (previous && next.seq > previous.seq) noticeChanges(previous, next);
   announceGames();
-  if (state.rematch && token && state.you !== "spectator") {
-    location.assign(`/match/${encodeURIComponent(state.rematch)}#t=${rematchToken(token, state.rematch)}`);
+  if (state.rematch && token) {  // on to the rematch: players in their swapped seats, spectators watching
+    const next = state.you === "spectator" ? spectatorRematchToken(token, state.rematch) : rematchToken(token, state.rematch);
+    location.assign(`/match/${encodeURIComponent(state.rematch)}#t=${next}`);
     return;
   }
   askChances();
