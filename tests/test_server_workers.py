@@ -105,14 +105,17 @@ def test_a_move_made_on_one_process_is_seen_on_the_other_without_polling(postgre
 
 
 def children(pid: int) -> set[int]:
+    """The worker processes of the server ``pid`` (its spawned children, not multiprocessing's
+    resource tracker)."""
     found = set()
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
                 fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                command = (entry / "cmdline").read_bytes()
             except OSError:
                 continue
-            if int(fields[1]) == pid:
+            if int(fields[1]) == pid and b"spawn_main" in command:
                 found.add(int(entry.name))
     return found
 
@@ -125,7 +128,8 @@ def test_workers_share_a_port_and_a_killed_worker_loses_no_acknowledged_action(p
     mid = links["match"]
     with server.socket(mid) as ws:
         worker = int(ws.response.headers["x-tavli-worker"])
-        assert worker in children(server.process.pid)
+        before = children(server.process.pid)
+        assert worker in before and len(before) == 2
         state = hello(ws, links["token"])
         for _ in range(6):
             state = act(ws, state, to_act=True)
@@ -150,11 +154,12 @@ def test_workers_share_a_port_and_a_killed_worker_loses_no_acknowledged_action(p
                 continue
             state = act(ws, state, to_act=True)
     assert state["winner"] in ("white", "black")
-    for _ in range(100):  # the supervisor started a worker in place of the killed one
-        if len(children(server.process.pid) - {worker}) >= 2:
+    for _ in range(300):  # the supervisor started a worker in place of the killed one
+        if len(children(server.process.pid) - {worker}) == 2:
             break
         time.sleep(0.2)
-    assert worker not in children(server.process.pid) and len(children(server.process.pid)) >= 2
+    workers = children(server.process.pid)
+    assert worker not in workers and len(workers) == 2
 
 
 def test_workers_need_postgresql(tmp_path: Path) -> None:
