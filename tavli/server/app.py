@@ -398,6 +398,12 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
     reviewer = Reviewer(service, review_depth)
     creations = RateLimiter(matches_per_minute, 60.0)
 
+    def unwatched(match_id: str) -> None:
+        """Keep no replay of a match nobody here watches: another process may move it on, and
+        only the matches watched here hear of that."""
+        if match_id not in hub.rooms:
+            service.forget(match_id)
+
     stopping = asyncio.Event()
 
     async def pause(seconds: float) -> bool:
@@ -504,12 +510,6 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
             return error(one_line(exc) if isinstance(exc, ValueError) else "the request is malformed", 400)
         unwatched(answer["match"])
         return JSONResponse(answer, status_code=201)
-
-    def unwatched(match_id: str) -> None:
-        """Keep no replay of a match nobody here watches: another process may move it on, and
-        only the matches watched here hear of that."""
-        if match_id not in hub.rooms:
-            service.forget(match_id)
 
     async def dice(request: Request) -> Response:
         match_id = request.path_params["match_id"]
