@@ -701,7 +701,8 @@ def _print_analysis(found: MatchAnalysis, top: int) -> None:
     for d in mistakes:
         at = f" at {d.away[0]}-away/{d.away[1]}-away" if d.away is not None else ""
         lost_mwc = f", MWC -{100 * d.mwc_loss:.2f} pp" if d.mwc_loss is not None else ""
-        out.print(f"game {d.game + 1}, turn {d.turn}{at}: {d.color} {d.dice} played [bold]{d.played}[/bold], "
+        rolled = "-".join(str(n) for n in sorted(d.dice, reverse=True))  # high-low, as players say a roll
+        out.print(f"game {d.game + 1}, turn {d.turn}{at}: {d.color} {rolled} played [bold]{d.played}[/bold], "
                   f"{d.skill} (-{d.loss:.3f}{lost_mwc})")
         for rank, c in enumerate(d.candidates, start=1):
             mark = "  <- played" if c.play == d.played else ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -45,6 +46,8 @@ def test_analyse_prints_rates_and_the_worst_mistakes(record: Path, tmp_path: Pat
     assert "The 2 costliest mistakes" in out and "<- played" in out and "blunder" in out
     assert "match to 2: plays ranked by the chance of winning the match" in out
     assert "MWC" in out and " pp " in out and "at 2-away/" in out and "MWC -" in out
+    rolls = re.findall(r"(?:White|Black) (\d)-(\d) played", out)
+    assert len(rolls) == 2 and all(high >= low for high, low in rolls)  # high-low, as players say a roll
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
