@@ -67,7 +67,9 @@ def test_a_finished_match_is_reviewed_stored_and_agrees_with_the_library(db: Pat
         with client.websocket_connect(f"/ws/{mid}") as ws:
             play_out(ws, hello(ws, links["token"]))
         found = review(client, mid)  # a finished match: anyone with its link
+        assert review(client, mid, links["token"])["you"] == "white"  # the page draws it from the asker's side
         record = loads(client.get(f"/api/matches/{mid}/record").text)
+    assert found["you"] == "spectator"
     assert found["over"] and found["depth"] == REVIEW_DEPTH and found["games_reviewed"] == 1
     turns = record.games[0].turns
     decisions = found["decisions"]

@@ -469,8 +469,9 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
             return error(str(exc), 500)
         finally:
             unwatched(match_id)
-        if isinstance(answer, str):
-            return Response(answer, media_type="application/json", headers={"Cache-Control": "no-cache"})
+        if isinstance(answer, str):  # the stored review, with who asks (a page draws it from his side)
+            body = joined(answer.encode(), orjson.dumps({"you": role or "spectator"}))
+            return Response(body, media_type="application/json", headers={"Cache-Control": "no-cache"})
         return JSONResponse(answer, status_code=status, headers={"Cache-Control": "no-cache"})
 
     async def health(request: Request) -> Response:

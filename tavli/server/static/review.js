@@ -98,10 +98,11 @@ function render() {
   const portrait = portraitScreen();
   document.body.classList.toggle("portrait", portrait);
   const board = decision ? decision.board : game.start;
-  view.reset(portrait, "white", board.black_numbers);
+  const side = review.you === "black" ? "black" : "white";  // a player sees the board from his side
+  view.reset(portrait, side, board.black_numbers);
   const last = new Set((decision?.steps || []).flatMap(([a, b]) => [a, b]));
   view.drawPosition(board, { last });
-  if (decision) view.drawDice(diceFaces(decision.dice.split("-").map(Number)), decision.player, { right: decision.player === "white" });
+  if (decision) view.drawDice(diceFaces(decision.dice.split("-").map(Number)), decision.player, { right: decision.player === side });
 
   $("game-name").textContent = t("reviewGame", { n: game.game + 1, variant: variantName(game.variant) });
   let white = 0, black = 0;
