@@ -35,10 +35,14 @@ def run_load(tmp_path: Path, *options: str) -> tuple[dict[str, Any], str]:
     return json.loads(out.read_text()), done.stdout
 
 
-def check_group(group: dict[str, Any], matches: int, allowed: frozenset[str] = frozenset()) -> None:
+def check_group(group: dict[str, Any], matches: int, allowed: frozenset[str] = frozenset(),
+                ending: bool = False) -> None:
+    """``ending``: matches may end in the window (the pair then connects to its next match, and is
+    not held for a moment)."""
     assert set(group) >= GROUP_FIELDS
     assert group["matches"] == matches
-    assert group["held_min"] == matches, group["held_each_second"]
+    held = group["held_each_second"]
+    assert (max(held) if ending else group["held_min"]) == matches, held
     assert group["actions"] > 0 and group["actions_per_s"] > 0
     assert set(group["errors"]) <= allowed and group["dropped"] == {} and group["stalled"] == 0
 
@@ -73,8 +77,8 @@ def test_saturate_pace_is_the_default(tmp_path: Path) -> None:
     result, _ = run_load(tmp_path, "--matches", "2", "--duration", "2", "--baseline", "1")
     assert (result["pace"], result["think_s"], result["steps"]) == ("saturate", None, False)
     assert (result["length"], result["games"]) == (1, "portes")
-    # seats that act the instant they may meet the server's 20 messages a second (and wait, as told)
-    check_group(result["run"]["people"], 2, frozenset({"rate-limited"}))
+    # seats act the instant they may (the benchmark lifts the message limit; a refusal would be waited out)
+    check_group(result["run"]["people"], 2, frozenset({"rate-limited"}), ending=True)
     assert result["run"]["bots"] is None
     assert result["relay"]["messages_per_s"] > 0
 

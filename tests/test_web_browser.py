@@ -101,9 +101,10 @@ def take_turn(page: Page) -> None:
         if not page.locator("[data-testid=auto-roll]").is_checked():  # else the page rolls by itself
             page.click("[data-testid=roll]")
         page.wait_for_function(f"window.tavliState.seq > {s['seq']}")
-        # the dice to play, or a roll that cannot be played: the turn has passed
-        page.wait_for_function(f"(s => s.can_play || s.over || s.turn !== '{s['turn']}')(window.tavliState)",
-                               timeout=60_000)
+        # the dice to play, or a roll that could not be played: the turn has passed (and perhaps come
+        # back already, the bot being quick)
+        page.wait_for_function(f"(s => s.can_play || s.can_roll || s.over || s.turn !== '{s['turn']}')"
+                               "(window.tavliState)", timeout=60_000)
         s = state(page)
     if s["can_play"]:
         move_by_clicks(page)
