@@ -14,7 +14,10 @@ default); ``--max-seconds`` stops each length after the pairs under way.
 
 Prints per length: matches played, the aware side's match win rate with
 its 95% interval (each mirrored pair one sample: the two matches share
-their dice), whether the interval is clear of 50%, and the time taken.
+their dice), the same less his luck (``tavli.duel``: each roll's worth in
+match-winning chance by the network at 0 ply, which averages zero over the
+throws, so the estimate is unbiased and its interval much narrower),
+whether that interval is clear of 50%, and the time taken.
 ``--out FILE`` writes every match's result (JSON), after every pair, and a
 later run with the same ``--out`` and settings goes on from there.
 """
@@ -31,31 +34,49 @@ from pathlib import Path
 from typing import Any
 
 from tavli.dice import DiceRoller
+from tavli.duel import DuelResult
 from tavli.match import Match, MatchSettings
-from tavli.met import MatchScore
-from tavli.neural import NeuralBot
+from tavli.met import MatchScore, Starter
+from tavli.neural import Evaluator, NeuralBot
 from tavli.variants import BLACK, WHITE, Color
 
 MAX_TURNS = 10_000
 
 
 def play_match(settings: MatchSettings, level: str, aware: Color, seed: int) -> dict[str, Any]:
-    """One match; ``aware`` plays for the match, the other side for points per game."""
+    """One match; ``aware`` plays for the match, the other side for points per game.
+
+    Also measures the aware side's luck in the match: each roll's worth to the roller in
+    match-winning chance (his best play of it by the network at 0 ply, valued at the score,
+    less the mean over the 36 throws: ``Evaluator.luck``), and each roll-off's (the table's
+    chance with the aware side starting the game, or the other, less their mean)."""
     bot = NeuralBot(level, seed=seed)
     match = Match(settings, DiceRoller(seed))
+    luck = 0.0
+    games_seen = 0
     for _ in range(MAX_TURNS):
         if match.is_over:
             break
-        match.roll()
+        if len(match.records) > games_seen:  # a game has started: was its starter rolled off?
+            games_seen = len(match.records)
+            if match.records[-1].opening_rolls:
+                mine = MatchScore.of(match, aware)
+                table, g = mine.table, len(match.records) - 1
+                first = table.equity(mine.need, mine.opp_need, g, Starter.ME)
+                second = table.equity(mine.need, mine.opp_need, g, Starter.OPPONENT)
+                luck += (first - second) / 2 * (1 if match.game.start.turn == aware else -1)
+        score = MatchScore.of(match)
+        dice = match.roll()
+        x = Evaluator.for_variant(match.game.variant).luck(match.game.position, dice, score.after_game())
+        luck += x if match.turn == aware else -x
         legal = match.legal_plays()
         if len(legal) == 0:
             match.play(None)
             continue
-        score = MatchScore.of(match) if match.turn == aware else None
-        match.play(legal[bot.choose(legal, score)])
+        match.play(legal[bot.choose(legal, score if match.turn == aware else None)])
     else:
         raise RuntimeError(f"match not over after {MAX_TURNS} turns")
-    return {"aware_won": match.winner == aware, "games": len(match.records),
+    return {"aware_won": match.winner == aware, "luck": luck, "games": len(match.records),
             "score": [match.score[aware], match.score[aware.other]]}
 
 
@@ -69,15 +90,15 @@ def play_pair(job: tuple[int, int, str, str, int]) -> dict[str, Any]:
     return {"length": length, "pair": pair, "matches": [first, second], "seconds": time.monotonic() - t0}
 
 
-def summary(pairs: list[dict[str, Any]]) -> tuple[int, float, float]:
-    """Matches, the aware side's win rate, and the half-width of its 95% interval (by pairs)."""
-    means = [sum(m["aware_won"] for m in p["matches"]) / 2 for p in pairs]
-    n = len(means)
-    if n == 0:
-        return 0, math.nan, math.inf
-    mean = sum(means) / n
-    var = sum((x - mean) ** 2 for x in means) / (n - 1) if n > 1 else math.inf
-    return 2 * n, mean, 1.96 * math.sqrt(var / n)
+def summary(pairs: list[dict[str, Any]]) -> DuelResult:
+    """The aware side's matches as a duel: 1 for a match won, 0 for one lost, with his luck;
+    ``ppg`` is his win rate, ``adjusted_ppg`` the same less luck, intervals by pairs."""
+    result = DuelResult()
+    for p in sorted(pairs, key=lambda p: p["pair"]):
+        for m in p["matches"]:
+            result.points.append(int(m["aware_won"]))
+            result.luck.append(m["luck"])
+    return result
 
 
 def main() -> None:
@@ -91,7 +112,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    settings = {"level": args.level, "games": args.games, "seed": args.seed}
+    settings = {"level": args.level, "games": args.games, "seed": args.seed, "luck": True}
     done: dict[str, Any] = {"settings": settings, "pairs": []}
     if args.out is not None and args.out.exists():
         done = json.loads(args.out.read_text())
@@ -114,12 +135,15 @@ def main() -> None:
                     break
     for length in lengths:
         pairs = [p for p in done["pairs"] if p["length"] == length]
-        n, rate, half = summary(pairs)
+        result = summary(pairs)
+        if not pairs:
+            continue
+        rate, half = result.adjusted_ppg, result.adjusted_ci95
         seconds = sum(p["seconds"] for p in pairs)
         clear = "clear of 50%" if rate - half > 0.5 or rate + half < 0.5 else "not clear of 50%"
-        print(f"{length}-point matches ({args.games}, {args.level}): {n} matches, score-aware wins "
-              f"{100 * rate:.1f}% ± {100 * half:.1f} ({clear}); {seconds:.0f} s of play in all")
-
+        print(f"{length}-point matches ({args.games}, {args.level}): {result.games} matches, score-aware wins "
+              f"{100 * result.ppg:.1f}% ± {100 * result.ci95:.1f}; less luck {100 * rate:.1f}% ± {100 * half:.1f} "
+              f"({clear}; luck multiple {result.luck_weight:.2f}); {seconds:.0f} s of play in all")
 
 if __name__ == "__main__":
     main()

@@ -7,7 +7,16 @@
 
 ``run`` plays games of each variant in turn, the level against itself
 (``tavli.neural.NeuralBot``), and counts the starter's outcomes: win 1,
-win 2, tie, lose 1, lose 2 (``tavli.met.Outcomes``). Game ``k`` of a
+win 2, tie, lose 1, lose 2 (``tavli.met.Outcomes``). It also measures each
+roll's luck for each outcome but the tie: the chance of that outcome for
+the starter after the roller's best play of the roll less its mean over
+the 36 throws, by the network at 0-ply (``tavli.neural.roll_luck``). Each
+roll's luck averages zero over the throws whatever the network's
+judgement, so a game's outcome less the sum of its rolls' luck has the
+same expectation as the outcome, with a much smaller spread: the rates
+shipped are these luck-adjusted means (the four luck terms add up to zero,
+so the rates still add up to 1; the tie, which the networks do not
+predict, is counted plainly), with 95% intervals from their spread. Game ``k`` of a
 variant has its own dice (seeded by the seed, the variant and ``k``), so a
 run is repeatable and can be continued: the counts are written to
 ``--checkpoint`` (``benchmarks/outcomes-checkpoint.json`` by default) after
@@ -20,7 +29,8 @@ checkpoints of disjoint parts together and writes the package's data file
 how the figures were made.
 
 The data file ships with the package and feeds ``tavli.met``. The goal is
-each rate within +-0.5 percentage points, about 40,000 games per variant.
+each rate within +-0.5 percentage points: about 40,000 games per variant by
+plain counting, a few thousand with the luck taken off.
 """
 
 from __future__ import annotations
@@ -35,11 +45,17 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tavli.dice import Dice
 from tavli.duel import play_game
-from tavli.neural import NeuralBot
-from tavli.variants import make_variant
+from tavli.neural import Evaluator, NeuralBot, Probabilities, roll_luck
+from tavli.position import Position
+from tavli.variants import WHITE, make_variant
 
 OUTCOMES = ("win1", "win2", "tie", "lose1", "lose2")
+LUCKY = ("win1", "win2", "lose1", "lose2")
+"""The outcomes whose luck is measured: the networks predict all but the tie."""
+SUMS = ("y", "x", "yy", "xx", "xy")
+"""Per outcome, sums over games of the outcome y (0 or 1), its luck x, and their products."""
 DEFAULT_CHECKPOINT = Path(__file__).with_name("outcomes-checkpoint.json")
 DATA_FILE = Path(__file__).resolve().parent.parent / "tavli" / "data" / "outcomes.json"
 
@@ -58,6 +74,42 @@ def wilson95(k: int, n: int) -> tuple[float, float]:
 def outcome_key(points: int) -> str:
     """The starter's outcome name for his points (negative when he lost, 0 a tie)."""
     return {1: "win1", 2: "win2", 0: "tie", -1: "lose1", -2: "lose2"}[points]
+
+
+def _mover_chance(outcome: str, p: Probabilities) -> float:
+    """The chance of ``outcome`` for the side whose chances ``p`` are."""
+    return {"win1": p.win - p.win2, "win2": p.win2, "lose1": 1.0 - p.win - p.lose2, "lose2": p.lose2}[outcome]
+
+
+OTHER_SIDE = {"win1": "lose1", "win2": "lose2", "lose1": "win1", "lose2": "win2"}
+
+
+class OutcomeLuck:
+    """A luck meter for ``tavli.duel.play_game`` that also keeps, for the game's
+    starter (White), each roll's luck for each outcome of ``LUCKY``."""
+
+    def __init__(self, evaluator: Evaluator) -> None:
+        self.evaluator = evaluator
+        self.luck = dict.fromkeys(LUCKY, 0.0)
+
+    def __call__(self, position: Position, dice: Dice) -> float:
+        values = self.evaluator.roll_probabilities(position)
+        for o in LUCKY:
+            mine = o if position.turn == WHITE else OTHER_SIDE[o]
+            self.luck[o] += roll_luck(values, dice, lambda p, mine=mine: _mover_chance(mine, p))
+        return roll_luck(values, dice, lambda p: p.equity)
+
+
+def adjusted(sums: dict[str, float], n: int) -> tuple[float, float, float]:
+    """The luck-adjusted rate of an outcome from its ``SUMS`` over ``n`` games, its 95%
+    half-width, and the plain rate's half-width for comparison."""
+    if n < 2:
+        return (sums["y"] / n if n else math.nan, math.inf, math.inf)
+    mean = (sums["y"] - sums["x"]) / n
+    var = (sums["yy"] - 2 * sums["xy"] + sums["xx"] - n * mean * mean) / (n - 1)
+    plain = sums["y"] / n
+    plain_var = (sums["yy"] - n * plain * plain) / (n - 1)
+    return mean, 1.96 * math.sqrt(max(var, 0.0) / n), 1.96 * math.sqrt(max(plain_var, 0.0) / n)
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -87,7 +139,8 @@ def run(args: argparse.Namespace) -> None:
         data = {"level": args.level, "seed": args.seed, "part": args.part, "seconds": 0.0,
                 "command": " ".join(sys.argv), "variants": {}}
     for v in variants:
-        data["variants"].setdefault(v, {"next": 0, "turns": 0, "counts": dict.fromkeys(OUTCOMES, 0)})
+        data["variants"].setdefault(v, {"next": 0, "turns": 0, "counts": dict.fromkeys(OUTCOMES, 0),
+                                        "luck": {o: dict.fromkeys(SUMS, 0.0) for o in LUCKY}})
     bot = NeuralBot(args.level)
     start = time.monotonic()
     while time.monotonic() - start < args.max_seconds:
@@ -99,8 +152,15 @@ def run(args: argparse.Namespace) -> None:
             k = entry["next"] * parts + part
             rng = random.Random(f"{args.seed}:{v}:{k}")
             t0 = time.monotonic()
-            score = play_game(make_variant(v), bot, bot, rng)
-            entry["counts"][outcome_key(score.points)] += 1
+            variant = make_variant(v)
+            meter = OutcomeLuck(Evaluator.for_variant(variant))
+            score = play_game(variant, bot, bot, rng, luck=meter)
+            outcome = outcome_key(score.points)
+            entry["counts"][outcome] += 1
+            for o in LUCKY:
+                y, x, sums = float(o == outcome), meter.luck[o], entry["luck"][o]
+                for key, value in zip(SUMS, (y, x, y * y, x * x, x * y), strict=True):
+                    sums[key] += value
             entry["turns"] += score.turns
             entry["next"] += 1
             data["seconds"] += time.monotonic() - t0
@@ -122,24 +182,40 @@ def merged(paths: list[Path]) -> dict[str, Any]:
         out["seconds"] += data["seconds"]
         out.setdefault("commands", []).append(data["command"])
         for v, entry in data["variants"].items():
-            into = out["variants"].setdefault(v, {"turns": 0, "counts": dict.fromkeys(OUTCOMES, 0)})
+            into = out["variants"].setdefault(v, {"turns": 0, "counts": dict.fromkeys(OUTCOMES, 0),
+                                                  "luck": {o: dict.fromkeys(SUMS, 0.0) for o in LUCKY}})
             into["turns"] += entry["turns"]
             for o in OUTCOMES:
                 into["counts"][o] += entry["counts"][o]
+            for o in LUCKY:
+                for key in SUMS:
+                    into["luck"][o][key] += entry["luck"][o][key]
     return out
 
 
 def table(data: dict[str, Any]) -> dict[str, Any]:
-    """Per variant: games, counts, rates and their 95% intervals."""
+    """Per variant: games, counts, the rates (luck-adjusted but for the tie) and their 95%
+    intervals, and the plain rates' half-widths."""
     rows = {}
     for v, entry in data["variants"].items():
         n = sum(entry["counts"].values())
+        rates, ci95, plain = {}, {}, {}
+        for o in OUTCOMES:
+            if o == "tie":
+                rate = entry["counts"][o] / n if n else math.nan
+                low, high = wilson95(entry["counts"][o], n)
+                plain[o] = (high - low) / 2
+            else:
+                rate, half, plain[o] = adjusted(entry["luck"][o], n)
+                low, high = rate - half, rate + half
+            rates[o], ci95[o] = rate, [low, high]
         rows[v] = {
             "games": n,
             "mean_turns": round(entry["turns"] / n, 1) if n else None,
             "counts": entry["counts"],
-            "rates": {o: round(entry["counts"][o] / n, 5) if n else None for o in OUTCOMES},
-            "ci95": {o: [round(x, 5) for x in wilson95(entry["counts"][o], n)] for o in OUTCOMES},
+            "rates": {o: round(rates[o], 6) for o in OUTCOMES},
+            "ci95": {o: [round(x, 5) for x in ci95[o]] for o in OUTCOMES},
+            "plain_half_width": {o: round(plain[o], 5) for o in OUTCOMES},
         }
     return rows
 
@@ -148,8 +224,8 @@ def show(paths: list[Path]) -> None:
     rows = table(merged(paths))
     for v, row in rows.items():
         rates = "  ".join(
-            f"{o} {100 * (row['rates'][o] or 0):.1f}% [{100 * row['ci95'][o][0]:.1f}, {100 * row['ci95'][o][1]:.1f}]"
-            for o in OUTCOMES)
+            f"{o} {100 * row['rates'][o]:.2f}% ± {50 * (row['ci95'][o][1] - row['ci95'][o][0]):.2f}"
+            f" (plain ± {100 * row['plain_half_width'][o]:.2f})" for o in OUTCOMES)
         print(f"{v:<10} {row['games']:>6} games  {rates}")
 
 
@@ -157,7 +233,8 @@ def merge(args: argparse.Namespace) -> None:
     data = merged([Path(p) for p in args.checkpoints])
     out = {
         "about": ("Each game's outcomes for the side that starts it (win 1, win 2, tie, lose 1, lose 2), "
-                  "by self-play of the level against itself; rates with their 95% Wilson intervals. "
+                  "by self-play of the level against itself: counts, and rates less each roll's luck "
+                  "(by the network at 0-ply; the tie counted plainly) with their 95% intervals. "
                   "Made by benchmarks/outcomes.py; the goal is +-0.5 percentage points per rate."),
         "level": data["level"],
         "seed": data["seed"],

@@ -596,19 +596,21 @@ def analyse(rows: np.ndarray, params: int, net: Network, race: Tables, ws: Array
 
 
 @njit(cache=True, nogil=True)
-def roll_values(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays) -> np.ndarray:
-    """The mover's equity after his best play by 0-ply of each of the 21 rolls
-    (in ``_ROLLS`` order) in ``s``, the mover to roll. As ``analyse``,
-    ``ws[3][K._STATUS]`` tells of a workspace too small."""
+def roll_values(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays,
+                c: np.ndarray) -> np.ndarray:
+    """The mover's chances ``[21, 3]`` (win, win 2, lose 2) after his best play by 0-ply,
+    by his weights ``c`` (see ``weighted``), of each of the 21 rolls (in ``_ROLLS``
+    order) in ``s``, the mover to roll. As ``analyse``, ``ws[3][K._STATUS]`` tells of a
+    workspace too small."""
     ws[3][_OVERFLOWED] = 0
     x = np.zeros(net[0].shape[0], np.float32)
     h = np.zeros(net[1].shape[0], np.float32)
     out = np.zeros(3, np.float64)
-    values = np.zeros(_ROLLS.shape[0], np.float64)
+    values = np.zeros((_ROLLS.shape[0], 3), np.float64)
     for i in range(_ROLLS.shape[0]):
-        after = _best_after(s, _ROLLS[i, 0], _ROLLS[i, 1], params, net, race, ws, x, h, out, MONEY[0])
+        after = _best_after(s, _ROLLS[i, 0], _ROLLS[i, 1], params, net, race, ws, x, h, out, c)
         post0(after, params, net, race, x, h, out)
-        values[i] = equity(out[0], out[1], out[2])
+        values[i] = out
     if ws[3][_OVERFLOWED] != 0:
         ws[3][K._STATUS] = K.OVERFLOW
     return values

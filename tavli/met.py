@@ -142,8 +142,9 @@ def shipped_outcomes() -> dict[str, Outcomes]:
     """The measured outcome rates that ship with the package, by variant (``str(variant)``)."""
     found = {}
     for name, row in _shipped()["variants"].items():
-        counts, games = row["counts"], row["games"]
-        found[name] = Outcomes(**{k: counts[k] / games for k in ("win1", "win2", "tie", "lose1", "lose2")})
+        rates = {k: float(row["rates"][k]) for k in ("win1", "win2", "tie", "lose1", "lose2")}
+        total = sum(rates.values())  # 1 but for the file's rounding
+        found[name] = Outcomes(**{k: r / total for k, r in rates.items()})
     return found
 
 

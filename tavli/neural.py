@@ -23,6 +23,7 @@ import json
 import random
 import zipfile
 import zlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -148,31 +149,52 @@ class Evaluator:
             return sorted(found, key=lambda a: (-a.depth, -a.equity))
         return sorted(found, key=lambda a: (-a.depth, -(a.match_equity or 0.0)))
 
-    def roll_equities(self, position: Position) -> dict[Dice, float]:
-        """For each of the 21 rolls (lower die first), the equity of the side to
-        roll in ``position`` after his best play of it by 0-ply."""
+    def roll_probabilities(self, position: Position, after: AfterGame | None = None) -> dict[Dice, Probabilities]:
+        """For each of the 21 rolls (lower die first), the chances of the side to roll in
+        ``position`` after his best play of it by 0-ply: for points, or with ``after`` (his
+        match equity after each outcome of the game) for the match."""
         if position.variant.kernel_id != self.kernel_id:
             raise TavliError(f"this network plays {self.meta.get('variant')}, not {position.variant}")
+        weights = N.MONEY[0] if after is None else search_weights(after)[0]
         while True:
             ws = _workspace()
-            values = N.roll_values(position.state, position.variant.params, self.network, self._race, ws.args())
+            values = N.roll_values(position.state, position.variant.params, self.network, self._race,
+                                   ws.args(), weights)
             if ws.ints[K._STATUS] == 0:
                 break
             _grow_workspace(ws)
-        return {Dice(int(d1), int(d2)): float(v) for (d1, d2, _), v in zip(N._ROLLS, values, strict=True)}
+        return {Dice(int(d1), int(d2)): Probabilities(*map(float, v))
+                for (d1, d2, _), v in zip(N._ROLLS, values, strict=True)}
 
-    def luck(self, position: Position, dice: Dice) -> float:
-        """How many points better than an average roll ``dice`` are for the side to
-        roll in ``position``: his equity after his best play of them less the
-        mean over all 36 throws, both by 0-ply. Its mean over the throws is 0.
+    def roll_equities(self, position: Position) -> dict[Dice, float]:
+        """For each of the 21 rolls (lower die first), the equity of the side to
+        roll in ``position`` after his best play of it by 0-ply."""
+        return {dice: p.equity for dice, p in self.roll_probabilities(position).items()}
+
+    def luck(self, position: Position, dice: Dice, after: AfterGame | None = None) -> float:
+        """How much better than an average roll ``dice`` are for the side to roll in
+        ``position``: his equity after his best play of them less the mean over all 36
+        throws, both by 0-ply; with ``after``, his chance of winning the match instead
+        (``tavli.met.AfterGame.value``). Its mean over the throws is 0.
 
         >>> ev = Evaluator.for_variant("portes")
         >>> ev.luck(Position.start("portes"), Dice(3, 1)) > 0
         True
         """
-        values = self.roll_equities(position)
-        mean = sum(v * (1 if d.first == d.second else 2) for d, v in values.items()) / 36
-        return values[Dice(min(dice), max(dice))] - mean
+        return roll_luck(self.roll_probabilities(position, after), dice,
+                         (lambda p: p.equity) if after is None else (lambda p: after.value(p.win, p.win2, p.lose2)))
+
+
+def roll_luck(values: Mapping[Dice, Probabilities], dice: Dice, worth: Callable[[Probabilities], float]) -> float:
+    """What ``dice`` are worth by ``worth`` against the mean of the 36 throws, given the
+    chances after each of the 21 rolls (``Evaluator.roll_probabilities``).
+
+    >>> p = {Dice(a, b): Probabilities(1.0 if a == b else 0.0, 0.0, 0.0) for a in range(1, 7) for b in range(a, 7)}
+    >>> roll_luck(p, Dice(2, 2), lambda x: x.win), roll_luck(p, Dice(1, 2), lambda x: x.win)
+    (0.8333333333333334, -0.16666666666666666)
+    """
+    mean = sum(worth(p) * (1 if d.first == d.second else 2) for d, p in values.items()) / 36
+    return worth(values[Dice(min(dice), max(dice))]) - mean
 
 
 def search_weights(after: AfterGame) -> np.ndarray:

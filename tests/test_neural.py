@@ -29,6 +29,7 @@ from tavli.neural import (
     NeuralBot,
     Probabilities,
     WeightsError,
+    roll_luck,
 )
 from tavli.variants import Fevga, Plakoto
 
@@ -460,6 +461,33 @@ def test_luck_averages_zero_over_the_throws(game: str) -> None:
         assert sum(WEIGHT[d] * x for d, x in luck.items()) == pytest.approx(0.0, abs=1e-9)
         assert max(luck.values()) > 0 > min(luck.values())
         assert ev.luck(pos, Dice(5, 2)) == ev.luck(pos, Dice(2, 5))
+
+
+def test_luck_at_a_score_is_in_match_winning_chance() -> None:
+    from tavli.match import MatchSettings
+    from tavli.met import MatchScore
+
+    ev = Evaluator.for_variant("portes")
+    position = Position.from_string(GAMMON_GO)
+    # 2-away against 1-away a 2-point win is the match: each roll is valued by the best play
+    # for the match, which is the hit with 3-1 (the money play too), and the luck is that
+    # chance against the mean of the 36 throws
+    score = MatchScore.at(MatchSettings(length=5), need=2, opp_need=1, game=0)
+    after = score.after_game()
+    values = ev.roll_probabilities(position, after)
+    assert set(values) == set(WEIGHT)
+    for dice, p in values.items():
+        legal = position.legal_plays(dice)
+        best = max(ev.analyse(legal, 0, after=after), key=lambda a: a.match_equity or 0.0)
+        assert after.value(p.win, p.win2, p.lose2) == pytest.approx(best.match_equity, abs=1e-9)
+    luck = {d: ev.luck(position, d, after) for d in WEIGHT}
+    assert sum(WEIGHT[d] * x for d, x in luck.items()) == pytest.approx(0.0, abs=1e-9)
+    # at 1-away each the match is the game: match-equity luck is luck in the chance of winning
+    dmp = MatchScore.at(MatchSettings(length=3, games=("portes",)), need=1, opp_need=1, game=0).after_game()
+    by_win = roll_luck(ev.roll_probabilities(position, dmp), Dice(3, 1), lambda p: p.win)
+    assert ev.luck(position, Dice(3, 1), dmp) == pytest.approx(by_win)
+    # and the best play for the game's chance is not the best for points: the two meters differ
+    assert ev.roll_probabilities(position, dmp)[Dice(1, 3)] != ev.roll_probabilities(position)[Dice(1, 3)]
 
 
 def test_dancing_is_bad_luck_and_entering_good() -> None:

@@ -1,0 +1,139 @@
+"""``benchmarks/outcomes.py`` and ``benchmarks/matchplay.py`` run tiny: the figures are those of
+real games, and their luck-adjusted estimates are what they claim to be."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from tavli import Dice, Position
+from tavli.match import MatchSettings
+from tavli.met import Outcomes
+from tavli.neural import Evaluator
+from tavli.variants import BLACK, WHITE
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def benchmark(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def run(*args: str) -> str:
+    done = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    return done.stdout
+
+
+# -- outcomes ------------------------------------------------------------------------------
+
+def test_adjusted_rates_are_the_outcomes_less_their_luck() -> None:
+    outcomes = benchmark("outcomes")
+    games = [(1.0, 0.3), (0.0, -0.2), (1.0, 0.6), (0.0, 0.1)]  # (outcome, its luck)
+    sums = {"y": sum(y for y, _ in games), "x": sum(x for _, x in games), "yy": sum(y * y for y, _ in games),
+            "xx": sum(x * x for _, x in games), "xy": sum(x * y for y, x in games)}
+    rate, half, plain = outcomes.adjusted(sums, len(games))
+    less = [y - x for y, x in games]  # 0.7, 0.2, 0.4, -0.1
+    mean = sum(less) / 4
+    assert rate == pytest.approx(mean) == pytest.approx(0.3)
+    var = sum((v - mean) ** 2 for v in less) / 3
+    assert half == pytest.approx(1.96 * (var / 4) ** 0.5)
+    assert plain == pytest.approx(1.96 * ((sum((y - 0.5) ** 2 for y, _ in games) / 3) / 4) ** 0.5)
+
+
+def test_the_outcome_luck_of_a_roll_is_its_worth_to_the_starter() -> None:
+    outcomes = benchmark("outcomes")
+    ev = Evaluator.for_variant("plakoto")
+    meter = outcomes.OutcomeLuck(ev)
+    start = Position.start("plakoto", BLACK)  # Black rolls: White is the game's starter here
+    assert meter(start, Dice(6, 6)) == ev.luck(start, Dice(6, 6))  # the roller's luck in points
+    # the four outcomes' luck adds up to nothing, and weighted by their points it is the
+    # roller's luck in points seen from the starter's side
+    luck = meter.luck
+    assert sum(luck.values()) == pytest.approx(0.0, abs=1e-12)
+    assert luck["win1"] + 2 * luck["win2"] - luck["lose1"] - 2 * luck["lose2"] == pytest.approx(
+        -ev.luck(start, Dice(6, 6)))
+    assert luck["win1"] != 0.0
+
+
+def test_outcomes_run_and_merge(tmp_path: Path) -> None:
+    checkpoint, data = tmp_path / "c.json", tmp_path / "outcomes.json"
+    shown = run("benchmarks/outcomes.py", "run", "--games", "3", "--level", "advanced",
+                "--checkpoint", str(checkpoint))
+    assert "portes" in shown and "plain ±" in shown
+    # a second run goes on from the checkpoint to the new count
+    run("benchmarks/outcomes.py", "run", "--games", "4", "--level", "advanced", "--checkpoint", str(checkpoint))
+    saved = json.loads(checkpoint.read_text())
+    assert {v: e["next"] for v, e in saved["variants"].items()} == {"portes": 4, "plakoto": 4, "fevga": 4}
+    run("benchmarks/outcomes.py", "merge", str(checkpoint), "--into", str(data))
+    rows = json.loads(data.read_text())["variants"]
+    for row in rows.values():
+        assert row["games"] == 4 == sum(row["counts"].values())
+        rates = row["rates"]
+        assert sum(rates.values()) == pytest.approx(1.0, abs=1e-5)
+        assert rates["tie"] == row["counts"]["tie"] / 4
+        for o in ("win1", "win2", "lose1", "lose2"):
+            low, high = row["ci95"][o]
+            assert low <= rates[o] <= high
+    with pytest.raises(AssertionError, match="level"):
+        run("benchmarks/outcomes.py", "run", "--games", "5", "--level", "expert", "--checkpoint", str(checkpoint))
+
+
+def test_the_shipped_rates_are_a_distribution_pinned_by_their_intervals() -> None:
+    from tavli.met import shipped_outcomes
+
+    data = json.loads((ROOT / "tavli" / "data" / "outcomes.json").read_text())
+    for name, o in shipped_outcomes().items():
+        assert isinstance(o, Outcomes)
+        row = data["variants"][name]
+        for k, (low, high) in row["ci95"].items():
+            assert low <= getattr(o, k) + 1e-5 and getattr(o, k) - 1e-5 <= high
+
+
+# -- match play ----------------------------------------------------------------------------
+
+def test_a_match_measures_the_aware_sides_luck() -> None:
+    matchplay = benchmark("matchplay")
+    settings = MatchSettings(length=3, games=MatchSettings.parse_games("tavli"))
+    first = matchplay.play_match(settings, "advanced", WHITE, seed=5)
+    second = matchplay.play_match(settings, "advanced", BLACK, seed=5)
+    for m in (first, second):
+        assert max(m["score"]) >= 3 and m["aware_won"] == (m["score"][0] >= 3)
+        # match-winning chance can swing by at most 1 a roll, and a match has some
+        assert m["luck"] != 0.0 and abs(m["luck"]) < 3.0
+    summary = matchplay.summary([{"pair": 0, "matches": [first, second], "seconds": 1.0}])
+    assert summary.points == [int(first["aware_won"]), int(second["aware_won"])]
+    assert summary.luck == [first["luck"], second["luck"]]
+
+
+def test_luck_less_results_keep_their_mean() -> None:
+    # a fair coin's luck is all there is: less luck, every match is worth its expectation
+    matchplay = benchmark("matchplay")
+    rng = random.Random(3)
+    pairs = []
+    for k in range(200):
+        won = [rng.random() < 0.5 for _ in range(2)]
+        pairs.append({"pair": k, "matches": [{"aware_won": w, "luck": (1.0 if w else 0.0) - 0.5} for w in won]})
+    result = matchplay.summary(pairs)
+    assert result.adjusted_ppg == pytest.approx(0.5)
+    assert result.adjusted_ci95 == pytest.approx(0.0, abs=1e-9)
+    assert result.ci95 > 0.04
+
+
+def test_matchplay_prints_the_rate_less_luck(tmp_path: Path) -> None:
+    out = tmp_path / "m.json"
+    shown = run("benchmarks/matchplay.py", "--level", "beginner", "--lengths", "3", "--matches", "4",
+                "--jobs", "1", "--out", str(out))
+    assert "3-point matches (tavli, beginner): 4 matches" in shown and "less luck" in shown
+    assert len(json.loads(out.read_text())["pairs"]) == 2
