@@ -1,11 +1,26 @@
-"""Shared test setup: compile the rules kernel once before any worker starts."""
+"""Shared test setup: compile the rules kernel once before any worker starts; the fixtures of
+the web app's tests (an app client on a fresh database, a real server, a browser)."""
 
 from __future__ import annotations
 
 import os
+import shutil
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import settings
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+    from serve_process import Server
+    from starlette.testclient import TestClient
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--no-first-run", "--disable-sync", "--disable-dev-shm-usage"]
 
 # CI replays the same examples every run; a developer's run explores new ones.
 settings.register_profile("ci", derandomize=True, database=None)
@@ -30,3 +45,40 @@ def pytest_configure(config: pytest.Config) -> None:
 
     legal = Position.start("portes").legal_plays(Dice(6, 5))
     NeuralBot("champion").choose(legal)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """A fresh SQLite database file."""
+    return tmp_path / "tavli.db"
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    """The web app on ``db`` through Starlette's test client (``app_client.make_client``)."""
+    from app_client import make_client
+
+    with make_client(db) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One real ``tavli serve`` for a module's tests that need nothing of their own from it."""
+    from serve_process import Server
+
+    s = Server(tmp_path_factory.mktemp("server") / "tavli.db")
+    yield s
+    s.stop(signal.SIGKILL)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's chromium, headless, driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    assert Path(CHROMIUM).exists(), "Debian's chromium is needed: apt-get install chromium (.ci/run does)"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from app_client import make_client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
@@ -20,23 +21,6 @@ from tavli.server.app import RateLimiter, client_address, create_app
 from tavli.server.protocol import MAX_MESSAGE_BYTES
 
 Message = dict[str, Any]
-
-
-def make_client(db: Path, **options: Any) -> TestClient:
-    options.setdefault("messages_per_second", 10_000)
-    options.setdefault("message_burst", 10_000)
-    return TestClient(create_app(f"sqlite:///{db}", **options))
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "tavli.db"
-
-
-@pytest.fixture
-def client(db: Path) -> Iterator[TestClient]:
-    with make_client(db) as c:
-        yield c
 
 
 def new_match(client: TestClient, **body: Any) -> Message:

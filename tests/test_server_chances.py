@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from test_server_app import hello, is_state, make_client, new_match, token_of, until
+from test_server_app import hello, is_state, new_match, token_of, until
 
 from tavli import Position
 from tavli.dice import DiceRoller
@@ -20,12 +18,6 @@ from tavli.server.chances import Snapshot, chances_json
 from tavli.variants import BLACK
 
 Message = dict[str, Any]
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with make_client(tmp_path / "tavli.db") as c:
-        yield c
 
 
 def test_the_chances_are_the_network_weighted_by_the_match_equity() -> None:

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
+from app_client import make_client
 from starlette.testclient import TestClient
-from test_server_app import hello, is_state, make_client, new_match, token_of, until
+from test_server_app import hello, is_state, new_match, token_of, until
 
 from tavli import Position
 from tavli.neural import NeuralBot
@@ -18,17 +17,6 @@ from tavli.server.store import Store, token_hash
 from tavli.variants import WHITE
 
 Message = dict[str, Any]
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "tavli.db"
-
-
-@pytest.fixture
-def client(db: Path) -> Iterator[TestClient]:
-    with make_client(db) as c:
-        yield c
 
 
 def error_of(ws: Any) -> Message:

@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 from starlette.testclient import TestClient
 
 from tavli.record import PlayerInfo, loads
 from tavli.variants import BLACK, WHITE
-from tests.test_server_app import hello, is_state, make_client, new_match, until
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with make_client(tmp_path / "tavli.db") as c:
-        yield c
+from tests.test_server_app import hello, is_state, new_match, until
 
 
 def test_a_whole_match_against_a_bot_downloads_as_a_record(client: TestClient) -> None:

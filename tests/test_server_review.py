@@ -4,11 +4,11 @@ hints (the ``hint`` message), through the HTTP API and the WebSocket protocol.""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from app_client import make_client
 from starlette.testclient import TestClient
 
 from tavli import Dice, Position
@@ -17,20 +17,9 @@ from tavli.match import MatchSettings
 from tavli.met import MatchScore
 from tavli.record import loads
 from tavli.server.review import REVIEW_DEPTH
-from tests.test_server_app import hello, is_state, make_client, new_match, token_of, until
+from tests.test_server_app import hello, is_state, new_match, token_of, until
 
 Message = dict[str, Any]
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "tavli.db"
-
-
-@pytest.fixture
-def client(db: Path) -> Iterator[TestClient]:
-    with make_client(db) as c:
-        yield c
 
 
 def review(client: TestClient, match_id: str, token: str | None = None, limit: float = 120.0) -> Message:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import signal
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,30 +19,9 @@ from serve_process import Server
 if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
     pytest.skip("TAVLI_SKIP_BROWSER=1", allow_module_level=True)
 
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tavli.record import loads
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--no-first-run", "--disable-sync", "--disable-dev-shm-usage"]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert Path(CHROMIUM).exists(), "Debian's chromium is needed: apt-get install chromium (.ci/run does)"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server for the tests that need nothing of their own from it."""
-    s = Server(tmp_path_factory.mktemp("shared") / "tavli.db")
-    yield s
-    s.stop(signal.SIGKILL)
 
 
 @pytest.fixture

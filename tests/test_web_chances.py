@@ -4,35 +4,16 @@ choice (off at first, remembered) for a player against a bot. The launch of test
 from __future__ import annotations
 
 import os
-import signal
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
     pytest.skip("TAVLI_SKIP_BROWSER=1", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 from serve_process import Server
 
-from tests.test_web_browser import ARGS, CHROMIUM, SCREENSHOTS, english_words, start_match, state, take_turn
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert Path(CHROMIUM).exists(), "Debian's chromium is needed: apt-get install chromium (.ci/run does)"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(tmp_path_factory.mktemp("chances") / "tavli.db")
-    yield s
-    s.stop(signal.SIGKILL)
+from tests.test_web_browser import SCREENSHOTS, english_words, start_match, state, take_turn
 
 
 def shown(page: Page) -> tuple[float, float]:

@@ -4,9 +4,6 @@ against ``tavli serve`` (the launch of tests/test_web_browser.py)."""
 from __future__ import annotations
 
 import os
-import signal
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +11,7 @@ import pytest
 if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
     pytest.skip("TAVLI_SKIP_BROWSER=1", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 from serve_process import Server
 
 from tavli import Dice, Position
@@ -22,23 +19,7 @@ from tavli.analysis import evaluate_decision
 from tavli.match import MatchSettings
 from tavli.met import MatchScore
 from tavli.server.review import HINT_DEPTH
-from tests.test_web_browser import ARGS, CHROMIUM, SCREENSHOTS, wait_for_my_turn_or_end
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert Path(CHROMIUM).exists(), "Debian's chromium is needed: apt-get install chromium (.ci/run does)"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(tmp_path_factory.mktemp("review") / "tavli.db")
-    yield s
-    s.stop(signal.SIGKILL)
+from tests.test_web_browser import SCREENSHOTS, wait_for_my_turn_or_end
 
 PLAY_OUT = """async ([mid, token]) => new Promise((resolve, reject) => {
   const ws = new WebSocket(`ws://${location.host}/ws/${mid}`);
