@@ -49,3 +49,27 @@ class Server:
         if self.process.poll() is None:
             self.process.send_signal(sig)
             self.process.wait(timeout=30)
+
+
+def children(pid: int) -> set[int]:
+    """The worker processes of the server ``pid`` (its spawned children, not multiprocessing's
+    resource tracker)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                command = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and b"spawn_main" in command:
+                found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` is running (not gone, nor a zombie waiting to be reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serve_process import Server
+from serve_process import Server, alive, children
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection
 
@@ -73,7 +73,14 @@ def test_a_bot_match_survives_kill_9_and_its_dice_check_out(tmp_path: Path, serv
         state = hello(ws, links["token"])
         for _ in range(4):
             state = act(ws, state)
+    bot_processes = children(first.process.pid)
+    assert bot_processes, "the bot answered from a bot process"
     first.stop(signal.SIGKILL)
+    # the killed server's bot processes see it gone and end too, rather than wait for ever
+    deadline = time.monotonic() + 20
+    while any(alive(pid) for pid in bot_processes) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [pid for pid in bot_processes if alive(pid)]
 
     servers.append(Server(db))
     second = servers[1]

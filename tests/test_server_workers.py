@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serve_process import Server
+from serve_process import Server, children
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 
@@ -102,22 +102,6 @@ def test_a_move_made_on_one_process_is_seen_on_the_other_without_polling(postgre
     assert actions > 20
     final = latest["white"]
     assert final["over"] or final["game"]["index"] >= 1, "a new game began: its seed stored by one, read by the other"
-
-
-def children(pid: int) -> set[int]:
-    """The worker processes of the server ``pid`` (its spawned children, not multiprocessing's
-    resource tracker)."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-                command = (entry / "cmdline").read_bytes()
-            except OSError:
-                continue
-            if int(fields[1]) == pid and b"spawn_main" in command:
-                found.add(int(entry.name))
-    return found
 
 
 def test_workers_share_a_port_and_a_killed_worker_loses_no_acknowledged_action(postgres: str,

@@ -17,6 +17,7 @@ import hmac
 import multiprocessing
 import os
 import secrets
+import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -84,10 +85,20 @@ _pool_bots: dict[str, NeuralBot] = {}
 
 
 def _start_bot_process() -> None:
-    """A bot process: below the server in priority (people's moves come first), networks loaded."""
+    """A bot process: below the server in priority (people's moves come first), networks loaded,
+    and gone with the server (``_end_with_parent``)."""
     with contextlib.suppress(OSError):
         os.nice(5)
+    threading.Thread(target=_end_with_parent, args=(os.getppid(),), daemon=True, name="parent-watch").start()
     _compile_bots()
+
+
+def _end_with_parent(parent: int, every: float = 1.0) -> None:
+    """End this process once ``parent`` is gone. A server killed outright (``kill -9``) cannot
+    stop its bot processes, and they would otherwise wait for work for ever."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(0)
 
 
 def _bot_choice(level: str, position: Position, dice: Dice, score: MatchScore | None) -> int:
