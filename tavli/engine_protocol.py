@@ -90,10 +90,17 @@ def _int(word: str, what: str) -> int:
         raise EngineProtocolError(f"{what} must be a whole number, not {word!r}") from None
 
 
-def _dice(words: Sequence[str]) -> Dice:
+def _dice(words: Sequence[str]) -> tuple[Dice, list[str]]:
+    """The dice at the start of ``words``, written ``6 5`` or in one word (``65``, ``6-5``), and
+    the words after them."""
+    if words and len(words[0]) > 1:
+        try:
+            return Dice.parse(words[0]), list(words[1:])
+        except ValueError:
+            raise EngineProtocolError(f"dice are two numbers from 1 to 6, like 6 5 or 65, not {words[0]!r}") from None
     if len(words) < 2:
         raise EngineProtocolError("give two dice, like: play 6 5")
-    return Dice.of((_int(words[0], "a die"), _int(words[1], "a die")))
+    return Dice.of((_int(words[0], "a die"), _int(words[1], "a die"))), list(words[2:])
 
 
 def _turn(word: str) -> Color:
@@ -241,27 +248,28 @@ class Engine:
             self.position = Position.from_string(" ".join(args))
         return "ok"
 
-    def _legal(self, args: list[str]) -> LegalPlays:
-        dice = _dice(args)
+    def _legal(self, dice: Dice) -> LegalPlays:
         if self.position.result() is not None:
             raise EngineProtocolError(f"the game is over: {self.position.result()}")
         return self.position.legal_plays(dice)
 
     def _play(self, args: list[str]) -> str:
-        if len(args) != 2:
+        dice, rest = _dice(args)
+        if rest:
             raise EngineProtocolError("write play D1 D2, like: play 6 5")
-        legal = self._legal(args)
+        legal = self._legal(dice)
         if len(legal) == 0:
             return "none"
         return str(legal[self.bot.choose(legal, self._match_score())])
 
     def _hint(self, args: list[str]) -> str:
-        if len(args) not in (2, 3):
+        dice, rest = _dice(args)
+        if len(rest) > 1:
             raise EngineProtocolError("write hint D1 D2 [N], like: hint 6 5 3")
-        count = _int(args[2], "the number of plays") if len(args) == 3 else 3
+        count = _int(rest[0], "the number of plays") if rest else 3
         if count < 1:
             raise EngineProtocolError(f"ask for 1 play or more, not {count}")
-        legal = self._legal(args[:2])
+        legal = self._legal(dice)
         if len(legal) == 0:
             return "hint none"
         entries = []
@@ -285,10 +293,11 @@ class Engine:
         return text
 
     def _apply(self, args: list[str]) -> str:
-        if len(args) < 3:
+        dice, rest = _dice(args)
+        if not rest:
             raise EngineProtocolError("write apply D1 D2 PLAY, like: apply 6 5 24/18 13/8 (or none)")
-        legal = self._legal(args[:2])
-        play = self.position.parse_play(" ".join(args[2:]), legal.dice)
+        legal = self._legal(dice)
+        play = self.position.parse_play(" ".join(rest), legal.dice)
         self.position = self.position.pass_turn() if len(legal) == 0 else legal.after(legal.index(play))
         return f"position {self.position}"
 

@@ -183,6 +183,16 @@ def test_house_rules() -> None:
     assert (engine.answer("options") or "").endswith("variant plakoto,mother_pin=single score money")
 
 
+def test_dice_in_one_word_or_two() -> None:
+    engine = Engine("advanced")
+    assert engine.answer("set variant plakoto") == "ok"
+    answers = {engine.answer(f"play {dice}") for dice in ("6 3", "63", "6-3", "3,6")}
+    assert len(answers) == 1 and answers != {"none"}
+    assert engine.answer("hint 63 2") == engine.answer("hint 6 3 2")
+    after = Position.start("plakoto").play("24/18 24/21", "63")
+    assert engine.answer("apply 63 24/18 24/21") == f"position {after}"
+
+
 def test_apply_plays_a_move_and_gnubg_ids_are_read() -> None:
     engine = Engine("advanced")
     assert engine.answer("position start b") == "ok"
@@ -197,8 +207,11 @@ def test_apply_plays_a_move_and_gnubg_ids_are_read() -> None:
 
 BAD_LINES = [
     ("bogus", "unknown command 'bogus'"),
-    ("play", "write play D1 D2"),
-    ("play 6", "write play D1 D2"),
+    ("play", "give two dice, like: play 6 5"),
+    ("play 6", "give two dice, like: play 6 5"),
+    ("play 73", "dice are two numbers from 1 to 6, like 6 5 or 65, not '73'"),
+    ("play 65 4", "write play D1 D2"),
+    ("hint 65 2 1", "write hint D1 D2 [N]"),
     ("play 6 five", "a die must be a whole number, not 'five'"),
     ("play 0 3", "dice must be two numbers from 1 to 6"),
     ("play 6 5 4", "write play D1 D2"),
