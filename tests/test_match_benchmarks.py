@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import random
 import subprocess
 import sys
@@ -137,3 +138,24 @@ def test_matchplay_prints_the_rate_less_luck(tmp_path: Path) -> None:
                 "--jobs", "1", "--out", str(out))
     assert "3-point matches (tavli, beginner): 4 matches" in shown and "less luck" in shown
     assert len(json.loads(out.read_text())["pairs"]) == 2
+
+
+def test_a_game_at_a_score_is_worth_the_match_equity_after_it() -> None:
+    score_games = benchmark("score_games")
+    after = MatchSettings(length=5, games=("portes",))
+    from tavli.met import MatchScore
+
+    a = MatchScore.at(after, 2, 1, 0).after_game()
+    assert score_games.worth(a, WHITE, 2, WHITE) == a.win2 == 1.0
+    assert score_games.worth(a, WHITE, 1, WHITE) == a.win1
+    assert score_games.worth(a, BLACK, 1, WHITE) == a.lose1 == 0.0
+    assert score_games.worth(a, None, 0, WHITE) == a.tie
+    gain, plain = score_games.pair(("portes", 5, 2, 1, "advanced", 3))
+    assert -1.0 <= plain <= 1.0 and math.isfinite(gain)
+
+
+def test_score_games_prints_the_gain(tmp_path: Path) -> None:
+    shown = run("benchmarks/score_games.py", "--game", "fevga", "--away", "1,2", "--games", "4", "--jobs", "1")
+    assert shown.startswith("fevga at 1-away/2-away (advanced, 4 games): playing the score gains")
+    with pytest.raises(AssertionError, match="--away needs 1 to 7 points each"):
+        run("benchmarks/score_games.py", "--away", "9,1")
