@@ -19,17 +19,20 @@ match-winning chance by the network at 0 ply, which averages zero over the
 throws, so the estimate is unbiased and its interval much narrower),
 whether that interval is clear of 50%, and the time taken.
 ``--out FILE`` writes every match's result (JSON), after every pair, and a
-later run with the same ``--out`` and settings goes on from there.
+later run with the same ``--out`` and settings (the match equity table
+among them) goes on from there.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import multiprocessing
 import os
 import time
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +93,13 @@ def play_pair(job: tuple[int, int, str, str, int]) -> dict[str, Any]:
     return {"length": length, "pair": pair, "matches": [first, second], "seconds": time.monotonic() - t0}
 
 
+def table_id() -> str:
+    """Which outcome figures the match equity table is made of (``tavli/data/outcomes.json``):
+    matches played with another table are not pooled."""
+    data = json.loads((resources.files("tavli") / "data" / "outcomes.json").read_text())
+    return hashlib.sha256(json.dumps(data["variants"], sort_keys=True).encode()).hexdigest()[:12]
+
+
 def summary(pairs: list[dict[str, Any]]) -> DuelResult:
     """The aware side's matches as a duel: 1 for a match won, 0 for one lost, with his luck;
     ``ppg`` is his win rate, ``adjusted_ppg`` the same less luck, intervals by pairs."""
@@ -112,7 +122,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    settings = {"level": args.level, "games": args.games, "seed": args.seed, "luck": True}
+    settings = {"level": args.level, "games": args.games, "seed": args.seed, "luck": True, "table": table_id()}
     done: dict[str, Any] = {"settings": settings, "pairs": []}
     if args.out is not None and args.out.exists():
         done = json.loads(args.out.read_text())
