@@ -213,7 +213,7 @@ def table(data: dict[str, Any]) -> dict[str, Any]:
             "games": n,
             "mean_turns": round(entry["turns"] / n, 1) if n else None,
             "counts": entry["counts"],
-            "rates": {o: round(rates[o], 6) for o in OUTCOMES},
+            "rates": {o: round(rates[o], 9) for o in OUTCOMES},
             "ci95": {o: [round(x, 5) for x in ci95[o]] for o in OUTCOMES},
             "plain_half_width": {o: round(plain[o], 5) for o in OUTCOMES},
         }

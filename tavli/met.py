@@ -143,8 +143,10 @@ def shipped_outcomes() -> dict[str, Outcomes]:
     found = {}
     for name, row in _shipped()["variants"].items():
         rates = {k: float(row["rates"][k]) for k in ("win1", "win2", "tie", "lose1", "lose2")}
-        total = sum(rates.values())  # 1 but for the file's rounding
-        found[name] = Outcomes(**{k: r / total for k, r in rates.items()})
+        total = sum(rates.values())
+        if abs(total - 1.0) > 1e-9:  # the file's rounding
+            rates = {k: r / total for k, r in rates.items()}
+        found[name] = Outcomes(**rates)
     return found
 
 

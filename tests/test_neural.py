@@ -529,7 +529,7 @@ small risk, 16/12 safely for the game."""
 
 def test_score_changes_the_play_for_points_or_for_the_match() -> None:
     from tavli.match import MatchSettings
-    from tavli.met import MONEY, MatchScore
+    from tavli.met import MatchScore
 
     position = Position.from_string(GAMMON_GO)
     legal = position.legal_plays(Dice(3, 1))
@@ -544,7 +544,8 @@ def test_score_changes_the_play_for_points_or_for_the_match() -> None:
         # at 1-away each a won game is the match whatever its points: the match equity after
         # a play is just its chance of winning the game, which the safe play has more of
         dmp = MatchScore.at(MatchSettings(length=3, games=("portes",)), need=1, opp_need=1, game=0)
-        assert dmp.after_game() == type(MONEY)(1.0, 1.0, 0.5, 0.0, 0.0)
+        at = dmp.after_game()
+        assert (at.win1, at.win2, at.tie, at.lose1, at.lose2) == pytest.approx((1.0, 1.0, 0.5, 0.0, 0.0))
         at_dmp = {a.index: a for a in bot.analyse(legal, dmp)}
         for a in at_dmp.values():
             assert a.match_equity == pytest.approx(a.probabilities.win)

@@ -148,7 +148,9 @@ class ChanceWatch:
         message = found | {"seq": seq}
         for conn in todo:
             last = self._on.get(conn)
-            if last is None or last[0] > seq:  # turned off, or sent newer chances meanwhile
+            # turned off, or sent newer chances or these same ones (by a task that valued them
+            # first, for a state of the same position) meanwhile
+            if last is None or last[0] > seq or last[1] == key:
                 continue
             self._on[conn] = (seq, key)
             await conn.send(message)
