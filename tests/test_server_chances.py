@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -98,7 +99,7 @@ def test_a_spectator_gets_the_chances_and_a_player_only_once_he_asks(client: Tes
         # a roll does not change the position: its chances are not sent again (a position can
         # come back later in a game, after a hit, so only one after another is checked)
         positions = [(c["position"], c["game"]) for c in chances[1:-1]]
-        assert all(a != b for a, b in zip(positions, positions[1:], strict=False))
+        assert all(a != b for a, b in itertools.pairwise(positions))
         # the player asks now, and gets the chances at once; then turns them off
         player.send_json({"type": "chances", "on": True})
         mine = until(player, lambda m: m["type"] == "chances" or (m["type"] == "error" and m["code"] != "stale"))
