@@ -159,3 +159,16 @@ def test_score_games_prints_the_gain(tmp_path: Path) -> None:
     assert shown.startswith("fevga at 1-away/2-away (advanced, 4 games): playing the score gains")
     with pytest.raises(AssertionError, match="--away needs 1 to 7 points each"):
         run("benchmarks/score_games.py", "--away", "9,1")
+
+
+def test_met_docs_fills_each_block_from_the_shipped_data(tmp_path: Path) -> None:
+    docs = tmp_path / "match-equity.md"
+    docs.write_text((ROOT / "docs" / "match-equity.md").read_text())
+    run("benchmarks/met_docs.py", "--docs", str(docs))
+    text = docs.read_text()
+    # the docs as shipped are what the data make
+    assert text == (ROOT / "docs" / "match-equity.md").read_text()
+    met_docs = benchmark("met_docs")
+    assert met_docs.fill("a\n<!-- x -->\nold\n<!-- /x -->\nb", "x", "new") == "a\n<!-- x -->\nnew\n<!-- /x -->\nb"
+    with pytest.raises(SystemExit, match="no <!-- y --> block"):
+        met_docs.fill(text, "y", "new")
