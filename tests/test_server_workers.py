@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serve_process import Server, children
+from serve_process import Server, alive, children
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 
@@ -144,6 +144,24 @@ def test_workers_share_a_port_and_a_killed_worker_loses_no_acknowledged_action(p
         time.sleep(0.2)
     workers = children(server.process.pid)
     assert worker not in workers and len(workers) == 2
+
+
+def test_workers_stop_when_the_supervisor_is_killed(postgres: str, servers: list[Server]) -> None:
+    server = Server(postgres, options=("--workers", "2", "--bot-workers", "1"))
+    servers.append(server)
+    workers: set[int] = set()
+    for _ in range(300):
+        workers = children(server.process.pid)
+        if len(workers) == 2:
+            break
+        time.sleep(0.1)
+    assert len(workers) == 2
+    server.stop(signal.SIGKILL)
+    # nobody would start them again, and they would hold the port: they see it and stop
+    deadline = time.monotonic() + 30
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [pid for pid in workers if alive(pid)]
 
 
 def test_workers_need_postgresql(tmp_path: Path) -> None:

@@ -17,7 +17,6 @@ import hmac
 import multiprocessing
 import os
 import secrets
-import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +34,7 @@ from tavli.neural import LEVELS, NeuralBot
 from tavli.position import LegalPlays, Play, Position
 from tavli.record import MatchRecord, PlayerInfo
 from tavli.server.store import ActionRow, Announcement, Conflict, MatchRow, Store, token_hash
+from tavli.server.workers import watch_parent
 from tavli.variants import BLACK, WHITE, Color
 
 SEATS: dict[str, Color] = {"white": WHITE, "black": BLACK}
@@ -84,21 +84,13 @@ def warm_up() -> None:
 _pool_bots: dict[str, NeuralBot] = {}
 
 
-def _start_bot_process() -> None:
+def _start_bot_process(server: int) -> None:
     """A bot process: below the server in priority (people's moves come first), networks loaded,
-    and gone with the server (``_end_with_parent``)."""
+    and gone with the server (``watch_parent``)."""
     with contextlib.suppress(OSError):
         os.nice(5)
-    threading.Thread(target=_end_with_parent, args=(os.getppid(),), daemon=True, name="parent-watch").start()
+    watch_parent(server, lambda: os._exit(0))
     _compile_bots()
-
-
-def _end_with_parent(parent: int, every: float = 1.0) -> None:
-    """End this process once ``parent`` is gone. A server killed outright (``kill -9``) cannot
-    stop its bot processes, and they would otherwise wait for work for ever."""
-    while os.getppid() == parent:
-        time.sleep(every)
-    os._exit(0)
 
 
 def _bot_choice(level: str, position: Position, dice: Dice, score: MatchScore | None) -> int:
@@ -311,7 +303,8 @@ class MatchService:
         if not self.bot_workers or self._pool is not None:
             return []
         self._pool = concurrent.futures.ProcessPoolExecutor(
-            self.bot_workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_bot_process)
+            self.bot_workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_bot_process,
+            initargs=(os.getpid(),))
         return [self._pool.submit(int) for _ in range(self.bot_workers)]
 
     async def bots_ready(self, timeout: float = 300.0) -> None:

@@ -19,6 +19,7 @@ import os
 import signal
 import socket
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -79,7 +80,22 @@ def quiet_garbage_collection() -> None:
     gc.set_threshold(10_000, 50, 100)
 
 
-def _worker(sock: socket.socket, options: ServeOptions, warm_up: Callable[[], None]) -> None:
+def watch_parent(parent: int, when_gone: Callable[[], None], every: float = 1.0) -> None:
+    """Call ``when_gone`` (in a thread of its own) once ``parent``, the process that started
+    this one (it passes its pid: it may be gone before this one runs), is gone. A process killed
+    outright (``kill -9``) cannot stop its children, and they would otherwise go on for ever:
+    bot processes waiting for work, workers holding the port."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        when_gone()
+
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
+def _worker(sock: socket.socket, options: ServeOptions, warm_up: Callable[[], None], supervisor: int) -> None:
+    watch_parent(supervisor, lambda: os.kill(os.getpid(), signal.SIGTERM))  # stop as on Ctrl-C
     warm_up()  # from the caches the first process filled: a second or two
     run_server(sock, options)
 
@@ -91,7 +107,7 @@ def run_workers(sock: socket.socket, options: ServeOptions, workers: int, warm_u
     stopping = False
 
     def start() -> BaseProcess:
-        process = context.Process(target=_worker, args=(sock, options, warm_up), daemon=False)
+        process = context.Process(target=_worker, args=(sock, options, warm_up, os.getpid()), daemon=False)
         process.start()
         return process
 
