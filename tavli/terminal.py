@@ -580,16 +580,21 @@ class TerminalMatch:
         return None
 
     def show_hint(self, legal: LegalPlays) -> None:
-        """The best plays by the expert bot, with equities (expected points) and the loss of each."""
+        """The best plays for the match at its score, by the expert bot (as its bots play): each
+        play's chance of winning the match, what it gives up against the best, and its expected
+        points in the game."""
+        from tavli.met import MatchScore
         from tavli.neural import NeuralBot
 
-        found = NeuralBot(HINT_LEVEL).analyse(legal)[:3]
-        best = found[0].equity
-        self.say((f"The {HINT_LEVEL} bot's choice, in expected points for you:", NOTE_STYLE))
+        found = NeuralBot(HINT_LEVEL).analyse(legal, MatchScore.of(self.match))[:3]
+        best = found[0].match_equity or 0.0
+        self.say((f"The {HINT_LEVEL} bot's choice for the match at this score: your chance of winning it, "
+                  "and your expected points in this game:", NOTE_STYLE))
         for rank, a in enumerate(found, 1):
-            loss = "" if rank == 1 else f"  ({a.equity - best:+.3f})"
+            mwc = a.match_equity or 0.0
+            loss = "" if rank == 1 else f" ({100 * (mwc - best):+.1f})"
             self.say((f"  {rank}. ", NOTE_STYLE), (str(legal[a.index]), "bold"),
-                     (f"  {a.equity:+.3f}{loss}", NOTE_STYLE))
+                     (f"  {100 * mwc:.1f}%{loss}, {a.equity:+.3f} points", NOTE_STYLE))
 
     def pick(self, legal: LegalPlays, number: int) -> Play | None:
         if 1 <= number <= len(legal):

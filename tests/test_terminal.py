@@ -370,3 +370,25 @@ def test_neural_bots_play_for_the_match() -> None:
                               input)
     assert str(legal[bot.choose(legal)]) == "16/15*/12"
     assert str(legal[one_point.bot_choice(bot, legal)]) == "16/12"
+
+
+def test_the_hint_is_for_the_match_at_its_score() -> None:
+    from tavli import Dice, Position
+    from tavli.neural import NeuralBot
+
+    position = Position.from_string("portes 2w.2w...........1b1w....3b3b3b5b w 0:0 10:0")
+    legal = position.legal_plays(Dice(3, 1))
+    shown = {}
+    for length in (1, 7):  # the game is the match, or a long match where points count as points
+        out = StringIO()
+        seats = {c: Seat(c, "human", NeuralBot("advanced"), str(c)) for c in (WHITE, BLACK)}
+        TerminalMatch(Match(MatchSettings(length=length, games=("portes",))), seats,
+                      Console(file=out, width=120), input).show_hint(legal)
+        text = out.getvalue()
+        assert "for the match at this score" in text
+        shown[length] = re.search(r"1\. (\S+(?: \S+)?)  (\d+\.\d)%, ([+-]\d\.\d{3}) points", text)
+    one, seven = shown[1], shown[7]
+    assert one is not None and seven is not None
+    assert one.group(1) == "16/12"  # at 1-away each only the game counts: the safe play
+    assert seven.group(1) == "16/15*/12"  # early in a long match the 2-point wins are worth it
+    assert float(one.group(2)) > 95.0
