@@ -4,10 +4,10 @@
 
 Fills the blocks between ``<!-- NAME -->`` and ``<!-- /NAME -->``: ``outcomes``
 (``tavli/data/outcomes.json`` as a table), ``met7`` (``tavli met --length 7``),
-``ours-row`` (its first row, beside GNU Backgammon's tables) and ``example``
-(the expert's values of the gammon-go position of ``tests/test_neural.py``).
-Run it after ``benchmarks/outcomes.py merge``; ``benchmarks/score_examples.py``
-prints the ``score-examples`` block.
+``ours-row`` (its first row, beside GNU Backgammon's tables), ``example``
+(the expert's values of the gammon-go position of ``tests/test_neural.py``)
+and ``score-examples`` (what ``benchmarks/score_examples.py`` prints). Run it
+after ``benchmarks/outcomes.py merge``.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import subprocess
+import sys
 from importlib import resources
 from pathlib import Path
 
@@ -96,6 +98,12 @@ def example_block() -> str:
             "are chosen for the match, so the probabilities differ a little from the money search's.)")
 
 
+def score_examples_block() -> str:
+    done = subprocess.run([sys.executable, str(Path(__file__).with_name("score_examples.py"))],
+                          capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
 def fill(text: str, name: str, body: str) -> str:
     pattern = re.compile(rf"(<!-- {re.escape(name)} -->\n).*?(\n<!-- /{re.escape(name)} -->)", re.S)
     if not pattern.search(text):
@@ -109,7 +117,7 @@ def main() -> None:
     args = parser.parse_args()
     text = args.docs.read_text()
     for name, make in (("outcomes", outcomes_block), ("met7", met7_block), ("ours-row", ours_row_block),
-                       ("example", example_block)):
+                       ("example", example_block), ("score-examples", score_examples_block)):
         text = fill(text, name, make())
     args.docs.write_text(text)
     print(f"rewrote {args.docs}")
