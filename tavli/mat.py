@@ -117,7 +117,8 @@ def _export_game(game: RecordedGame, number: int, names: dict[Color, str],
                  score: dict[Color, int]) -> list[str]:
     lines = [f" Game {number}",
              " " + f"{names[WHITE]} : {score[WHITE]}".ljust(COLUMN + 3) + f"{names[BLACK]} : {score[BLACK]}"]
-    cells = [""] if game.first == BLACK else []  # White's and Black's moves in turn, White's first
+    # White's and Black's moves in turn, White's first (a game resigned before any move has none)
+    cells = [""] if game.first == BLACK and game.turns else []
     history = game.replay().history
     if history and backgammon(history[-1].after):
         history = history[:-1]  # the loser resigns a gammon instead: backgammon would score the end 3

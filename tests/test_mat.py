@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tavli.bots import HeuristicBot, Player, RandomBot
@@ -107,6 +107,7 @@ def test_a_series_is_a_money_session() -> None:
 # -- import ------------------------------------------------------------------
 @settings(max_examples=10, deadline=None)
 @given(st.integers(0, 2**31), st.integers(1, 5), st.none() | st.integers(0, 120))
+@example(seed=0, length=1, resign_at=0)  # Black to move resigns before the first move
 def test_export_then_import_gives_the_same_games(seed: int, length: int, resign_at: int | None) -> None:
     record = bot_match(seed, length, resign_at=resign_at)
     back = import_mat(export_mat(record))
