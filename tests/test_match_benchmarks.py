@@ -142,10 +142,9 @@ def test_matchplay_prints_the_rate_less_luck(tmp_path: Path) -> None:
 
 def test_a_game_at_a_score_is_worth_the_match_equity_after_it() -> None:
     score_games = benchmark("score_games")
-    after = MatchSettings(length=5, games=("portes",))
     from tavli.met import MatchScore
 
-    a = MatchScore.at(after, 2, 1, 0).after_game()
+    a = MatchScore.at(MatchSettings(length=5, games=("portes",)), 2, 1, 0).after_game()
     assert score_games.worth(a, WHITE, 2, WHITE) == a.win2 == 1.0
     assert score_games.worth(a, WHITE, 1, WHITE) == a.win1
     assert score_games.worth(a, BLACK, 1, WHITE) == a.lose1 == 0.0
