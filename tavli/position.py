@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -440,6 +441,34 @@ class _StepWalk:
         return self.ids[key]
 
 
+def _highest_first(step: tuple[int, int, int]) -> tuple[int, int]:
+    return -step[0], -step[1]
+
+
+_STEP_SHIFTS = np.arange(12, dtype=np.int64) * 5
+"""A generated play's 12 step numbers (``(src, dst, hit)`` four times, each under 32) packed in one int."""
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _notation_of_steps(key: int) -> str | None:
+    """The notation of a generated play's steps (packed by ``_STEP_SHIFTS``), or None where it
+    depends on the position: a checker's later step was found first, and whether its steps may
+    be put in order is the rules' to say (``LegalPlays._checker_order``). The same steps recur
+    over and over (the same few plays of 6-5 from many positions): they are written once."""
+    from tavli.notation import format_steps, joined_texts, single_step_names
+
+    row = [(key >> shift) & 31 for shift in range(0, 60, 5)]
+    steps = [(row[k], row[k + 1], row[k + 2]) for k in range(0, 12, 3) if row[k] or row[k + 1]]
+    sources = {src for src, _, _ in steps}
+    if not any(dst in sources for _, dst, _ in steps):
+        # each step its own checker: written by source, then destination, higher first
+        names = single_step_names()
+        return joined_texts([names[src][dst][hit != 0] for src, dst, hit in sorted(steps, key=_highest_first)])
+    if any(steps[j][1] == steps[k][0] for k in range(len(steps)) for j in range(k + 1, len(steps))):
+        return None
+    return format_steps([Step(src, dst, hit != 0) for src, dst, hit in steps])  # a checker moves on, in order
+
+
 class LegalPlays(Sequence[Play]):
     """The legal plays of one roll in one position, with their results."""
 
@@ -495,6 +524,21 @@ class LegalPlays(Sequence[Play]):
 
     def __iter__(self) -> Iterator[Play]:
         return (self[k] for k in range(self._n))
+
+    def notations(self) -> list[str]:
+        """Every play in standard notation, in order: ``[str(play) for play in self]``, made
+        without building the plays (a server lists them for every roll).
+
+        >>> from tavli import Position
+        >>> Position.start("portes").legal_plays("6-6").notations()[:3]
+        ['24/18(2) 13/7(2)', '24/18(2) 13/7 8/2', '24/18(2) 8/2(2)']
+        """
+        packed = (self._rows[:, K.STATE_SIZE:K.STATE_SIZE + 12].astype(np.int64) << _STEP_SHIFTS).sum(axis=1)
+        out = []
+        for i, key in enumerate(packed.tolist()):
+            text = _notation_of_steps(key)
+            out.append(str(self[i]) if text is None else text)
+        return out
 
     @property
     def results(self) -> np.ndarray:

@@ -8,7 +8,8 @@ library's ``legal_plays`` must give exactly the same set, in every position
 of random games of all three games (with their house rules) and in random
 positions. Along the way the usual invariants are checked: fifteen checkers
 a side, legal occupancy, distinct plays, text formats and notation that
-read back, and games that end with a valid result.
+read back (the notation of all plays at once too), and games that end with
+a valid result.
 """
 
 from __future__ import annotations
@@ -267,6 +268,7 @@ def check_roll(pos: Position, ref: Reference, dice: Dice, rnd: random.Random) ->
     assert set(after) == want, (
         f"{pos} {dice}: library only {sorted(set(after) - want)}, reference only {sorted(want - set(after))}")
     assert all(len(play) == most for play in legal), "every play uses the most dice possible"
+    assert legal.notations() == [str(play) for play in legal], "the quick notation is the plays' own"
     for i in rnd.sample(range(len(legal)), min(4, len(legal))):
         parsed = pos.parse_play(str(legal[i]), dice)
         assert legal.index(parsed) == i, f"{legal[i]} reads back as {parsed}"

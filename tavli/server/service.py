@@ -166,6 +166,11 @@ def settings_of(data: dict[str, Any]) -> MatchSettings:
                          prime_limits=data["prime_limits"], prime_in_opponent_start=data["prime_in_opponent_start"])
 
 
+BOARDS_KEPT = 3
+"""Boards a live match keeps encoded: the position on the board, the last finished game's final
+one, and the one before the last play (a spectator joining late)."""
+
+
 @dataclass
 class LiveMatch:
     """A match replayed from its stored actions."""
@@ -185,7 +190,8 @@ class LiveMatch:
     """The id of the rematch, once agreed."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
-    _listed: tuple[object, dict[str, Play]] | None = None
+    _listed: tuple[object, dict[str, int]] | None = None
+    _boards: dict[Position, dict[str, Any]] = field(default_factory=dict)
     _encoded: dict[str, bytes] = field(default_factory=dict)
     _encoded_at: int = -1
 
@@ -199,12 +205,30 @@ class LiveMatch:
             found = self._encoded[key] = orjson.dumps(build())
         return found
 
-    def listed_plays(self) -> dict[str, Play]:
-        """The legal plays of the rolled dice by their notation, worked out once per roll."""
+    def board(self, position: Position) -> dict[str, Any]:
+        """``view.board_json(position)``, kept while the position stands: a roll leaves the board
+        as it was, and a finished game's final board is shown with every action after it. The
+        dict is shared: read it, never change it."""
+        found = self._boards.get(position)
+        if found is None:
+            from tavli.server.view import board_json
+
+            if len(self._boards) >= BOARDS_KEPT:
+                del self._boards[next(iter(self._boards))]
+            found = self._boards[position] = board_json(position)
+        return found
+
+    def listed_plays(self) -> dict[str, int]:
+        """The legal plays of the rolled dice: their indexes by their notation, worked out once per roll."""
         legal = self.match.legal_plays()
         if self._listed is None or self._listed[0] is not legal:
-            self._listed = (legal, {str(p): p for p in legal})
+            self._listed = (legal, {text: k for k, text in enumerate(legal.notations())})
         return self._listed[1]
+
+    def listed_play(self, text: str) -> Play | None:
+        """The legal play of the rolled dice written ``text`` in standard notation, if there is one."""
+        index = self.listed_plays().get(text)
+        return None if index is None else self.match.legal_plays()[index]
 
     def kind(self, color: Color) -> str:
         return self.row.white if color == WHITE else self.row.black
@@ -235,7 +259,7 @@ def _apply(live: LiveMatch, kind: str, seat: str, data: dict[str, Any]) -> None:
     elif kind == "play":
         game_index = len(match.records) - 1
         text = data["play"]
-        turn = match.play(live.listed_plays().get(text, text) if text else None)
+        turn = match.play((live.listed_play(text) or text) if text else None)
         _record_turn(live, game_index, turn.color, turn.dice, turn.play)
     elif kind == "claim":
         match.concede(SEATS[seat].other, CLAIM_REASON)
@@ -531,7 +555,7 @@ class MatchService:
                         raise ActionError("illegal", "roll the dice first")
                     text = play or ""
                     try:
-                        listed = live.listed_plays().get(text)
+                        listed = live.listed_play(text)
                         parsed = listed or (match.game.position.parse_play(text, match.dice) if text else None)
                         if parsed is None and len(match.legal_plays()):
                             raise TavliError("give the play to make: the dice can be played")

@@ -5,6 +5,7 @@ See docs/web.md for every field.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -50,16 +51,33 @@ def step_tree_json(legal: LegalPlays) -> list[dict[str, Any]]:
                        child] for step, child in node.next], "play": node.play} for node in legal.step_tree()]
 
 
+COLOR_NAMES = {WHITE: "white", BLACK: "black", None: None}
+
+
+@functools.cache
+def black_numbers(variant: Variant) -> list[int]:
+    """Black's number for each of White's points 1 to 24."""
+    return [variant.other_numbering(p) for p in range(1, 25)]
+
+
 def board_json(position: Position) -> dict[str, Any]:
-    variant = position.variant
-    names = {WHITE: "white", BLACK: "black", None: None}
-    points = [{"white": view.white, "black": view.black, "pinned": names[view.pinned]} for view in position.points()]
+    """The board of the ``state`` message (``LiveMatch.board`` keeps it while the position stands).
+
+    >>> board = board_json(Position.start("portes"))
+    >>> board["points"][5], board["pips"]
+    ({'white': 5, 'black': 0, 'pinned': None}, {'white': 167, 'black': 167})
+    """
+    views = position.points()
+    numbers = black_numbers(position.variant)
+    bar = {"white": position.on_bar(WHITE), "black": position.on_bar(BLACK)}
     return {
-        "points": points,
-        "black_numbers": [variant.other_numbering(p) for p in range(1, 25)],
-        "bar": {"white": position.on_bar(WHITE), "black": position.on_bar(BLACK)},
+        "points": [{"white": view.white, "black": view.black, "pinned": COLOR_NAMES[view.pinned]} for view in views],
+        "black_numbers": numbers,
+        "bar": bar,
         "off": {"white": position.borne_off(WHITE), "black": position.borne_off(BLACK)},
-        "pips": {"white": position.pip_count(WHITE), "black": position.pip_count(BLACK)},
+        # the pip counts from the views at hand: Position.pip_count would turn the board over again
+        "pips": {"white": 25 * bar["white"] + sum(point * view.white for point, view in enumerate(views, 1)),
+                 "black": 25 * bar["black"] + sum(n * view.black for n, view in zip(numbers, views, strict=True))},
         "position": str(position),
     }
 
@@ -109,7 +127,7 @@ def shared_state(live: LiveMatch) -> dict[str, Any]:
             "index": index, "variant": game.variant.name, "rules": str(game.variant),
             "commitment": commitment(seeds[index]) if index < len(seeds) else None,
             "opening": [list(r) for r in record.opening_rolls],
-            **board_json(game.position),
+            **live.board(game.position),
             "moves": live.moves[index] if index < len(live.moves) else [],
             "result": result_json(game.result),
         },
@@ -123,7 +141,7 @@ def shared_state(live: LiveMatch) -> dict[str, Any]:
     finished = [k for k, r in enumerate(match.records) if r.game.is_over]
     if finished:  # the final position of the last finished game, to show it once it ends
         last = match.records[finished[-1]].game
-        state["games"][finished[-1]]["final"] = board_json(last.position)
+        state["games"][finished[-1]]["final"] = live.board(last.position)
         state["games"][finished[-1]]["moves"] = len(last.history)
     return state
 
