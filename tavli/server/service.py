@@ -191,7 +191,8 @@ class LiveMatch:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     _listed: tuple[object, dict[str, int]] | None = None
-    _boards: dict[Position, dict[str, Any]] = field(default_factory=dict)
+    _boards: dict[Position, bytes] = field(default_factory=dict)
+    _moves_encoded: list[list[bytes]] = field(default_factory=list)
     _encoded: dict[str, bytes] = field(default_factory=dict)
     _encoded_at: int = -1
 
@@ -205,18 +206,28 @@ class LiveMatch:
             found = self._encoded[key] = orjson.dumps(build())
         return found
 
-    def board(self, position: Position) -> dict[str, Any]:
-        """``view.board_json(position)``, kept while the position stands: a roll leaves the board
-        as it was, and a finished game's final board is shown with every action after it. The
-        dict is shared: read it, never change it."""
+    def board(self, position: Position) -> bytes:
+        """``view.board_json(position)`` encoded, kept while the position stands: a roll leaves
+        the board as it was, and a finished game's final board is shown with every action after it."""
         found = self._boards.get(position)
         if found is None:
             from tavli.server.view import board_json
 
             if len(self._boards) >= BOARDS_KEPT:
                 del self._boards[next(iter(self._boards))]
-            found = self._boards[position] = board_json(position)
+            found = self._boards[position] = orjson.dumps(board_json(position))
         return found
+
+    def moves_json(self, index: int) -> bytes:
+        """The turns of game ``index`` (``moves``) as a JSON list, each turn encoded once, when it is
+        played: a state shows the whole game, and encoding it all again made every action of a long
+        game cost more than the one before."""
+        while len(self._moves_encoded) <= index:
+            self._moves_encoded.append([])
+        done = self._moves_encoded[index]
+        moves = self.moves[index] if index < len(self.moves) else []
+        done.extend(orjson.dumps(turn) for turn in moves[len(done):])
+        return b"[" + b",".join(done) + b"]"
 
     def listed_plays(self) -> dict[str, int]:
         """The legal plays of the rolled dice: their indexes by their notation, worked out once per roll."""

@@ -9,6 +9,8 @@ import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from tavli.fairdice import commitment
 from tavli.position import LegalPlays, Position, Step
 from tavli.variants import BLACK, WHITE, Color, Variant
@@ -109,7 +111,9 @@ def result_json(result: Any) -> dict[str, Any] | None:
 
 
 def shared_state(live: LiveMatch) -> dict[str, Any]:
-    """The part of the ``state`` message that is the same for every viewer of the match."""
+    """The part of the ``state`` message that is the same for every viewer of the match, for
+    ``orjson``: the board and the game's turns come already encoded (``orjson.Fragment``),
+    each once (``LiveMatch.board``, ``LiveMatch.moves_json``), not again with every action."""
     match = live.match
     record = match.records[-1]
     game = record.game
@@ -123,14 +127,12 @@ def shared_state(live: LiveMatch) -> dict[str, Any]:
         "over": match.is_over, "winner": None if winner is None else ("white" if winner == WHITE else "black"),
         "turn": "white" if match.turn == WHITE else "black",
         "dice": list(match.dice) if match.dice is not None else None,
-        "game": {
+        "game": orjson.Fragment(joined(orjson.dumps({
             "index": index, "variant": game.variant.name, "rules": str(game.variant),
             "commitment": commitment(seeds[index]) if index < len(seeds) else None,
             "opening": [list(r) for r in record.opening_rolls],
-            **live.board(game.position),
-            "moves": live.moves[index] if index < len(live.moves) else [],
             "result": result_json(game.result),
-        },
+        }), b'{"moves":' + live.moves_json(index) + b"}", live.board(game.position))),
         "games": [{"index": k, "variant": r.game.variant.name,
                    "commitment": commitment(seeds[k]) if k < len(seeds) else None,
                    "seed": seeds[k].hex() if k < len(seeds) and r.game.is_over else None,
@@ -141,7 +143,7 @@ def shared_state(live: LiveMatch) -> dict[str, Any]:
     finished = [k for k, r in enumerate(match.records) if r.game.is_over]
     if finished:  # the final position of the last finished game, to show it once it ends
         last = match.records[finished[-1]].game
-        state["games"][finished[-1]]["final"] = live.board(last.position)
+        state["games"][finished[-1]]["final"] = orjson.Fragment(live.board(last.position))
         state["games"][finished[-1]]["moves"] = len(last.history)
     return state
 
@@ -168,13 +170,6 @@ def seat_state(live: LiveMatch, you: str, *, steps: bool, connected: dict[str, b
         if steps:
             state["legal"]["tree"] = step_tree_json(legal)
     return state
-
-
-def state_json(live: LiveMatch, you: str, *, steps: bool, connected: dict[str, bool], can_claim: bool,
-               claim_after: float) -> dict[str, Any]:
-    """The ``state`` message of a match for one seat (``white``, ``black``) or a ``spectator``."""
-    return shared_state(live) | seat_state(live, you, steps=steps, connected=connected, can_claim=can_claim,
-                                           claim_after=claim_after)
 
 
 def joined(*objects: bytes) -> bytes:
