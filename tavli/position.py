@@ -101,6 +101,15 @@ class PointView(NamedTuple):
 _local = threading.local()
 
 
+@functools.cache
+def _point_views() -> list[list[list[PointView]]]:
+    """``views[white][black][pin]``: every point as ``Position.points`` shows it (White's frame),
+    made once: a server shows a board after every play."""
+    pins = {0: None, K.PIN_MINE: WHITE, K.PIN_THEIRS: BLACK}
+    return [[[PointView(white, black, pins.get(pin)) for pin in range(max(pins) + 1)]
+             for black in range(CHECKERS + 1)] for white in range(CHECKERS + 1)]
+
+
 def _workspace() -> K.Workspace:
     ws: K.Workspace | None = getattr(_local, "ws", None)
     if ws is None:
@@ -290,8 +299,8 @@ class Position:
         PointView(white=5, black=0, pinned=None)
         """
         s = self._frame(WHITE).tolist()
-        pins = {K.PIN_MINE: WHITE, K.PIN_THEIRS: BLACK}
-        return [PointView(s[p], s[K.OPP + p], pins.get(s[K.PIN + p])) for p in range(1, 25)]
+        views = _point_views()
+        return [views[s[p]][s[K.OPP + p]][s[K.PIN + p]] for p in range(1, 25)]
 
     def is_pinned(self, color: Color, point: int) -> bool:
         """Is the checker of ``color`` on his own ``point`` pinned?"""

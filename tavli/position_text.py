@@ -17,6 +17,7 @@ The game may carry house rules: ``fevga,prime_limits=off``.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -24,25 +25,28 @@ from tavli.errors import PositionFormatError, TavliError
 from tavli.variants import BLACK, WHITE, Color, variant_from_string
 
 if TYPE_CHECKING:
-    from tavli.position import Position
+    from tavli.position import PointView, Position
 
 _TOKEN = re.compile(r"\.|(\d+)([wb])([wb])?")
 
 
+@functools.cache
+def _point_token(view: PointView) -> str:
+    """One point of the board field: ``.``, ``5w``, ``2b`` or a pin such as ``2wb``."""
+    if view.pinned is not None:
+        top = view.pinned.other
+        count = view.white if top == WHITE else view.black
+        return f"{count}{top.letter}{view.pinned.letter}"
+    if view.white:
+        return f"{view.white}w"
+    if view.black:
+        return f"{view.black}b"
+    return "."
+
+
 def format_position(pos: Position) -> str:
     """Write ``pos`` as a position string."""
-    tokens = []
-    for view in pos.points():
-        if view.pinned is not None:
-            top = view.pinned.other
-            count = view.white if top == WHITE else view.black
-            tokens.append(f"{count}{top.letter}{view.pinned.letter}")
-        elif view.white:
-            tokens.append(f"{view.white}w")
-        elif view.black:
-            tokens.append(f"{view.black}b")
-        else:
-            tokens.append(".")
+    tokens = [_point_token(view) for view in pos.points()]
     bar = f"{pos.on_bar(WHITE)}:{pos.on_bar(BLACK)}"
     off = f"{pos.borne_off(WHITE)}:{pos.borne_off(BLACK)}"
     return f"{pos.variant} {''.join(tokens)} {pos.turn.letter} {bar} {off}"

@@ -39,6 +39,8 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -274,6 +276,7 @@ class Store:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.notifies = full.startswith("postgresql")
         """Whether stored actions are announced to other processes (PostgreSQL NOTIFY)."""
+        self._set_presence = _presence_upsert(postgresql_insert if self.notifies else sqlite_insert)
         self.origin = secrets.token_hex(8)
         """This process's name in the announcements, so that it ignores its own."""
         self._queue: list[_Append] = []
@@ -474,16 +477,8 @@ class Store:
         async with self.engine.begin() as conn:
             if self.notifies:
                 await conn.execute(_NOTIFY, {"payloads": [Announcement(match_id, -1, self.origin).text()]})
-            for seat in seats:
-                moved = await conn.execute(update(presence).where(
-                    presence.c.match_id == match_id, presence.c.seat == seat).values(until=until))
-                if moved.rowcount == 0:
-                    try:
-                        async with conn.begin_nested():
-                            await conn.execute(insert(presence).values(match_id=match_id, seat=seat, until=until))
-                    except IntegrityError:
-                        await conn.execute(update(presence).where(
-                            presence.c.match_id == match_id, presence.c.seat == seat).values(until=until))
+            await conn.execute(self._set_presence, [{"match_id": match_id, "seat": seat, "until": until}
+                                                    for seat in seats])
 
     @_unbroken
     async def refresh_presence(self, seats: list[tuple[str, str]], until: float) -> None:
@@ -536,6 +531,14 @@ class Store:
                 seq=0, over=False, updated=now))
             await conn.execute(insert(tokens), [
                 {"hash": h, "match_id": match_id, "role": role} for h, role in hashes.items()])
+
+
+def _presence_upsert(dialect_insert: Any) -> Any:
+    """Insert a seat's presence or move on the one stored, in one statement (both databases have
+    ``INSERT ... ON CONFLICT DO UPDATE``): no savepoint, no second try when two writers meet."""
+    statement = dialect_insert(presence)
+    return statement.on_conflict_do_update(index_elements=[presence.c.match_id, presence.c.seat],
+                                           set_={"until": statement.excluded.until})
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
