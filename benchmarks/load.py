@@ -599,6 +599,7 @@ class Pair:
         joined = [asyncio.Event() for _ in seats]
         tasks = [asyncio.create_task(s.run(u, j)) for s, u, j in zip(seats, urls, joined, strict=False)]
         both: asyncio.Future[Any] = asyncio.gather(*(j.wait() for j in joined))
+        both.add_done_callback(lambda f: f.cancelled() or f.exception())  # cancelled below: no "never retrieved"
         try:
             await asyncio.wait([both, *tasks], timeout=120, return_when=asyncio.FIRST_COMPLETED)
             if all(j.is_set() for j in joined):
