@@ -242,6 +242,25 @@ def test_a_restarted_server_goes_on_from_the_database(db: Path) -> None:
         assert after[key] == before[key], key
 
 
+def test_a_new_match_is_stored_with_its_first_seed(db: Path) -> None:
+    """The first game's seed (its roll-off) is drawn and stored when the match is created, so
+    that a restarted server, before anyone has acted, shows the same commitment and roll-off."""
+    import sqlite3
+
+    with make_client(db) as c:
+        links = new_match(c, opponent="friend")
+        with c.websocket_connect(f"/ws/{links['match']}") as w:
+            before = hello(w, token_of(links["watch"]))
+    with sqlite3.connect(db) as stored:
+        rows = stored.execute("SELECT game, commitment FROM seeds WHERE match_id = ?", (links["match"],)).fetchall()
+    assert rows == [(0, before["game"]["commitment"])]
+    with make_client(db) as c2, c2.websocket_connect(f"/ws/{links['match']}") as w:
+        after = hello(w, token_of(links["watch"]))
+    assert after["seq"] == before["seq"] == 0
+    assert after["game"]["commitment"] == before["game"]["commitment"]
+    assert after["game"]["opening"] == before["game"]["opening"] and before["game"]["opening"]
+
+
 def test_claiming_an_absent_opponent(db: Path) -> None:
     with make_client(db, claim_after=0.0) as c:
         links = new_match(c, opponent="friend", length=2, games="portes")

@@ -398,10 +398,14 @@ class MatchService:
         tokens = {seat: secrets.token_urlsafe(24), "spectator": secrets.token_urlsafe(24)}
         if opponent == "friend":
             tokens[other] = secrets.token_urlsafe(24)
+        # the match as a load would replay it (which draws the first game's seed, for the roll-off),
+        # stored with that seed in one transaction: a new match costs no load and no second write
+        created = time.time()
+        live = _replay(MatchRow(match_id, created, data, kinds["white"], kinds["black"], 0, False, created), [], [])
         await self.store.create_match(match_id, data, kinds["white"], kinds["black"],
-                                      {t: role for role, t in tokens.items()})
-        live = await self.get(match_id)
-        assert live is not None
+                                      {t: role for role, t in tokens.items()}, dict(enumerate(live.roller.seeds)),
+                                      created)
+        live = self._live.setdefault(match_id, live)
         async with live.lock:
             await self._run_bots(live)
         link = f"/match/{match_id}#t="

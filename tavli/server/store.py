@@ -305,15 +305,23 @@ class Store:
 
     @_unbroken
     async def create_match(self, match_id: str, settings: dict[str, Any], white: str, black: str,
-                           roles: dict[str, str]) -> None:
-        """A new match; ``roles`` maps each token to ``white``, ``black`` or ``spectator``."""
-        now = time.time()
+                           roles: dict[str, str], new_seeds: dict[int, bytes] | None = None,
+                           created: float | None = None) -> None:
+        """A new match; ``roles`` maps each token to ``white``, ``black`` or ``spectator``;
+        ``new_seeds``, its first games' seeds if already drawn, are stored in the same transaction."""
+        from tavli.fairdice import commitment
+
+        now = time.time() if created is None else created
         async with self.engine.begin() as conn:
             await conn.execute(insert(matches).values(
                 id=match_id, created=now, settings=json.dumps(settings), white=white, black=black,
                 seq=0, over=False, updated=now))
             await conn.execute(insert(tokens), [
                 {"hash": token_hash(t), "match_id": match_id, "role": role} for t, role in roles.items()])
+            if new_seeds:
+                await conn.execute(insert(seeds), [
+                    {"match_id": match_id, "game": g, "seed": s.hex(), "commitment": commitment(s)}
+                    for g, s in new_seeds.items()])
 
     @_unbroken
     async def role(self, match_id: str, token: str) -> str | None:
