@@ -17,7 +17,6 @@ tavli.errors.IllegalPlayError: 6/1 is blocked
 
 from __future__ import annotations
 
-import functools
 import itertools
 import re
 from collections.abc import Iterable, Sequence
@@ -59,17 +58,6 @@ def format_steps(steps: Iterable[Step]) -> str:
         last, hit = chain[-1]
         parts.append(point_name(last) + ("*" if hit else ""))
         texts.append("/".join(parts))
-    return joined_texts(texts)
-
-
-def joined_texts(texts: list[str]) -> str:
-    """Checkers' movements written one after another, equal ones counted once.
-
-    >>> joined_texts(["13/7", "8/2", "13/7"])
-    '13/7(2) 8/2'
-    """
-    if len(set(texts)) == len(texts):
-        return " ".join(texts)
     counts: dict[str, int] = {}  # a plain dict: this runs for every legal play of every roll
     for text in texts:
         counts[text] = counts.get(text, 0) + 1
@@ -79,13 +67,6 @@ def joined_texts(texts: list[str]) -> str:
             n = counts.pop(text)
             out.append(f"{text}({n})" if n > 1 else text)
     return " ".join(out)
-
-
-@functools.cache
-def single_step_names() -> list[list[tuple[str, str]]]:
-    """``names[src][dst][hit]``: one step written alone, such as ``13/7`` or ``bar/22*``."""
-    return [[(f"{point_name(src)}/{point_name(dst)}", f"{point_name(src)}/{point_name(dst)}*")
-             for dst in range(26)] for src in range(26)]
 
 
 @dataclass(frozen=True)

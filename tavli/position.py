@@ -450,15 +450,8 @@ class _StepWalk:
         return self.ids[key]
 
 
-def _highest_first(step: tuple[int, int, int]) -> tuple[int, int]:
-    return -step[0], -step[1]
-
-
 _STEP_SHIFTS = np.arange(12, dtype=np.int64) * 5
-"""A generated play's 12 step numbers (``(src, dst, hit)`` four times, each under 32) packed in one
-int: each step takes 15 bits (``_STEP_CODES``)."""
-
-_STEP_CODES = {src | dst << 5 | hit << 10: (src, dst, hit) for src in range(26) for dst in range(26) for hit in (0, 1)}
+"""A generated play's 12 step numbers (``(src, dst, hit)`` four times, each under 32) packed in one int."""
 
 
 @functools.lru_cache(maxsize=1 << 17)
@@ -467,22 +460,13 @@ def _notation_of_steps(key: int) -> str | None:
     depends on the position: a checker's later step was found first, and whether its steps may
     be put in order is the rules' to say (``LegalPlays._checker_order``). The same steps recur
     over and over (the same few plays of 6-5 from many positions): they are written once."""
-    from tavli.notation import format_steps, joined_texts, single_step_names
+    from tavli.notation import format_steps
 
-    steps = []
-    while key:
-        code = key & 0x7FFF
-        if code:
-            steps.append(_STEP_CODES[code])
-        key >>= 15
-    sources = {src for src, _, _ in steps}
-    if not any(dst in sources for _, dst, _ in steps):
-        # each step its own checker: written by source, then destination, higher first
-        names = single_step_names()
-        return joined_texts([names[src][dst][hit] for src, dst, hit in sorted(steps, key=_highest_first)])
-    if any(steps[j][1] == steps[k][0] for k in range(len(steps)) for j in range(k + 1, len(steps))):
+    row = [(key >> shift) & 31 for shift in range(0, 60, 5)]
+    steps = [Step(row[k], row[k + 1], row[k + 2] == 1) for k in range(0, 12, 3) if row[k] or row[k + 1]]
+    if any(steps[j].dst == steps[k].src for k in range(len(steps)) for j in range(k + 1, len(steps))):
         return None
-    return format_steps([Step(src, dst, hit == 1) for src, dst, hit in steps])  # a checker moves on, in order
+    return format_steps(steps)
 
 
 class LegalPlays(Sequence[Play]):

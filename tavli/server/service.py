@@ -398,16 +398,8 @@ class MatchService:
         tokens = {seat: secrets.token_urlsafe(24), "spectator": secrets.token_urlsafe(24)}
         if opponent == "friend":
             tokens[other] = secrets.token_urlsafe(24)
-        # the match as a load would replay it (which draws the first game's seed, for the roll-off),
-        # stored with that seed in one transaction: a new match costs no load and no second write
-        created = time.time()
-        live = _replay(MatchRow(match_id, created, data, kinds["white"], kinds["black"], 0, False, created), [], [])
-        await self.store.create_match(match_id, data, kinds["white"], kinds["black"],
-                                      {t: role for role, t in tokens.items()}, dict(enumerate(live.roller.seeds)),
-                                      created)
-        live = self._live.setdefault(match_id, live)
-        async with live.lock:
-            await self._run_bots(live)
+        await self._new_match(match_id, data, kinds["white"], kinds["black"],
+                              {token_hash(t): role for role, t in tokens.items()})
         link = f"/match/{match_id}#t="
         return {"match": match_id, "seat": seat, "token": tokens[seat], "play": link + tokens[seat],
                 "friend": link + tokens[other] if other in tokens else None,
@@ -649,11 +641,20 @@ class MatchService:
         roles = {h: swap[seat] for h, seat in hashes.items()}
         for old in await self.store.hashes_of(live.row.id, "spectator"):  # the spectators follow
             roles[token_hash(spectator_rematch_token(old, match_id))] = "spectator"
-        await self.store.create_with_hashes(match_id, live.row.settings, live.row.black, live.row.white, roles)
-        new = await self.get(match_id)
-        assert new is not None
-        async with new.lock:
-            await self._run_bots(new)
+        await self._new_match(match_id, live.row.settings, live.row.black, live.row.white, roles)
+
+    async def _new_match(self, match_id: str, settings: dict[str, Any], white: str, black: str,
+                         hashes: dict[str, str]) -> None:
+        """Store a new match (its tokens by their hashes and roles), keep it, and let its bots act.
+        It is replayed here as a load would replay it (which draws the first game's seed, for the
+        roll-off) and stored with that seed in one transaction: no load and no second write."""
+        created = time.time()
+        live = _replay(MatchRow(match_id, created, settings, white, black, 0, False, created), [], [])
+        await self.store.create_with_hashes(match_id, settings, white, black, hashes,
+                                            dict(enumerate(live.roller.seeds)), created)
+        live = self._live.setdefault(match_id, live)
+        async with live.lock:
+            await self._run_bots(live)
 
     async def _roll(self, live: LiveMatch, seat: str) -> None:
         """Roll (the dice come from the game's seed); a roll that cannot be played passes at once,

@@ -303,25 +303,11 @@ class Store:
                 await self._listener.close()
         await self.engine.dispose()
 
-    @_unbroken
     async def create_match(self, match_id: str, settings: dict[str, Any], white: str, black: str,
-                           roles: dict[str, str], new_seeds: dict[int, bytes] | None = None,
-                           created: float | None = None) -> None:
-        """A new match; ``roles`` maps each token to ``white``, ``black`` or ``spectator``;
-        ``new_seeds``, its first games' seeds if already drawn, are stored in the same transaction."""
-        from tavli.fairdice import commitment
-
-        now = time.time() if created is None else created
-        async with self.engine.begin() as conn:
-            await conn.execute(insert(matches).values(
-                id=match_id, created=now, settings=json.dumps(settings), white=white, black=black,
-                seq=0, over=False, updated=now))
-            await conn.execute(insert(tokens), [
-                {"hash": token_hash(t), "match_id": match_id, "role": role} for t, role in roles.items()])
-            if new_seeds:
-                await conn.execute(insert(seeds), [
-                    {"match_id": match_id, "game": g, "seed": s.hex(), "commitment": commitment(s)}
-                    for g, s in new_seeds.items()])
+                           roles: dict[str, str]) -> None:
+        """A new match; ``roles`` maps each token to ``white``, ``black`` or ``spectator``."""
+        await self.create_with_hashes(match_id, settings, white, black,
+                                      {token_hash(t): role for t, role in roles.items()})
 
     @_unbroken
     async def role(self, match_id: str, token: str) -> str | None:
@@ -433,8 +419,6 @@ class Store:
                     item.settle(at)
 
     async def _write(self, batch: list[_Append]) -> float:
-        from tavli.fairdice import commitment
-
         now = time.time()
         async with self.engine.begin() as conn:
             moves = [{"mid": a.match_id, "prev": a.seq - 1, "next": a.seq + len(a.entries) - 1, "over": a.over,
@@ -449,8 +433,7 @@ class Store:
                 {"match_id": a.match_id, "seq": a.seq + i, "seat": seat, "kind": kind,
                  "data": orjson.dumps(data).decode(), "at": now}
                 for a in batch for i, (seat, kind, data) in enumerate(a.entries)])
-            new_seeds = [{"match_id": a.match_id, "game": g, "seed": s.hex(), "commitment": commitment(s)}
-                         for a in batch for g, s in a.new_seeds.items()]
+            new_seeds = [row for a in batch for row in _seed_rows(a.match_id, a.new_seeds)]
             if new_seeds:
                 await conn.execute(insert(seeds), new_seeds)
             if self.notifies:  # delivered to the other server processes when this commits
@@ -460,12 +443,8 @@ class Store:
     @_unbroken
     async def add_seeds(self, match_id: str, new_seeds: dict[int, bytes]) -> None:
         """Seeds drawn before any action (the first game's roll-off)."""
-        from tavli.fairdice import commitment
-
         async with self.engine.begin() as conn:
-            await conn.execute(insert(seeds), [
-                {"match_id": match_id, "game": g, "seed": s.hex(), "commitment": commitment(s)}
-                for g, s in new_seeds.items()])
+            await conn.execute(insert(seeds), _seed_rows(match_id, new_seeds))
 
     @_unbroken
     async def seqs(self, match_ids: list[str]) -> dict[str, int]:
@@ -530,15 +509,27 @@ class Store:
 
     @_unbroken
     async def create_with_hashes(self, match_id: str, settings: dict[str, Any], white: str, black: str,
-                                 hashes: dict[str, str]) -> None:
-        """A new match whose tokens are given by their hashes (``token_hash``) and roles."""
-        now = time.time()
+                                 hashes: dict[str, str], new_seeds: dict[int, bytes] | None = None,
+                                 created: float | None = None) -> None:
+        """A new match whose tokens are given by their hashes (``token_hash``) and roles;
+        ``new_seeds``, its first games' seeds if already drawn, are stored in the same transaction."""
+        now = time.time() if created is None else created
         async with self.engine.begin() as conn:
             await conn.execute(insert(matches).values(
                 id=match_id, created=now, settings=json.dumps(settings), white=white, black=black,
                 seq=0, over=False, updated=now))
             await conn.execute(insert(tokens), [
                 {"hash": h, "match_id": match_id, "role": role} for h, role in hashes.items()])
+            if new_seeds:
+                await conn.execute(insert(seeds), _seed_rows(match_id, new_seeds))
+
+
+def _seed_rows(match_id: str, new_seeds: dict[int, bytes]) -> list[dict[str, Any]]:
+    """The ``seeds`` rows of a match's games ``{index: seed}``, with the commitment shown before each game."""
+    from tavli.fairdice import commitment
+
+    return [{"match_id": match_id, "game": g, "seed": s.hex(), "commitment": commitment(s)}
+            for g, s in new_seeds.items()]
 
 
 def _presence_upsert(dialect_insert: Any) -> Any:

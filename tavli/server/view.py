@@ -69,17 +69,13 @@ def board_json(position: Position) -> dict[str, Any]:
     >>> board["points"][5], board["pips"]
     ({'white': 5, 'black': 0, 'pinned': None}, {'white': 167, 'black': 167})
     """
-    views = position.points()
-    numbers = black_numbers(position.variant)
-    bar = {"white": position.on_bar(WHITE), "black": position.on_bar(BLACK)}
     return {
-        "points": [{"white": view.white, "black": view.black, "pinned": COLOR_NAMES[view.pinned]} for view in views],
-        "black_numbers": numbers,
-        "bar": bar,
+        "points": [{"white": view.white, "black": view.black, "pinned": COLOR_NAMES[view.pinned]}
+                   for view in position.points()],
+        "black_numbers": black_numbers(position.variant),
+        "bar": {"white": position.on_bar(WHITE), "black": position.on_bar(BLACK)},
         "off": {"white": position.borne_off(WHITE), "black": position.borne_off(BLACK)},
-        # the pip counts from the views at hand: Position.pip_count would turn the board over again
-        "pips": {"white": 25 * bar["white"] + sum(point * view.white for point, view in enumerate(views, 1)),
-                 "black": 25 * bar["black"] + sum(n * view.black for n, view in zip(numbers, views, strict=True))},
+        "pips": {"white": position.pip_count(WHITE), "black": position.pip_count(BLACK)},
         "position": str(position),
     }
 
