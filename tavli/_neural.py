@@ -32,7 +32,7 @@ from tavli.bearoff import all_home, race_probabilities
 N_HIDDEN = 80
 _BASE = 192  # 24 points x 2 sides x 4 units
 _COMMON = 8
-N_INPUTS = (_BASE + _COMMON + 9 + 4, _BASE + _COMMON + 9 + 48 + 4, _BASE + _COMMON + 9)
+N_INPUTS = (_BASE + _COMMON + 9 + 4, _BASE + _COMMON + 9 + 48 + 4 + 4, _BASE + _COMMON + 9 + 4)
 """Inputs per game, indexed by the kernel's variant number."""
 
 WIN, WIN2, LOSE2 = 0, 1, 2
@@ -52,6 +52,17 @@ def new_network(variant: int, hidden: int = N_HIDDEN, seed: int = 0) -> Network:
     w1 = rng.normal(0.0, 0.1, (n_in, hidden)).astype(np.float32)
     w2 = rng.normal(0.0, 0.1, (3, hidden)).astype(np.float32)
     return w1, np.zeros(hidden, np.float32), w2, np.zeros(3, np.float32)
+
+
+def grown(array: np.ndarray, size: int, axis: int) -> np.ndarray:
+    """``array`` with zeros appended along ``axis`` up to ``size``: weights that change nothing.
+
+    A game's inputs are only ever added at the end of its list, so a network saved before an
+    addition gets silent rows for the new inputs and plays exactly as it did.
+    """
+    shape = list(array.shape)
+    shape[axis] = size - array.shape[axis]
+    return np.ascontiguousarray(np.concatenate([array, np.zeros(shape, array.dtype)], axis=axis))
 
 
 # --- inputs -----------------------------------------------------------------
@@ -165,12 +176,14 @@ def encode(s: np.ndarray, variant: int, x: np.ndarray) -> None:
     c += _COMMON
     if variant == K.FEVGA:
         _fevga_inputs(s, x, c)
+        _escape_inputs(s, variant, x, c + 9)
     else:
         _contact_inputs(s, variant, x, c)
         if variant == K.PLAKOTO:
             _plakoto_inputs(s, x, c + 9)
+            _escape_inputs(s, variant, x, c + 9 + 52)
         else:
-            _portes_inputs(s, x, c + 9)
+            _escape_inputs(s, variant, x, c + 9)
 
 
 @njit(cache=True)
@@ -248,45 +261,64 @@ def _escape_table() -> np.ndarray:
 _ESCAPES = _escape_table()
 
 
+@njit(cache=True, inline="always")
+def _mover_point(own: int, mine: bool, variant: int) -> int:
+    """The mover's number of a side's own point ``own`` (1..24)."""
+    return own if mine else _opp_own(own, variant)
+
+
+@njit(cache=True, inline="always")
+def _blocks(s: np.ndarray, q: int, mine: bool, variant: int) -> bool:
+    """The mover's point ``q`` is closed to the mover's checkers (``mine``) or to the
+    opponent's: two or more of the other side's checkers (one in Fevga), or in Plakoto one
+    that pins."""
+    other = s[K.OPP + q] if mine else s[q]
+    if other >= (1 if variant == K.FEVGA else 2):
+        return True
+    return variant == K.PLAKOTO and other == 1 and s[K.PIN + q] == (K.PIN_MINE if mine else K.PIN_THEIRS)
+
+
 @njit(cache=True)
-def _escapes(s: np.ndarray, p: int, mine: bool) -> int:
-    """Rolls of 36 that take a checker on the mover's point ``p`` (0 or 25: the bar) past the
-    other side's blocks in the twelve points in front of it. ``mine``: the mover's checker,
-    moving down; otherwise the opponent's, moving up the mover's numbering."""
+def _escapes(s: np.ndarray, own: int, mine: bool, variant: int) -> int:
+    """Rolls of 36 that take a checker on a side's own point ``own`` (25: the bar) past the
+    other side's blocks in the twelve points in front of it. ``mine``: the mover's checker;
+    otherwise the opponent's."""
     mask = 0
-    for i in range(12):
-        q = p - 1 - i if mine else p + 1 + i
-        if q < 1 or q > 24:
-            break
-        if (s[K.OPP + q] if mine else s[q]) >= 2:
+    for i in range(min(12, own - 1)):
+        if _blocks(s, _mover_point(own - 1 - i, mine, variant), mine, variant):
             mask |= 1 << i
     return int(_ESCAPES[mask])
 
 
 @njit(cache=True)
-def _portes_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
-    """Escapes and containment: how freely each side's rearmost checker can run past the
+def _free_back(s: np.ndarray, mine: bool, variant: int) -> int:
+    """A side's rearmost checker that can move, by its own numbering (25: the bar; 0: none).
+    A pinned checker cannot, so it is passed over."""
+    if (s[K.BAR] if mine else s[K.OPP + K.BAR]) > 0:
+        return 25
+    for own in range(24, 0, -1):
+        q = _mover_point(own, mine, variant)
+        if (s[q] if mine else s[K.OPP + q]) > 0 and not (
+                variant == K.PLAKOTO and s[K.PIN + q] == (K.PIN_MINE if mine else K.PIN_THEIRS)):
+            return own
+    return 0
+
+
+@njit(cache=True)
+def _escape_inputs(s: np.ndarray, variant: int, x: np.ndarray, c: int) -> None:
+    """Escapes and containment: how freely each side's rearmost free checker can run past the
     other's points, and how well each side's points hold the other's checkers back
     (GNU Backgammon's back escapes and containment)."""
-    back = 0
-    for p in range(25, 0, -1):
-        if s[p] > 0:
-            back = p
-            break
-    their_back = 25
-    for q in range(0, 25):
-        if (s[K.OPP + K.BAR] if q == 0 else s[K.OPP + q]) > 0:
-            their_back = q
-            break
-    x[c] = _escapes(s, back, True) / 36.0 if back > 0 else 1.0
-    x[c + 1] = _escapes(s, their_back, False) / 36.0 if their_back < 25 else 1.0
+    back = _free_back(s, True, variant)
+    their_back = _free_back(s, False, variant)
+    x[c] = _escapes(s, back, True, variant) / 36.0 if back > 0 else 1.0
+    x[c + 1] = _escapes(s, their_back, False, variant) / 36.0 if their_back > 0 else 1.0
     # containment: the fewest escapes from the other side's back area (his points 15..24)
     least = 36
-    for p in range(15, 25):
-        least = min(least, _escapes(s, p, True))
     their_least = 36
-    for q in range(1, 11):
-        their_least = min(their_least, _escapes(s, q, False))
+    for own in range(15, 25):
+        least = min(least, _escapes(s, own, True, variant))
+        their_least = min(their_least, _escapes(s, own, False, variant))
     x[c + 2] = (36 - their_least) / 36.0
     x[c + 3] = (36 - least) / 36.0
 

@@ -97,11 +97,11 @@ class Evaluator:
             kernel_id = int(meta["kernel_id"])
         except (OSError, EOFError, KeyError, TypeError, ValueError, zipfile.BadZipFile, zlib.error) as e:
             raise WeightsError(f"cannot read network {path}: {e}") from None
-        network = (w1, b1, w2, b2)
-        if (kernel_id not in (K.PORTES, K.PLAKOTO, K.FEVGA) or w1.shape != (N.N_INPUTS[kernel_id], len(b1))
-                or w2.shape != (3, len(b1)) or b2.shape != (3,)):
+        if (kernel_id not in (K.PORTES, K.PLAKOTO, K.FEVGA) or w1.ndim != 2 or w1.shape[1] != len(b1)
+                or not 0 < w1.shape[0] <= N.N_INPUTS[kernel_id] or w2.shape != (3, len(b1))
+                or b2.shape != (3,)):
             raise WeightsError(f"network {path} does not fit its game's inputs")
-        return cls(kernel_id, network, meta)
+        return cls(kernel_id, (N.grown(w1, N.N_INPUTS[kernel_id], 0), b1, w2, b2), meta)
 
     @staticmethod
     @functools.cache

@@ -117,7 +117,7 @@ class TrainState:
         fresh = N.new_network(make_variant(self.config.variant).kernel_id, hidden - have,
                               self.config.seed + self.games)[0]
         self.network = (np.ascontiguousarray(np.concatenate([w1, fresh], axis=1)),
-                        _grown(b1, hidden, 0), _grown(w2, hidden, 1), b2)
+                        N.grown(b1, hidden, 0), N.grown(w2, hidden, 1), b2)
         self.config.hidden = hidden
 
     @classmethod
@@ -142,15 +142,8 @@ class TrainState:
                 or b2.shape != (3,)):
             raise TavliError(f"cannot resume from {path}: its arrays are not a {config.variant} network "
                              f"({n_in} inputs)")
-        return cls(config, (_grown(w1, n_in, 0), b1, w2, b2), int(meta["games"]), int(meta["turns"]),
+        return cls(config, (N.grown(w1, n_in, 0), b1, w2, b2), int(meta["games"]), int(meta["turns"]),
                    float(meta["seconds"]), list(meta["log"]))
-
-
-def _grown(array: np.ndarray, size: int, axis: int) -> np.ndarray:
-    """``array`` with zeros appended along ``axis`` up to ``size``: weights that change nothing."""
-    shape = list(array.shape)
-    shape[axis] = size - array.shape[axis]
-    return np.ascontiguousarray(np.concatenate([array, np.zeros(shape, array.dtype)], axis=axis))
 
 
 def new_state(config: TrainConfig) -> TrainState:

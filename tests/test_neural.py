@@ -204,15 +204,32 @@ def test_an_array_missing(tmp_path: Path) -> None:
 
 
 def test_a_network_of_another_shape(tmp_path: Path) -> None:
-    # Portes inputs under Plakoto's name
+    # Plakoto inputs under Portes' name: more than Portes has
     path = tmp_path / "mismatch.npz"
-    save_network(path, constant_network(K.PORTES, (0, 0, 0)), {"variant": "plakoto", "kernel_id": 1})
+    save_network(path, constant_network(K.PLAKOTO, (0, 0, 0)), {"variant": "portes", "kernel_id": 0})
     assert "does not fit" in one_line_error(path)
     w1, b1, w2, b2 = constant_network(K.FEVGA, (0, 0, 0), hidden=4)
     save_network(path, (w1, b1, w2[:, :3], b2), {"variant": "fevga", "kernel_id": 2})
     assert "does not fit" in one_line_error(path)
     save_network(path, constant_network(K.FEVGA, (0, 0, 0)), {"variant": "fevga", "kernel_id": 7})
     assert "does not fit" in one_line_error(path)
+
+
+def test_a_network_from_before_inputs_were_added(tmp_path: Path) -> None:
+    # inputs are only added at the end: a network saved with fewer gets silent rows for the
+    # rest and judges every position exactly as the full network with those rows zero
+    rng = np.random.default_rng(3)
+    n_in = N.N_INPUTS[K.PLAKOTO]
+    w1 = rng.normal(0, 0.3, (n_in, 5)).astype(np.float32)
+    w1[n_in - 4:] = 0.0
+    b1, w2, b2 = (rng.normal(0, 0.3, shape).astype(np.float32) for shape in ((5,), (3, 5), (3,)))
+    meta = {"variant": "plakoto", "kernel_id": K.PLAKOTO}
+    save_network(tmp_path / "full.npz", (w1, b1, w2, b2), meta)
+    save_network(tmp_path / "older.npz", (w1[:n_in - 4], b1, w2, b2), meta)
+    full, older = (Evaluator.from_file(tmp_path / name) for name in ("full.npz", "older.npz"))
+    assert older.network[0].shape == (n_in, 5)
+    pos = Position.start("plakoto")
+    assert older.probabilities(pos) == full.probabilities(pos)
 
 
 @pytest.mark.parametrize("cut", [0, 2])

@@ -25,7 +25,7 @@ from tavli.variants import Plakoto
 MINE, THEIRS = 0, 96  # four units per point, the mover's points 1..24
 BAR_MINE, BAR_THEIRS, OFF_MINE, OFF_THEIRS, PIPS_MINE, PIPS_THEIRS, BLOCK_MINE, BLOCK_THEIRS = range(192, 200)
 EXTRA = 200  # the game's own inputs
-PLAKOTO = 209  # Plakoto: pins, mothers
+PLAKOTO = 209  # Plakoto: pins, mothers, then escapes and containment at PLAKOTO + 52
 PORTES = 209  # Portes: escapes and containment
 
 Values = tuple[float, float, float]
@@ -212,8 +212,9 @@ def test_plakoto_start_inputs() -> None:
     expected = expected_base("plakoto", {24: 15}, {1: 15}, [0, 0, 0, 0, 3.6, 3.6, 1 / 6, 1 / 6],
                              [0, 0, 0, 0, 0, 0, 0, 0, 0])
     expected[PLAKOTO + 48:PLAKOTO + 52] = [0, 0, 1, 1]
+    expected[PLAKOTO + 52:PLAKOTO + 56] = [1, 1, 0, 0]  # both run free; nothing contains
     np.testing.assert_allclose(x, expected, rtol=0, atol=1e-6)
-    assert len(x) == 261
+    assert len(x) == 265
 
 
 def test_plakoto_pins() -> None:
@@ -229,6 +230,10 @@ def test_plakoto_pins() -> None:
     expected[PLAKOTO + 3 - 1] = 1.0  # my checker pinned on 3
     expected[PLAKOTO + 24 + 20 - 1] = 1.0  # theirs pinned on 20
     expected[PLAKOTO + 48:PLAKOTO + 52] = [0, 0, 11 / 15, 13 / 15]
+    # escapes: nothing stands in front of either rearmost free checker; containment: White's
+    # 20 (held by its pin) and 21 stop 5 of 36 rolls from Black's 10, Black's pin on 3 stops
+    # 6-6 from White's 15
+    expected[PLAKOTO + 52:PLAKOTO + 56] = [1, 1, 5 / 36, 1 / 36]
     np.testing.assert_allclose(x, expected, rtol=0, atol=1e-6)
 
 
@@ -242,6 +247,20 @@ def test_plakoto_mother_pinned() -> None:
     y = encoded(pos.pass_turn())
     assert y[PLAKOTO + 24 + 1 - 1] == 1.0
     assert y[PLAKOTO + 48:PLAKOTO + 52].tolist() == pytest.approx([0, 1, 14 / 15, 1 / 15])
+
+
+def test_plakoto_escapes_count_a_pinning_checker_as_a_block() -> None:
+    # Black holds White's 18..22 and pins a White checker on 23 with a lone checker: a full
+    # prime in front of White's free checker on 24, which no roll passes
+    black = {2: 1, 3: 2, 4: 2, 5: 2, 6: 2, 7: 2, 24: 4}
+    pos = Position.from_checkers("plakoto", WHITE, {24: 1, 23: 1, 6: 13}, black, pinned={23: WHITE})
+    x = encoded(pos)
+    assert x[PLAKOTO + 52] == 0.0
+    assert x[PLAKOTO + 55] == 1.0  # Black's points contain White's back area completely
+    # the same lone Black checker, pinning nothing, is no block: 5 points, and the rolls that
+    # jump them get out
+    free = Position.from_checkers("plakoto", WHITE, {24: 1, 6: 14}, black)
+    assert 0 < encoded(free)[PLAKOTO + 52] * 36 < 36
 
 
 def test_plakoto_free_blot_in_reach() -> None:
@@ -258,8 +277,23 @@ def test_fevga_start_inputs() -> None:
     x = encoded(Position.start("fevga"))
     expected = expected_base("fevga", {24: 15}, {12: 15}, [0, 0, 0, 0, 3.6, 3.6, 1 / 6, 1 / 6],
                              [1, 1, 1, 1, 0, 0, 0, 0, 0])
+    # escapes: each side's start point stands 12 in front of the other's, stopping 6-6;
+    # containment: from 6 points away it stops the 5 rolls summing to 6, and 6-6
+    expected[EXTRA + 9:EXTRA + 13] = [35 / 36, 35 / 36, 6 / 36, 6 / 36]
     np.testing.assert_allclose(x, expected, rtol=0, atol=1e-6)
-    assert len(x) == 209
+    assert len(x) == 213
+
+
+def test_fevga_escapes_around_the_board() -> None:
+    # One checker holds a point: Black's single checkers on White's 18..23 (his own 6..11)
+    # stand straight in front of White's last checker, on 24, which no roll moves past, and
+    # nothing leaves White's back area. Black's last checkers, on his own 13 (White's 1), have
+    # White's 24 (his own 12) right in front of them: only 1-1 is stopped.
+    black = {6: 1, 7: 1, 8: 1, 9: 1, 10: 1, 11: 1, 13: 9}
+    x = encoded(Position.from_checkers("fevga", WHITE, {24: 1, 3: 14}, black))
+    assert x[EXTRA + 9] == 0.0
+    assert x[EXTRA + 10] == pytest.approx(35 / 36)
+    assert x[EXTRA + 12] == 1.0
 
 
 def test_fevga_first_checker_gone() -> None:
