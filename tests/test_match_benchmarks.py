@@ -171,3 +171,19 @@ def test_met_docs_fills_each_block_from_the_shipped_data(tmp_path: Path) -> None
     assert met_docs.fill("a\n<!-- x -->\nold\n<!-- /x -->\nb", "x", "new") == "a\n<!-- x -->\nnew\n<!-- /x -->\nb"
     with pytest.raises(SystemExit, match="no <!-- y --> block"):
         met_docs.fill(text, "y", "new")
+
+
+def test_score_gain_prints_what_the_network_expects(tmp_path: Path) -> None:
+    out = run("benchmarks/score_gain.py", "--length", "1", "--matches", "2", "--jobs", "1", "--seed", "3")
+    assert "2 matches to 1" in out
+    assert "by 0 ply" in out and "by 1 ply" in out
+
+
+def test_the_expected_gain_of_a_match_is_the_aware_plays_lead() -> None:
+    gain = benchmark("score_gain")
+    by0, by1, differ, agree = gain.expected_gain((1, 11))
+    # at 1-away each only the win counts, and plays for the win and for points part often
+    assert 0 < agree <= differ
+    # at 0 ply the aware play is the best by match-winning chance, so it never trails the other
+    assert by0 > 0.0
+    assert math.isfinite(by1)
