@@ -112,8 +112,8 @@ def rank(variant: str, dice: Dice) -> list[tuple[str, float, int]]:
     """Every legal play of ``dice`` from the start of ``variant`` by 2-ply, best first:
     (play, equity, index among the legal plays).
 
-    >>> rank("plakoto", Dice(6, 5))[0][0]
-    '24/13'
+    >>> rank("portes", Dice(3, 1))[0][0]
+    '8/5 6/5'
     """
     legal = _legal(variant, dice)
     found = Evaluator.for_variant(variant).analyse(legal, 2, keep1=len(legal), margin1=math.inf,

@@ -337,6 +337,10 @@ PANELS = (
 )
 
 
+COLORS = {"portes": "C0", "plakoto": "C1", "fevga": "C2"}
+"""Each game keeps its colour in every panel."""
+
+
 def plot(states: dict[str, TrainState], path: Path) -> None:
     """Draw strength against games trained, one line per game, in one panel per yardstick
     that any of the logs measured (needs matplotlib)."""
@@ -357,7 +361,8 @@ def plot(states: dict[str, TrainState], path: Path) -> None:
             games = [e["games"] for e in entries]
             ppg = [e[key] for e in entries]
             ci = [e[ci_key] if np.isfinite(e.get(ci_key, np.inf)) else 0.0 for e in entries]
-            ax.errorbar(games, ppg, yerr=ci, label=name, marker="o", markersize=3, capsize=2)
+            ax.errorbar(games, ppg, yerr=ci, label=name, marker="o", markersize=3, capsize=2,
+                        color=COLORS.get(name))
         ax.axhline(0.0, color="grey", linewidth=0.8)
         ax.set_xlabel("self-play games trained")
         ax.set_ylabel(unit)
