@@ -173,7 +173,7 @@ def test_met_docs_fills_each_block_from_the_shipped_data(tmp_path: Path) -> None
         met_docs.fill(text, "y", "new")
 
 
-def test_score_gain_prints_what_the_network_expects(tmp_path: Path) -> None:
+def test_score_gain_prints_what_the_network_expects() -> None:
     out = run("benchmarks/score_gain.py", "--length", "1", "--matches", "2", "--jobs", "1", "--seed", "3")
     assert "2 matches to 1" in out
     assert "by 0 ply" in out and "by 1 ply" in out
