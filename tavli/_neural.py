@@ -32,7 +32,7 @@ from tavli.bearoff import all_home, race_probabilities
 N_HIDDEN = 80
 _BASE = 192  # 24 points x 2 sides x 4 units
 _COMMON = 8
-N_INPUTS = (_BASE + _COMMON + 9 + 4, _BASE + _COMMON + 9 + 48 + 4 + 4, _BASE + _COMMON + 9 + 4)
+N_INPUTS = (_BASE + _COMMON + 9 + 4, _BASE + _COMMON + 9 + 48 + 4 + 4, _BASE + _COMMON + 9 + 4 + 24)
 """Inputs per game, indexed by the kernel's variant number."""
 
 WIN, WIN2, LOSE2 = 0, 1, 2
@@ -177,6 +177,7 @@ def encode(s: np.ndarray, variant: int, x: np.ndarray) -> None:
     if variant == K.FEVGA:
         _fevga_inputs(s, x, c)
         _escape_inputs(s, variant, x, c + 9)
+        _mobility_inputs(s, variant, x, c + 9 + 4)
     else:
         _contact_inputs(s, variant, x, c)
         if variant == K.PLAKOTO:
@@ -321,6 +322,61 @@ def _escape_inputs(s: np.ndarray, variant: int, x: np.ndarray, c: int) -> None:
         their_least = min(their_least, _escapes(s, own, False, variant))
     x[c + 2] = (36 - their_least) / 36.0
     x[c + 3] = (36 - least) / 36.0
+
+
+@njit(cache=True)
+def _movers(s: np.ndarray, mine: bool, variant: int, n: np.ndarray) -> None:
+    """Into ``n[d - 1]``, how many of a side's points hold a checker that can move ``d`` pips (a
+    single step by the rules, whatever the other die): into an open point, or off once every
+    checker is home. A checker on the bar must enter first; a pinned one cannot move; in Fevga,
+    until a checker has passed the opponent's start, a second may not leave the start."""
+    opp = 0 if mine else K.OPP
+    n[:] = 0
+    if s[opp + K.BAR] > 0:
+        for d in range(1, 7):
+            n[d - 1] = 0 if _blocks(s, _mover_point(25 - d, mine, variant), mine, variant) else 1
+        return
+    open_to = np.int64(0)  # bit p: the side's own point p is open to him
+    sources = np.int64(0)  # bit p: a checker on his own point p is free to move
+    top = 0
+    lead_gone = s[opp + K.OFF] > 0
+    beyond_start = False
+    for own in range(24, 0, -1):
+        q = _mover_point(own, mine, variant)
+        if not _blocks(s, q, mine, variant):
+            open_to |= np.int64(1) << own
+        if s[opp + q] > 0:
+            if top == 0:
+                top = own
+            if own <= 11:
+                lead_gone = True
+            elif own < 24:
+                beyond_start = True
+            if not (variant == K.PLAKOTO and s[K.PIN + q] == (K.PIN_MINE if mine else K.PIN_THEIRS)):
+                sources |= np.int64(1) << own
+    if variant == K.FEVGA and beyond_start and not lead_gone:
+        sources &= ~(np.int64(1) << 24)
+    for own in range(top, 0, -1):
+        if sources >> own & 1:
+            for d in range(1, 7):
+                to = own - d
+                if to >= 1:
+                    n[d - 1] += open_to >> to & 1
+                elif top <= 6 and (to == 0 or own == top):
+                    n[d - 1] += 1
+
+
+@njit(cache=True)
+def _mobility_inputs(s: np.ndarray, variant: int, x: np.ndarray, c: int) -> None:
+    """For each side and each die, whether no checker can move that number, and how many
+    points can (to four): a side that cannot use a number is stuck when it comes."""
+    n = np.zeros(6, np.int64)
+    for side in range(2):
+        _movers(s, side == 0, variant, n)
+        for d in range(6):
+            at = c + 12 * side + 2 * d
+            x[at] = 1.0 if n[d] == 0 else 0.0
+            x[at + 1] = min(n[d], 4) / 4.0
 
 
 @njit(cache=True)
@@ -691,13 +747,19 @@ def _backprop(x: np.ndarray, h: np.ndarray, out: np.ndarray, target: np.ndarray,
 
 @njit(cache=True, nogil=True)
 def train_games(n_games: int, start: np.ndarray, params: int, net: Network, race: Tables,
-                ws: Arrays, alpha: float, seed: int, max_turns: int, explore: float = 0.0) -> np.ndarray:
+                ws: Arrays, alpha: float, seed: int, max_turns: int, explore: float = 0.0,
+                lookahead: bool = False) -> np.ndarray:
     """Play ``n_games`` games of greedy 0-ply self-play from ``start``, moving the
     network by TD(0) after every turn, in place.
 
     With probability ``explore`` a turn plays a random legal play instead of
     the best, so that training also sees the lopsided positions weak play
     leads to; the value learned is still that of the best play.
+
+    With ``lookahead`` the value before the roll moves towards its 1-ply value
+    (the best play of each of the 21 rolls, ``pre1``) instead of the value
+    after the one roll played: the target no longer carries that roll's luck,
+    at about twenty times the cost of a turn.
 
     Returns counts ``[games, turns, points won by the side that moved first,
     aborted]``.
@@ -744,6 +806,8 @@ def train_games(n_games: int, start: np.ndarray, params: int, net: Network, race
                 code = K.outcome(chosen, params)
             # learn: the value before the roll moves towards the value after the play
             if not (race[0].shape[0] > 1 and all_home(s, variant)):
+                if lookahead:
+                    pre1(s, params, net, race, ws, x_next, h_next, target, MONEY, 0)
                 encode(s, variant, x)
                 forward(x, net[0], net[1], net[2], net[3], h, cur)
                 _backprop(x, h, cur, target, alpha, net[0], net[1], net[2], net[3], dh)

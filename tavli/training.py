@@ -60,6 +60,9 @@ class TrainConfig:
     """Games over which the learning rate halves, down to ``alpha_min``."""
     explore: float = 0.0
     """Chance that a self-play turn plays a random legal play (the value learned stays the best play's)."""
+    lookahead: int = 0
+    """1: learn each position's 1-ply value (all 21 rolls) instead of the value after the roll
+    played (``tavli._neural.train_games``); about twenty times slower a game."""
     threads: int = 0
     """Worker threads; 0 = one per core."""
     checkpoint_every: int = 10_000
@@ -231,7 +234,8 @@ class Trainer:
                     games = self.state.games
                 seed = (cfg.seed * 7919 + games * 31 + index * 1_000_003 + chunk) % (2**31)
                 stats = N.train_games(CHUNK, self.start, self.variant.params, self.state.network,
-                                      self.race, ws, cfg.alpha_at(games), seed, 5000, cfg.explore)
+                                      self.race, ws, cfg.alpha_at(games), seed, 5000, cfg.explore,
+                                      cfg.lookahead == 1)
                 chunk += 1
                 with self._lock:
                     self.state.games += int(stats[0])

@@ -27,6 +27,7 @@ BAR_MINE, BAR_THEIRS, OFF_MINE, OFF_THEIRS, PIPS_MINE, PIPS_THEIRS, BLOCK_MINE, 
 EXTRA = 200  # the game's own inputs
 PLAKOTO = 209  # Plakoto: pins, mothers, then escapes and containment at PLAKOTO + 52
 PORTES = 209  # Portes: escapes and containment
+MOBILITY = 213  # Fevga: per side and die, [no checker can move it, points that can / 4]
 
 Values = tuple[float, float, float]
 
@@ -53,6 +54,13 @@ def expected_base(game: str, mine: dict[int, int], theirs: dict[int, int], commo
     x[BAR_MINE:EXTRA] = common
     x[EXTRA:EXTRA + len(extra)] = extra
     return x
+
+
+def movers(s: np.ndarray, mine: bool, variant: int) -> list[int]:
+    """``N._movers``: the points of a side that can move each die, 1 to 6."""
+    n = np.zeros(6, np.int64)
+    N._movers(s, mine, variant, n)
+    return [int(v) for v in n]
 
 
 def random_network(variant: int, hidden: int = 12, scale: float = 0.5, seed: int = 0) -> N.Network:
@@ -205,6 +213,16 @@ def test_portes_escapes_and_containment() -> None:
     assert z[PORTES] == pytest.approx(13 / 36)
 
 
+def test_movers_from_the_bar() -> None:
+    # Black holds his 1..5 (White's 24..20): White, on the bar, can use only a 6, and then
+    # only the one checker entering. Black's home checkers move within his board, not off (his
+    # 13 is not home), and his 13 every number but the 1 (White's 13, his 12, is held)
+    black = {p: 2 for p in range(1, 6)} | {13: 5}
+    s = Position.from_checkers("portes", WHITE, {25: 1, 13: 14}, black).state
+    assert movers(s, True, K.PORTES) == [0, 0, 0, 0, 0, 1]
+    assert movers(s, False, K.PORTES) == [4, 4, 3, 2, 1, 1]
+
+
 # -- inputs: Plakoto -----------------------------------------------------------
 
 def test_plakoto_start_inputs() -> None:
@@ -280,8 +298,10 @@ def test_fevga_start_inputs() -> None:
     # escapes: each side's start point stands 12 in front of the other's, stopping 6-6;
     # containment: from 6 points away it stops the 5 rolls summing to 6, and 6-6
     expected[EXTRA + 9:EXTRA + 13] = [35 / 36, 35 / 36, 6 / 36, 6 / 36]
+    # mobility: each side's start point can move every number, and nothing else can
+    expected[MOBILITY:MOBILITY + 24] = [0, 1 / 4] * 12
     np.testing.assert_allclose(x, expected, rtol=0, atol=1e-6)
-    assert len(x) == 213
+    assert len(x) == 237
 
 
 def test_fevga_escapes_around_the_board() -> None:
@@ -294,6 +314,33 @@ def test_fevga_escapes_around_the_board() -> None:
     assert x[EXTRA + 9] == 0.0
     assert x[EXTRA + 10] == pytest.approx(35 / 36)
     assert x[EXTRA + 12] == 1.0
+    # White's last checker is stuck; those on 3 can step to 2, not to 1 (Black's 13) nor off
+    # (not all home): White has only the 1. Black moves every number from five points or more.
+    mobility = x[MOBILITY:MOBILITY + 24].tolist()
+    assert mobility[:12] == [0, 1 / 4] + [1, 0] * 5
+    assert mobility[12:] == [0, 1] * 6
+
+
+@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+def test_movers_match_the_legal_steps(game: str) -> None:
+    # N._movers counts the points a single step of each die can leave, for either side: the
+    # move generator's own steps (for the opponent, of the position turned round) say the same
+    out = np.zeros((30, 2), np.int64)
+    for pos in positions_along_games(game, 11, games=4, turns=150):
+        params = pos.variant.params
+        for mine, state in ((True, pos.state), (False, K.flip(pos.state, params))):
+            counts = movers(pos.state, mine, pos.variant.kernel_id)
+            for d in range(1, 7):
+                n = K.die_steps(state.copy(), d, params, out)
+                assert counts[d - 1] == len(set(out[:n, 0].tolist()))
+
+
+def test_fevga_second_checker_waits_at_the_start() -> None:
+    # White's first checker, on 15, has not passed Black's start (White's 12): no other may
+    # leave 24, so only that checker moves, and a 3 (to 12, Black's start) not at all
+    pos = Position.from_checkers("fevga", WHITE, {24: 14, 15: 1}, {24: 15})
+    mobility = encoded(pos)[MOBILITY:MOBILITY + 12].tolist()
+    assert mobility == [0, 1 / 4, 0, 1 / 4, 1, 0, 0, 1 / 4, 0, 1 / 4, 0, 1 / 4]
 
 
 def test_fevga_first_checker_gone() -> None:
@@ -700,6 +747,28 @@ def test_train_games_learns_that_a_sure_win_is_won() -> None:
     assert stats.tolist() == [50, 50, 100, 0]  # one turn each, two points each
     N.forward(x, *net, buf.h, buf.out)
     assert buf.out[0] > before[0] and buf.out[1] > before[1] and buf.out[2] < before[2]
+
+
+def test_train_games_with_lookahead_learns_the_1_ply_value() -> None:
+    # one turn from the start (max_turns=1): the single step goes towards the start's 1-ply value
+    # over all 21 rolls, not towards the value after the roll played
+    pos = Position.start("fevga")
+    params = pos.variant.params
+    net = random_network(K.FEVGA, seed=4)
+    buf = Buffers(net)
+    N.pre1(pos.state.copy(), params, net, race(), buf.ws, buf.x, buf.h, buf.out, N.MONEY, 0)
+    target = buf.out.copy()
+    expected = tuple(a.copy() for a in net)
+    N.encode(pos.state.copy(), K.FEVGA, buf.x)
+    N.forward(buf.x, *expected, buf.h, buf.out)
+    N._backprop(buf.x, buf.h, buf.out, target, 0.5, *expected, np.zeros(12, np.float32))
+    trained = tuple(a.copy() for a in net)
+    N.train_games(1, pos.state, params, trained, race(), buf.ws, 0.5, 7, 1, 0.0, True)
+    for a, b in zip(trained, expected, strict=True):
+        np.testing.assert_allclose(a, b, rtol=0, atol=1e-6)
+    one_roll = tuple(a.copy() for a in net)
+    N.train_games(1, pos.state, params, one_roll, race(), buf.ws, 0.5, 7, 1, 0.0, False)
+    assert not np.allclose(one_roll[2], expected[2], rtol=0, atol=1e-6)
 
 
 def test_a_result_sure_after_every_roll_is_exact() -> None:

@@ -258,6 +258,21 @@ def test_exploring_plays_other_games_and_is_kept(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "--explore" in bad.output
 
 
+def test_lookahead_trains_otherwise_and_is_kept(tmp_path: Path) -> None:
+    plain = Trainer(new_state(tiny("fevga", games=10)), tmp_path / "a.npz").run(progress=False)
+    deep = Trainer(new_state(tiny("fevga", games=10, lookahead=1)), tmp_path / "b.npz").run(progress=False)
+    assert not np.array_equal(plain.network[0], deep.network[0])
+    assert TrainState.load(tmp_path / "b.npz").config.lookahead == 1
+    args = ["train", "--variant", "fevga", "--checkpoint", str(tmp_path / "a.npz"), "--threads", "1",
+            "--eval-every", "0"]
+    assert CliRunner().invoke(cli, [*args, "--games", "12", "--lookahead", "1"]).exit_code == 0
+    assert TrainState.load(tmp_path / "a.npz").config.lookahead == 1
+    assert CliRunner().invoke(cli, [*args, "--games", "14"]).exit_code == 0
+    assert TrainState.load(tmp_path / "a.npz").config.lookahead == 1
+    bad = CliRunner().invoke(cli, [*args, "--games", "16", "--lookahead", "2"])
+    assert bad.exit_code == 2 and "--lookahead" in bad.output
+
+
 def test_alpha_min_is_kept_and_can_be_lowered_on_resume(tmp_path: Path) -> None:
     path = tmp_path / "c.npz"
     args = ["train", "--variant", "fevga", "--checkpoint", str(path), "--threads", "1", "--hidden", "5",
