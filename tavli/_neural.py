@@ -804,7 +804,8 @@ def train_games(n_games: int, start: np.ndarray, params: int, net: Network, race
                     k_best = np.random.randint(0, rows.shape[0])
                 chosen = rows[k_best, :K.STATE_SIZE].copy()
                 code = K.outcome(chosen, params)
-            # learn: the value before the roll moves towards the value after the play
+            # learn: the value before the roll moves towards the value after the play, or with
+            # lookahead towards its mean over all 21 rolls
             if not (race[0].shape[0] > 1 and all_home(s, variant)):
                 if lookahead:
                     pre1(s, params, net, race, ws, x_next, h_next, target, MONEY, 0)

@@ -355,8 +355,8 @@ def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, thread
                                       hidden=TrainConfig.hidden if hidden is None else hidden, alpha=alpha,
                                       alpha_min=TrainConfig.alpha_min if alpha_min is None else alpha_min,
                                       explore=explore or 0.0, lookahead=lookahead or 0, threads=threads,
-                                      eval_every=eval_every,
-                                      eval_games=eval_games, yardstick_games=yardstick_games, seed=seed))
+                                      eval_every=eval_every, eval_games=eval_games,
+                                      yardstick_games=yardstick_games, seed=seed))
     if variant == "portes" and eval_every and yardstick_games:
         from tavli.gnubg_player import available
 
