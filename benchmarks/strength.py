@@ -13,7 +13,8 @@ dice with the seats swapped) against:
 * ``below``: the next weaker level (not for the weakest);
 * for Portes also ``pubeval`` (Tesauro's public evaluator) and ``gnubg``
   (GNU Backgammon at ``--gnubg-ply`` plies, 0 by default, with Portes
-  scoring), both from ``benchmarks/peers.py``.
+  scoring; deeper than 0 through its "normal" move filter, as GNU Backgammon
+  plays 2-ply), both from ``benchmarks/peers.py``.
 
 Each pairing plays ``--games`` games (4000 by default, for close matches;
 ``--games-random`` etc. set one kind of opponent apart, random play 1000 by

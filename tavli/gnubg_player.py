@@ -4,6 +4,9 @@
 evaluation from the opponent's side, scores it in Portes points
 (``2 p_win - 1 + p_gammon - p_lose_gammon``: backgammons count no more than
 gammons) and plays the best: GNU Backgammon's own 0-ply with Portes scoring.
+Deeper, it searches as GNU Backgammon does with its "normal" move filter: every
+play at 0-ply, then the best of them (up to 8, within 0.16 points of the best)
+at ``ply`` plies.
 It chooses among the legal plays tavli generates, so it plays by exactly our
 rules; a play that ends the game is worth its points. ``available()`` says
 whether the module can be imported; the benchmarks and the training
@@ -78,6 +81,10 @@ def board_before(position: Position) -> Board:
 
 UTILITIES = ("portes", "money")
 
+FILTER = (8, 0.16)
+"""GNU Backgammon's "normal" move filter, the default of its 2-ply play: after every play is
+valued at 0-ply, at most 8 plays within 0.16 points of the best are searched deeper."""
+
 
 class GnubgPlayer:
     """GNU Backgammon's evaluation at ``ply`` plies, choosing among tavli's legal plays.
@@ -87,7 +94,7 @@ class GnubgPlayer:
     which is how ``gnubg.findbestmoves`` ranks moves.
     """
 
-    def __init__(self, ply: int = 0, utility: str = "portes") -> None:
+    def __init__(self, ply: int = 0, utility: str = "portes", move_filter: tuple[int, float] = FILTER) -> None:
         gnubg = _module()
         if gnubg is None:
             raise TavliError("GnubgPlayer needs GNU Backgammon's Python module: pip install gnubg")
@@ -95,34 +102,54 @@ class GnubgPlayer:
             raise TavliError(f"unknown utility {utility!r}: choose one of {', '.join(UTILITIES)}")
         if ply < 0:
             raise TavliError("ply must be 0 or more")
+        if move_filter[0] < 1 or move_filter[1] < 0:
+            raise TavliError("the move filter keeps at least 1 play, within a margin of 0 or more")
         self.ply = ply
+        self.move_filter = move_filter
         self.utility = utility
         self.name = f"gnubg-{ply}ply" + ("" if utility == "portes" else f"-{utility}")
         self._gnubg = gnubg
         self._cube = gnubg.cubeinfo()
-        self._context = gnubg.evalcontext(0, ply, 1, 0, 0.0)
+        self._contexts = [gnubg.evalcontext(0, depth, 1, 0, 0.0) for depth in sorted({0, ply})]
 
-    def equity(self, row: np.ndarray, params: int) -> float:
-        """Expected points of a result for the side that played it."""
+    def equity(self, row: np.ndarray, params: int, ply: int | None = None) -> float:
+        """Expected points of a result for the side that played it, at ``ply`` (the player's own
+        by default)."""
         code = int(K.outcome(row, params))
         if code == K.TIE:
             return 0.0
         if code != K.ONGOING:
             return float(code)
+        context = self._contexts[0 if ply == 0 else -1]
         win, win_gammon, _win_bg, lose_gammon, _lose_bg, money = self._gnubg.evaluate(
-            board_after(row), self._cube, self._context)
+            board_after(row), self._cube, context)
         # the figures are the opponent's, who is on roll
         if self.utility == "money":
             return -float(money)
         return -float(2.0 * win - 1.0 + win_gammon - lose_gammon)
 
     def equities(self, legal: LegalPlays) -> list[float]:
-        require_portes(legal, self.name)
-        params = legal.position.variant.params
-        return [self.equity(row, params) for row in legal.results]
+        """Every play's value: those the move filter passes at the player's depth, the rest at 0-ply."""
+        return self._search(legal)[0]
 
     def choose(self, legal: LegalPlays) -> int:
         require_portes(legal, self.name)
         if len(legal) == 1:
             return 0
-        return int(np.argmax(self.equities(legal)))
+        values, searched = self._search(legal)
+        # only the plays searched deepest compete: a filtered-out play's 0-ply value is another measure
+        return max(searched, key=lambda i: values[i])
+
+    def _search(self, legal: LegalPlays) -> tuple[list[float], list[int]]:
+        """The plays' values and which plays were valued at the player's depth."""
+        require_portes(legal, self.name)
+        params = legal.position.variant.params
+        values = [self.equity(row, params, 0) for row in legal.results]
+        if not self.ply:
+            return values, list(range(len(values)))
+        keep, margin = self.move_filter
+        ranked = sorted(range(len(values)), key=lambda i: -values[i])
+        searched = [i for i in ranked[:keep] if values[i] >= values[ranked[0]] - margin]
+        for i in searched:
+            values[i] = self.equity(legal.results[i], params)
+        return values, searched

@@ -37,3 +37,26 @@ def test_it_refuses_other_games_and_bad_settings() -> None:
         GnubgPlayer(0, "cubeful")
     with pytest.raises(ValueError, match="ply must be 0 or more"):
         GnubgPlayer(-1)
+
+
+def test_deeper_plies_search_what_the_move_filter_passes() -> None:
+    position = Position.start("portes").play("13/10 24/23", "31")  # any middle of an opening
+    legal = position.legal_plays(Dice(6, 4))
+    shallow, deep = GnubgPlayer(0), GnubgPlayer(2)
+    assert deep.name == "gnubg-2ply" and deep.move_filter == (8, 0.16)
+    at0, at2 = shallow.equities(legal), deep.equities(legal)
+    best0 = max(at0)
+    searched = [i for i, (a, b) in enumerate(zip(at0, at2, strict=True)) if a != b]
+    # the filter: at most 8 plays, all within 0.16 of the best at 0-ply, the best among them
+    assert 1 <= len(searched) <= 8 and at0.index(best0) in searched
+    assert all(at0[i] >= best0 - 0.16 for i in searched)
+    assert deep.choose(legal) in searched
+    assert at2[deep.choose(legal)] == max(at2[i] for i in searched)
+    # the filter keeping one play plays the 0-ply choice; no filter searches every play
+    assert GnubgPlayer(2, move_filter=(1, 0.0)).choose(legal) == shallow.choose(legal)
+    everything = GnubgPlayer(2, move_filter=(len(legal), 9.0))
+    every = everything.equities(legal)
+    assert everything.choose(legal) == every.index(max(every))
+    assert sum(a != b for a, b in zip(at0, every, strict=True)) > len(searched)
+    with pytest.raises(ValueError, match="move filter"):
+        GnubgPlayer(2, move_filter=(0, 0.1))
