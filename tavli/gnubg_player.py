@@ -110,7 +110,7 @@ class GnubgPlayer:
         self.name = f"gnubg-{ply}ply" + ("" if utility == "portes" else f"-{utility}")
         self._gnubg = gnubg
         self._cube = gnubg.cubeinfo()
-        self._contexts = [gnubg.evalcontext(0, depth, 1, 0, 0.0) for depth in sorted({0, ply})]
+        self._contexts = {depth: gnubg.evalcontext(0, depth, 1, 0, 0.0) for depth in {0, ply}}
 
     def equity(self, row: np.ndarray, params: int, ply: int | None = None) -> float:
         """Expected points of a result for the side that played it, at ``ply`` (the player's own
@@ -120,9 +120,11 @@ class GnubgPlayer:
             return 0.0
         if code != K.ONGOING:
             return float(code)
-        context = self._contexts[0 if ply == 0 else -1]
+        depth = self.ply if ply is None else ply
+        if depth not in self._contexts:
+            self._contexts[depth] = self._gnubg.evalcontext(0, depth, 1, 0, 0.0)
         win, win_gammon, _win_bg, lose_gammon, _lose_bg, money = self._gnubg.evaluate(
-            board_after(row), self._cube, context)
+            board_after(row), self._cube, self._contexts[depth])
         # the figures are the opponent's, who is on roll
         if self.utility == "money":
             return -float(money)

@@ -40,7 +40,7 @@ def test_it_refuses_other_games_and_bad_settings() -> None:
 
 
 def test_deeper_plies_search_what_the_move_filter_passes() -> None:
-    position = Position.start("portes").play("13/10 24/23", "31")  # any middle of an opening
+    position = Position.start("portes").play("13/10 24/23", "31")  # Black to answer White's opening 3-1
     legal = position.legal_plays(Dice(6, 4))
     shallow, deep = GnubgPlayer(0), GnubgPlayer(2)
     assert deep.name == "gnubg-2ply" and deep.move_filter == (8, 0.16)
@@ -51,6 +51,8 @@ def test_deeper_plies_search_what_the_move_filter_passes() -> None:
     assert 1 <= len(searched) <= 8 and at0.index(best0) in searched
     assert all(at0[i] >= best0 - 0.16 for i in searched)
     assert deep.choose(legal) in searched
+    row = legal.results[deep.choose(legal)]
+    assert deep.equity(row, legal.position.variant.params) == shallow.equity(row, legal.position.variant.params, 2)
     assert at2[deep.choose(legal)] == max(at2[i] for i in searched)
     # the filter keeping one play plays the 0-ply choice; no filter searches every play
     assert GnubgPlayer(2, move_filter=(1, 0.0)).choose(legal) == shallow.choose(legal)
