@@ -50,7 +50,6 @@ import argparse
 import json
 import math
 import multiprocessing
-import sys
 import time
 import zlib
 from collections.abc import Sequence
@@ -147,7 +146,7 @@ def make_player(name: str, seed: int, gnubg_ply: int) -> Player:
 
         return PubevalPlayer()
     if name.startswith("gnubg"):
-        from peers import GnubgPlayer
+        from tavli.gnubg_player import GnubgPlayer
 
         return GnubgPlayer(gnubg_ply)
     return NeuralBot(name, seed=seed)
@@ -201,12 +200,14 @@ def outcome(parts: list[Part]) -> Outcome:
     result = DuelResult(points=[p for part in parts for p in part.points],
                         luck=[x for part in parts for x in part.luck])
     games = result.games
-    adjusted = (result.adjusted_ppg, result.adjusted_ci95) if result.luck else None
+    adjusted_ppg, adjusted_ci95 = (result.adjusted_ppg, result.adjusted_ci95) if result.luck else (None, None)
+    clear = (clear_of_zero(adjusted_ppg, adjusted_ci95) if adjusted_ppg is not None and adjusted_ci95 is not None
+             else clear_of_zero(result.ppg, result.ci95))
     return Outcome(first.game, first.level, first.kind, first.opponent, sum(p.pairing.games for p in parts), games,
-                   result.ppg, result.ci95, *(adjusted or (None, None)),
+                   result.ppg, result.ci95, adjusted_ppg, adjusted_ci95,
                    result.luck_weight if result.luck else None, result.wins,
                    sum(p < 0 for p in result.points), result.wins / games if games else 0.0,
-                   clear_of_zero(*(adjusted or (result.ppg, result.ci95))),
+                   clear,
                    any(p.stopped_early for p in parts), max(p.seconds for p in parts), result.points, result.luck)
 
 
@@ -429,13 +430,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.json:
         settings: dict[str, Any] = {k: v for k, v in vars(args).items() if k != "json"}
         with open(args.json, "w") as f:
-            pairings = [asdict(o) | {"ci95": finite(o.ci95)}
+            rows = [asdict(o) | {"ci95": finite(o.ci95)}
                         | {"adjusted_ci95": finite(o.adjusted_ci95) if o.adjusted_ci95 is not None else None}
                         for o in outcomes]
-            json.dump({"settings": settings, "pairings": pairings, "goals": [asdict(g) for g in found]},
+            json.dump({"settings": settings, "pairings": rows, "goals": [asdict(g) for g in found]},
                       f, indent=2)
             f.write("\n")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
