@@ -200,9 +200,13 @@ def outcome(parts: list[Part]) -> Outcome:
     result = DuelResult(points=[p for part in parts for p in part.points],
                         luck=[x for part in parts for x in part.luck])
     games = result.games
-    adjusted_ppg, adjusted_ci95 = (result.adjusted_ppg, result.adjusted_ci95) if result.luck else (None, None)
-    clear = (clear_of_zero(adjusted_ppg, adjusted_ci95) if adjusted_ppg is not None and adjusted_ci95 is not None
-             else clear_of_zero(result.ppg, result.ci95))
+    adjusted_ppg: float | None = None
+    adjusted_ci95: float | None = None
+    if result.luck:
+        adjusted_ppg, adjusted_ci95 = result.adjusted_ppg, result.adjusted_ci95
+        clear = clear_of_zero(result.adjusted_ppg, result.adjusted_ci95)
+    else:
+        clear = clear_of_zero(result.ppg, result.ci95)
     return Outcome(first.game, first.level, first.kind, first.opponent, sum(p.pairing.games for p in parts), games,
                    result.ppg, result.ci95, adjusted_ppg, adjusted_ci95,
                    result.luck_weight if result.luck else None, result.wins,
@@ -431,8 +435,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         settings: dict[str, Any] = {k: v for k, v in vars(args).items() if k != "json"}
         with open(args.json, "w") as f:
             rows = [asdict(o) | {"ci95": finite(o.ci95)}
-                        | {"adjusted_ci95": finite(o.adjusted_ci95) if o.adjusted_ci95 is not None else None}
-                        for o in outcomes]
+                    | {"adjusted_ci95": finite(o.adjusted_ci95) if o.adjusted_ci95 is not None else None}
+                    for o in outcomes]
             json.dump({"settings": settings, "pairings": rows, "goals": [asdict(g) for g in found]},
                       f, indent=2)
             f.write("\n")
