@@ -292,7 +292,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     plies = [int(p) for p in args.plies.split(",")]
     if args.filter:
         keep2, margin2 = args.filter.split(",")
-        analysis.FILTER = analysis.FILTER | {"keep2": int(keep2), "margin2": float(margin2)}
+        analysis.FILTER = (analysis.FILTER[0], (int(keep2), float(margin2)))
     pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
     err = Console(stderr=True)
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="tavli-agreement-"))

@@ -55,7 +55,7 @@ def expected_gain(job: tuple[int, int]) -> tuple[float, float, int, int]:
             ev = Evaluator.for_variant(match.game.variant)
             flat = {a.index: a.match_equity or 0.0 for a in ev.analyse(legal, 0, after=after)}
             deep = {a.index: a.match_equity or 0.0
-                    for a in ev.analyse(legal, 1, keep1=len(legal), margin1=math.inf, after=after)}
+                    for a in ev.analyse(legal, 1, ((len(legal), math.inf),), after=after)}
             by0 += flat[aware] - flat[blind]
             by1 += deep[aware] - deep[blind]
             differ += 1

@@ -2,18 +2,23 @@
 
     .venv/bin/python benchmarks/speed.py [--variants portes,plakoto,fevga] [--levels L1,L2,..]
         [--positions N] [--max-seconds S] [--train-games N] [--threads T] [--hidden H]
-        [--skip-decisions] [--skip-training] [--seed X] [--json FILE]
+        [--whole-search] [--three-ply] [--skip-decisions] [--skip-training] [--seed X] [--json FILE]
 
 Decisions: ``--positions`` positions (200 by default) are sampled from
 self-play games of the ``advanced`` level (fixed seed), each with the roll
 that was played there and at least two legal plays. For each level
 ``NeuralBot(level).choose(legal)`` is timed on every one of them (after a
 warm-up, the legal plays generated beforehand), and for Portes
-``GnubgPlayer(0)`` of ``benchmarks/peers.py`` too, in the same run so that
-the ratio shares the machine's load. ``--max-seconds`` caps the time spent on
-one level of one game; the positions actually timed are reported. Prints,
-per game and player, the median, mean, 90th percentile and largest time in
-milliseconds, and for Portes the ratio of medians ours / GNU Backgammon.
+``tavli.gnubg_player.GnubgPlayer(0)`` too, in the same run so that the ratio
+shares the machine's load. With ``--whole-search`` the expert and the
+champion are timed a second time searching every ply to their depth, as
+hints do (a bot's choice stops where one play is left), on the same
+positions; with ``--three-ply`` a bot's 3-ply search (the champion's, then
+the best 2 within 0.04 of its 2-ply values to 3 plies) as well.
+``--max-seconds`` caps the time spent on one level of one game; the
+positions actually timed are reported. Prints, per game and player, the
+median, mean, 90th percentile and largest time in milliseconds, and for
+Portes the ratio of medians ours / GNU Backgammon.
 
 Training: ``tavli.training.Trainer`` runs on a fresh network (in a temporary
 folder, no strength measurements) for ``--train-games`` games per game
@@ -33,7 +38,6 @@ import json
 import os
 import random
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -124,6 +128,21 @@ def time_player(game: str, name: str, player: Player, sample: list[LegalPlays],
                          ordered[-1])
 
 
+class Search:
+    """The bots' search (``Evaluator.analyse`` with ``FILTERS``) to ``depth`` plies as a player;
+    ``decide`` as a bot searches, stopping where one play is left, or else every ply down to
+    ``depth`` as a hint does."""
+
+    def __init__(self, depth: int, decide: bool) -> None:
+        self.depth = depth
+        self.decide = decide
+        self.name = f"{depth}-ply search" + ("" if decide else ", whole")
+
+    def choose(self, legal: LegalPlays) -> int:
+        ev = Evaluator.for_variant(legal.position.variant)
+        return ev.analyse(legal, self.depth, decide=self.decide)[0].index
+
+
 def decisions(args: argparse.Namespace, err: Console) -> list[DecisionTimes]:
     out: list[DecisionTimes] = []
     for game in args.variants:
@@ -136,9 +155,19 @@ def decisions(args: argparse.Namespace, err: Console) -> list[DecisionTimes]:
             figures = time_player(game, level, bot, positions, args.max_seconds)
             rows.append(figures)
             err.print(f"  {level}: median {figures.median_ms:.2f} ms over {figures.positions} positions")
+            if args.whole_search and LEVELS[level].depth > 0:
+                searcher = Search(LEVELS[level].depth, decide=False)
+                whole = time_player(game, searcher.name, searcher, positions, args.max_seconds)
+                rows.append(whole)
+                err.print(f"  {whole.player}: median {whole.median_ms:.2f} ms "
+                          f"({whole.median_ms / figures.median_ms:.2f}x the {level}'s)")
+        if args.three_ply:
+            figures = time_player(game, "3-ply search", Search(3, decide=True), positions, args.max_seconds)
+            rows.append(figures)
+            err.print(f"  {figures.player}: median {figures.median_ms:.2f} ms over {figures.positions} positions")
         if game == "portes":
             try:
-                from peers import GnubgPlayer
+                from tavli.gnubg_player import GnubgPlayer
 
                 gnubg_player = GnubgPlayer(0)
             except RuntimeError as e:
@@ -253,6 +282,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--threads", type=int, default=0, help="training threads (default: all cores)")
     parser.add_argument("--hidden", type=int, default=0,
                         help="hidden units of the fresh network (default: as the shipped network)")
+    parser.add_argument("--whole-search", action="store_true",
+                        help="also time the searching levels' whole search, as hints run it")
+    parser.add_argument("--three-ply", action="store_true",
+                        help="also time a 3-ply search (no level plays one: docs/strength.md)")
     parser.add_argument("--skip-decisions", action="store_true", help="leave out the decision times")
     parser.add_argument("--skip-training", action="store_true", help="leave out the training speed")
     parser.add_argument("--seed", type=int, default=1, help="seed of the sample and the training (default 1)")
@@ -280,4 +313,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

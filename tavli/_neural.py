@@ -629,17 +629,42 @@ def post2(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x:
     _turn_over(out)
 
 
+# Each depth has its own function: numba's cache cannot hold a recursive one.
+@njit(cache=True)
+def post3(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
+          h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int) -> None:
+    """3-ply value of ``r``: as ``post2``, the replies valued at 2-ply."""
+    code = K.outcome(r, params)
+    if code != K.ONGOING:
+        _terminal(code, out)
+        return
+    s = K.flip(r, params)
+    acc = np.zeros(3, np.float64)
+    for i in range(_ROLLS.shape[0]):
+        after = _best_after(s, _ROLLS[i, 0], _ROLLS[i, 1], params, net, race, ws, x, h, out, wt[1 - side])
+        post2(after, params, net, race, ws, x, h, out, wt, 1 - side)
+        acc += _ROLLS[i, 2] * out
+    out[:] = acc / 36.0
+    _turn_over(out)
+
+
+MAX_DEPTH = 3
+
+
 @njit(cache=True, nogil=True)
 def analyse(rows: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, depth: int,
-            keep1: int, margin1: float, keep2: int, margin2: float,
-            wt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            keeps: np.ndarray, margins: np.ndarray, wt: np.ndarray,
+            decide: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Value every play of a roll (rows from ``generate``), searching the promising
     ones deeper: ``(values[n, 3], depth_used[n])``. Plays are ranked, and both
     sides choose their plays in the search, by the outcome weights ``wt``
     (``weighted``; ``MONEY`` for points per game).
 
-    All plays get 0-ply; at most ``keep1`` within ``margin1`` of the best go
-    to 1-ply; of those, at most ``keep2`` within ``margin2`` go to 2-ply.
+    All plays get 0-ply; at most ``keeps[0]`` within ``margins[0]`` of the best
+    go to 1-ply; of those, at most ``keeps[1]`` within ``margins[1]`` go to
+    2-ply, and so on to ``depth`` plies (at most ``MAX_DEPTH``). With
+    ``decide`` the search stops where only one play would go deeper: it is
+    the choice whatever its deeper value.
     If the workspace was too small anywhere, ``ws[3][K._STATUS]`` says so
     on return.
     """
@@ -657,13 +682,20 @@ def analyse(rows: np.ndarray, params: int, net: Network, race: Tables, ws: Array
         values[k] = out
         eq[k] = weighted(out, wt[0])
     for level in range(1, depth + 1):
-        keep = keep1 if level == 1 else keep2
-        margin = margin1 if level == 1 else margin2
+        keep = keeps[level - 1]
+        margin = margins[level - 1]
         best = -1e300
         for k in range(n):
             if used[k] == level - 1 and eq[k] > best:
                 best = eq[k]
         order = np.argsort(-eq)
+        if decide:
+            rivals = 0
+            for k in range(n):
+                if used[k] == level - 1 and eq[k] >= best - margin:
+                    rivals += 1
+            if rivals < 2 or keep < 2:
+                break
         taken = 0
         for t in range(n):
             k = order[t]
@@ -672,8 +704,10 @@ def analyse(rows: np.ndarray, params: int, net: Network, race: Tables, ws: Array
             r = rows[k, :K.STATE_SIZE].copy()
             if level == 1:
                 post1(r, params, net, race, ws, x, h, out, wt, 0)
-            else:
+            elif level == 2:
                 post2(r, params, net, race, ws, x, h, out, wt, 0)
+            else:
+                post3(r, params, net, race, ws, x, h, out, wt, 0)
             values[k] = out
             eq[k] = weighted(out, wt[0])
             used[k] = level

@@ -1,7 +1,7 @@
 """Analysis of played games: every decision's loss against the best play, and every roll's luck.
 
 For each turn the legal plays are ranked by the game's network at a chosen
-depth (0, 1 or 2 plies, as ``tavli.neural.Evaluator.analyse``); the played
+depth (0 to 3 plies, as ``tavli.neural.Evaluator.analyse``); the played
 play's *loss* is the best play's equity less the played play's, in points
 per game, both valued at the same depth. A turn with one legal play or none
 is *forced*: it is listed, and left out of the rates. Each roll's *luck* is
@@ -55,7 +55,7 @@ from tavli.dice import Dice
 from tavli.errors import TavliError
 from tavli.game import Game, Turn
 from tavli.met import AfterGame, MatchEquityError, MatchScore
-from tavli.neural import Evaluator, Probabilities, search_weights
+from tavli.neural import Evaluator, Filters, Probabilities, search_weights
 from tavli.position import LegalPlays, Position, _grow_workspace, _workspace
 from tavli.variants import BLACK, WHITE, Color, Variant
 
@@ -71,11 +71,14 @@ DEFAULT_DEPTH = 2
 ERROR_SCALE = 1000.0
 """Error rates are in millipoints per unforced decision: 1000 times the mean loss."""
 
-FILTER = {"keep1": 8, "margin1": 0.16, "keep2": 2, "margin2": 0.04}
+DEPTHS = (0, 1, 2, 3)
+"""The depths an analysis can search (3 plies takes 3 to 20 times as long as 2: docs/strength.md)."""
+
+FILTER: Filters = ((8, 0.16), (2, 0.04), (2, 0.02))
 """Which plays are searched deeper (``tavli.neural.Evaluator.analyse``): at most 8 within
-0.16 points of the best at 0-ply go to 1 ply, of those at most 2 within 0.04 to 2 plies;
-GNU Backgammon's own filter for its 2-ply analysis. The played play is always searched
-to the depth of the best."""
+0.16 points of the best at 0-ply go to 1 ply, of those at most 2 within 0.04 to 2 plies
+(GNU Backgammon's own filter for its 2-ply analysis), and of those at most 2 within 0.02
+to 3 plies. The played play is always searched to the depth of the best."""
 
 CANDIDATES = 5
 """How many of the best plays each decision keeps (the played play is kept besides)."""
@@ -331,8 +334,9 @@ def _searched(ev: Evaluator, legal: LegalPlays, k: int, depth: int, after: After
     weights = N.MONEY if after is None else search_weights(after)
     while True:
         ws = _workspace()
-        values, _ = N.analyse(rows, params, ev.network, ev._race, ws.args(), depth, 1, math.inf, 1, math.inf,
-                              weights)
+        plies = max(depth, 1)  # one filter per ply, each letting the play through
+        values, _ = N.analyse(rows, params, ev.network, ev._race, ws.args(), depth, np.ones(plies, np.int64),
+                              np.full(plies, math.inf), weights)
         if ws.ints[K._STATUS] == 0:
             return Probabilities(*map(float, values[0]))
         _grow_workspace(ws)
@@ -367,8 +371,8 @@ def evaluate_decision(before: Position, dice: Dice, played: str, depth: int = DE
     >>> m.best, 0.01 < m.mwc_loss < 0.1
     ('8/5 6/5', True)
     """
-    if depth not in (0, 1, 2):
-        raise AnalysisError(f"the depth is 0, 1 or 2 plies, not {depth}")
+    if depth not in DEPTHS:
+        raise AnalysisError(f"the depth is 0 to {DEPTHS[-1]} plies, not {depth}")
     after = None if score is None else score.after_game()
     away = None if score is None else (score.need, score.opp_need)
     # a point of a game at this score, in MWC: half the swing between a 1-point win and loss
@@ -390,7 +394,7 @@ def evaluate_decision(before: Position, dice: Dice, played: str, depth: int = DE
         k = legal.index(before.parse_play(played, dice))
     except ValueError as e:
         raise AnalysisError(f"game {game + 1}, turn {turn}: {e}") from None
-    found = ev.analyse(legal, depth if len(legal) > 1 else 0, **FILTER, after=after)  # type: ignore[arg-type]
+    found = ev.analyse(legal, depth if len(legal) > 1 else 0, FILTER, after=after)
     values = {a.index: (a.probabilities, a.depth) for a in found}
     top = found[0].depth
     if values[k][1] < top:
@@ -488,8 +492,8 @@ def analyse_games(games: Sequence[GameInput], depth: int = DEFAULT_DEPTH, worker
     analysed at the score before it, by the chance of winning the match;
     without it, for points per game.
     """
-    if depth not in (0, 1, 2):
-        raise AnalysisError(f"the depth is 0, 1 or 2 plies, not {depth}")
+    if depth not in DEPTHS:
+        raise AnalysisError(f"the depth is 0 to {DEPTHS[-1]} plies, not {depth}")
     rollouts = rollouts or {}
     scores = _scores_before(games)
 

@@ -613,8 +613,8 @@ def _rollout_keys(values: tuple[str, ...]) -> list[tuple[int, int]]:
 
 @cli.command()
 @click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--depth", "-d", type=click.IntRange(0, 2), default=None,
-              help="plies of search: 0, 1 or 2 [default: 2, the strongest within the speed goal]")
+@click.option("--depth", "-d", type=click.IntRange(0, 3), default=None,
+              help="plies of search, 0 to 3 [default: 2, the strongest within the speed goal]")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object (docs/analysis.md) instead")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path),
               help="draw the chances of winning through the match, mistakes marked, into this PNG")

@@ -77,6 +77,14 @@ class Analysis:
         return self.probabilities.equity
 
 
+Filters = tuple[tuple[int, float], ...]
+"""A search's filter for each ply from the first: ``(keep, margin)``, at most ``keep`` plays
+within ``margin`` points (or match equity scaled to points) of the best go a ply deeper."""
+
+FILTERS: Filters = ((8, 0.16), (3, 0.06), (2, 0.04))
+"""The bots' filters: the best 8 plays go to 1 ply, 3 of those to 2, 2 of those to 3."""
+
+
 class Evaluator:
     """One game's network, with the bear-off database for races at home."""
 
@@ -120,25 +128,40 @@ class Evaluator:
                                     self._race)[0]
         return Probabilities(float(w), float(w2), float(l2))
 
-    def analyse(self, legal: LegalPlays, depth: int = 0, keep1: int = 8, margin1: float = 0.16,
-                keep2: int = 3, margin2: float = 0.06, after: AfterGame | None = None) -> list[Analysis]:
+    def analyse(self, legal: LegalPlays, depth: int = 0, filters: Filters = FILTERS,
+                after: AfterGame | None = None, decide: bool = False) -> list[Analysis]:
         """Every play of ``legal`` valued for the side playing it, best first.
 
-        Plays within ``margin1`` of the best (at most ``keep1``) are searched to
-        1 ply, the best of those (``keep2``, ``margin2``) to 2 plies. Without
-        ``after`` plays are ranked by equity (points per game); with it (the
-        match equity after each outcome of the game, ``tavli.met``) by the
-        chance of winning the match, and both sides play so in the search.
+        Every play gets 0 ply; ``filters[i] = (keep, margin)``: at most ``keep``
+        plays within ``margin`` of the best at ``i`` plies go on to ``i + 1``
+        plies, down to ``depth``. Without ``after`` plays are ranked by equity
+        (points per game); with it (the match equity after each outcome of the
+        game, ``tavli.met``) by the chance of winning the match, and both sides
+        play so in the search. With ``decide`` only the choice matters: the
+        search stops where a single play would go deeper (the first's depth
+        may then be less than ``depth``).
+
+        >>> from tavli import Position, Dice
+        >>> legal = Position.start("portes").legal_plays(Dice(6, 5))
+        >>> found = Evaluator.for_variant("portes").analyse(legal, 2, ((3, 1.0), (1, 1.0)))
+        >>> [a.depth for a in found]
+        [2, 1, 1, 0, 0, 0, 0]
         """
         if legal.position.variant.kernel_id != self.kernel_id:
             raise TavliError(f"this network plays {self.meta.get('variant')}, not {legal.position.variant}")
+        if not 0 <= depth <= N.MAX_DEPTH:
+            raise ValueError(f"the search depth is 0 to {N.MAX_DEPTH} plies, not {depth}")
+        if len(filters) < depth:
+            raise ValueError(f"a {depth}-ply search needs {depth} filters, not {len(filters)}")
         rows = legal.results
         params = legal.position.variant.params
         weights = N.MONEY if after is None else search_weights(after)
+        keeps = np.array([keep for keep, _ in filters[:depth]] or [0], np.int64)
+        margins = np.array([margin for _, margin in filters[:depth]] or [0.0], np.float64)
         while True:
             ws = _workspace()
             values, used = N.analyse(rows, params, self.network, self._race, ws.args(), depth,
-                                     keep1, margin1, keep2, margin2, weights)
+                                     keeps, margins, weights, decide)
             if ws.ints[K._STATUS] == 0:
                 break
             _grow_workspace(ws)
@@ -292,11 +315,12 @@ class NeuralBot:
         ev = self._evaluators.get(variant.kernel_id)
         return ev if ev is not None else Evaluator.for_variant(variant.name)
 
-    def analyse(self, legal: LegalPlays, score: MatchScore | None = None) -> list[Analysis]:
+    def analyse(self, legal: LegalPlays, score: MatchScore | None = None, decide: bool = False) -> list[Analysis]:
         """The plays valued at this level's depth, best first (without noise): by points per
-        game, or at a match ``score`` by the chance of winning the match."""
+        game, or at a match ``score`` by the chance of winning the match. With ``decide``
+        only the best play's place is sure (``Evaluator.analyse``)."""
         after = None if score is None else score.after_game()
-        return self.evaluator(legal.position.variant).analyse(legal, self.level.depth, after=after)
+        return self.evaluator(legal.position.variant).analyse(legal, self.level.depth, after=after, decide=decide)
 
     def choose(self, legal: LegalPlays, score: MatchScore | None = None) -> int:
         """The index of the bot's play in ``legal``: for points per game (a single game, money
@@ -311,7 +335,7 @@ class NeuralBot:
         """
         if len(legal) == 1:
             return 0
-        found = self.analyse(legal, score)
+        found = self.analyse(legal, score, decide=self.level.noise == 0.0)
         if self.level.noise == 0.0:
             return found[0].index
         rule = NOISE_RULES.get(legal.position.variant.name, NoiseRule())

@@ -116,8 +116,7 @@ def rank(variant: str, dice: Dice) -> list[tuple[str, float, int]]:
     '8/5 6/5'
     """
     legal = _legal(variant, dice)
-    found = Evaluator.for_variant(variant).analyse(legal, 2, keep1=len(legal), margin1=math.inf,
-                                                   keep2=len(legal), margin2=math.inf)
+    found = Evaluator.for_variant(variant).analyse(legal, 2, ((len(legal), math.inf),) * 2)
     return [(str(legal[a.index]), a.equity, a.index) for a in found]
 
 

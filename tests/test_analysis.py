@@ -66,6 +66,15 @@ def test_the_played_play_is_valued_at_the_depth_of_the_best() -> None:
     assert d.loss == pytest.approx(d.candidates[0].equity - played.equity)
 
 
+def test_three_plies_search_the_played_play_as_deep_as_the_best() -> None:
+    d = evaluate_decision(Position.start("portes"), Dice(6, 5), "13/7 13/8", 3)
+    assert d.depth == 3 and d.candidates[0].depth == 3
+    played = next(c for c in d.candidates if c.play == d.played)
+    assert played.depth == 3 and d.best == "24/13" and d.skill == "error"
+    assert d.loss == pytest.approx(d.candidates[0].equity - played.equity)
+    assert sum(c.depth == 3 for c in d.candidates) <= 3  # FILTER's 2, and the played play
+
+
 def test_forced_plays_and_passes_are_marked_and_cost_nothing() -> None:
     # Portes, White on the bar against a closed board: no play
     shut = Position.from_string("portes ......3b.....12w.....2b2b2b2b2b2b w 3:0 0:0")
@@ -75,8 +84,8 @@ def test_forced_plays_and_passes_are_marked_and_cost_nothing() -> None:
         evaluate_decision(shut, Dice(6, 5), "13/7", 1)
     with pytest.raises(AnalysisError, match="game 3, turn 7"):
         evaluate_decision(PLAKOTO, Dice(6, 5), "24/1", 1, game=2, turn=7)
-    with pytest.raises(AnalysisError, match="depth"):
-        evaluate_decision(PLAKOTO, Dice(6, 5), "17/6", 3)
+    with pytest.raises(AnalysisError, match="depth is 0 to 3 plies, not 4"):
+        evaluate_decision(PLAKOTO, Dice(6, 5), "17/6", 4)
 
 
 def test_thresholds_classify_losses() -> None:

@@ -98,7 +98,7 @@ def test_analyse_a_rollout_for_one_decision(record: Path) -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (("missing.json",), "cannot read missing.json"),
-    (("{path}", "--depth", "3"), "3 is not in the range"),
+    (("{path}", "--depth", "4"), "4 is not in the range"),
     (("{path}", "--rollout", "x"), "GAME:TURN"),
 ])
 def test_analyse_bad_input_is_one_line(record: Path, args: tuple[str, ...], message: str) -> None:

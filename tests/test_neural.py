@@ -428,6 +428,34 @@ def test_analyse_is_sorted_best_first(game: str) -> None:
                 (1 - theirs.win, theirs.lose2, theirs.win2), abs=1e-12)
 
 
+def test_analyse_three_plies_deep_with_its_own_filters() -> None:
+    ev = Evaluator.for_variant("portes")
+    pos, dice = positions_with_rolls("portes", 14, 1)[0]
+    legal = pos.legal_plays(dice)
+    found = ev.analyse(legal, 3, ((4, 1.0), (2, 1.0), (1, 1.0)))
+    assert [sum(a.depth == d for a in found) for d in (3, 2, 1)] == [1, 1, 2]
+    deeper = ev.analyse(legal, 3, ((4, 1.0), (2, 1.0), (2, 1.0)))
+    by_index = {a.index: a for a in found}
+    assert found[0].index in {a.index for a in deeper if a.depth == 3}
+    assert deeper[0].depth == 3 and by_index[deeper[0].index].depth >= 2
+    with pytest.raises(ValueError, match="0 to 3 plies"):
+        ev.analyse(legal, 4)
+    with pytest.raises(ValueError, match="needs 2 filters, not 1"):
+        ev.analyse(legal, 2, ((8, 0.16),))
+
+
+def test_deciding_searches_less_and_chooses_the_same() -> None:
+    ev = Evaluator.for_variant("plakoto")
+    for pos, dice in positions_with_rolls("plakoto", 6, 8):
+        legal = pos.legal_plays(dice)
+        if len(legal) < 2:
+            continue
+        full, quick = ev.analyse(legal, 2), ev.analyse(legal, 2, decide=True)
+        assert quick[0].index == full[0].index
+        assert sum(a.depth for a in quick) <= sum(a.depth for a in full)
+        assert NeuralBot("champion").choose(legal) == full[0].index
+
+
 def test_bot_analyse_uses_its_level() -> None:
     legal = Position.start("portes").legal_plays(Dice(4, 3))
     assert {a.depth for a in NeuralBot("casual").analyse(legal)} == {0}
