@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -84,9 +85,13 @@ def test_a_move_made_on_one_process_is_seen_on_the_other_without_polling(postgre
     servers.append(b)
     links = a.post("/api/matches", {"opponent": "friend", "length": 3, "games": "portes,fevga", "seat": "white"})
     mid = links["match"]
-    with a.socket(mid) as white, b.socket(mid) as black:
+    with ExitStack() as stack:
+        # each socket says hello as soon as it opens: the server closes one that waits longer than 5 s
+        white = stack.enter_context(a.socket(mid))
+        latest = {"white": hello(white, links["token"])}
+        black = stack.enter_context(b.socket(mid))
+        latest["black"] = hello(black, links["friend"].split("#t=", 1)[1])
         sockets = {"white": white, "black": black}
-        latest = {"white": hello(white, links["token"]), "black": hello(black, links["friend"].split("#t=", 1)[1])}
         latest["white"] = receive(white, lambda m: m["type"] == "state" and m["players"]["black"]["connected"])
         actions = 0
         while not latest["white"]["over"] and actions < 300:
