@@ -466,7 +466,7 @@ def serve(host: str, port: int, database: str, claim_after: float, bot_delay: fl
         raise InputError(f"cannot listen on {host}:{port}: {e.strerror}") from None
     from tavli.server.service import WARM_UP_STAGES, warm_up
 
-    click.echo("Getting ready (the very first start compiles and builds tables, about 45 s; "
+    click.echo("Getting ready (the very first start compiles and builds tables, about 90 s; "
                "later starts take a second):", err=True)
     for stage, work in WARM_UP_STAGES:
         click.echo(f"  {stage}…", nl=False, err=True)

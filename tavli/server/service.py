@@ -72,7 +72,7 @@ WARM_UP_STAGES: tuple[tuple[str, Callable[[], None]], ...] = (
 )
 """What the server does before it takes players, stage by stage (a name to show, the work):
 compile the rules kernel and the bots' search, load the networks, build the bear-off tables.
-The very first run takes about 45 s; all is cached on disk, and later starts take a second."""
+The very first run takes about 90 s; all is cached on disk, and later starts take a second."""
 
 
 def warm_up() -> None:
