@@ -138,6 +138,10 @@ def run(args: argparse.Namespace) -> None:
     else:
         data = {"level": args.level, "seed": args.seed, "part": args.part, "seconds": 0.0,
                 "command": " ".join(sys.argv), "variants": {}}
+    command = " ".join(sys.argv)
+    commands = data.setdefault("commands", [data["command"]])  # every command that added games
+    if command not in commands:
+        commands.append(command)
     for v in variants:
         data["variants"].setdefault(v, {"next": 0, "turns": 0, "counts": dict.fromkeys(OUTCOMES, 0),
                                         "luck": {o: dict.fromkeys(SUMS, 0.0) for o in LUCKY}})
@@ -180,7 +184,7 @@ def merged(paths: list[Path]) -> dict[str, Any]:
             sys.exit(f"{path}: part {data['part']} given twice")
         out["parts"].append(data["part"])
         out["seconds"] += data["seconds"]
-        out.setdefault("commands", []).append(data["command"])
+        out.setdefault("commands", []).extend(data.get("commands", [data["command"]]))
         for v, entry in data["variants"].items():
             into = out["variants"].setdefault(v, {"turns": 0, "counts": dict.fromkeys(OUTCOMES, 0),
                                                   "luck": {o: dict.fromkeys(SUMS, 0.0) for o in LUCKY}})

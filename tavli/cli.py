@@ -9,7 +9,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, TextIO, TypeVar
 
 import click
 
@@ -119,6 +119,25 @@ SEATS = ("human", *BOTS)
 DEFAULT_LEVEL = "expert"  # tavli.neural.DEFAULT_LEVEL, without loading the networks
 
 
+F = TypeVar("F", bound=Callable[..., object])
+
+
+def house_rule_options(command: F) -> F:
+    """The house rules a match can choose (``MatchSettings``), as ``--mother-pin``,
+    ``--prime-limits`` and ``--prime-in-opponent-start``; ``_settings`` reads them."""
+    options = (
+        click.option("--mother-pin", type=click.Choice(["double", "single", "off"]), default="double",
+                     show_default=True, help="Plakoto: points for pinning the mother"),
+        click.option("--prime-limits", type=click.Choice(["on", "off"]), default="on", show_default=True,
+                     help="Fevga: the prime limits (off = Moultezim)"),
+        click.option("--prime-in-opponent-start", type=click.Choice(["on", "off"]), default="on",
+                     show_default=True, help="Fevga: forbid holding all of points 7-12"),
+    )
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
 def _settings(length: int, games: str, mother_pin: str, prime_limits: str,
               prime_in_opponent_start: str) -> MatchSettings:
     try:
@@ -138,12 +157,7 @@ def _settings(length: int, games: str, mother_pin: str, prime_limits: str,
               help="points to win the match")
 @click.option("--games", default="tavli", show_default=True,
               help="tavli (Portes, Plakoto, Fevga, ...), one game, or an order like fevga,portes")
-@click.option("--mother-pin", type=click.Choice(["double", "single", "off"]), default="double",
-              show_default=True, help="Plakoto: points for pinning the mother")
-@click.option("--prime-limits", type=click.Choice(["on", "off"]), default="on", show_default=True,
-              help="Fevga: the prime limits (off = Moultezim)")
-@click.option("--prime-in-opponent-start", type=click.Choice(["on", "off"]), default="on",
-              show_default=True, help="Fevga: forbid holding all of points 7-12")
+@house_rule_options
 @click.option("--seed", type=int, help="reproducible dice (default: cryptographic dice)")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
               help="write the match record (JSON, docs/formats.md) to this file when the match ends or stops")
@@ -167,18 +181,13 @@ def play(white: str, black: str, length: int, games: str, mother_pin: str, prime
               help="which game of the order comes next (0 = the first)")
 @click.option("--starter", type=click.Choice(["roll-off", "me", "opponent"]), default="roll-off",
               show_default=True, help="who starts the next game, seen from the row's side")
-@click.option("--mother-pin", type=click.Choice(["double", "single", "off"]), default="double",
-              show_default=True, help="Plakoto: points for pinning the mother")
-@click.option("--prime-limits", type=click.Choice(["on", "off"]), default="on", show_default=True,
-              help="Fevga: the prime limits (off = Moultezim)")
-@click.option("--prime-in-opponent-start", type=click.Choice(["on", "off"]), default="on",
-              show_default=True, help="Fevga: forbid holding all of points 7-12")
+@house_rule_options
 @click.option("--json", "as_json", is_flag=True, help="print JSON for tools")
 def met_command(length: int, games: str, next_game: int, starter: str, mother_pin: str, prime_limits: str,
                 prime_in_opponent_start: str, as_json: bool) -> None:
     """Print the match equity table: the chance of winning the match, needing the row's points
     against the column's (docs/match-equity.md)."""
-    from tavli.met import MatchEquity, Starter, outcomes_for
+    from tavli.met import MatchEquity, Starter, measured_as, outcomes_for
 
     settings = _settings(length, games, mother_pin, prime_limits, prime_in_opponent_start)
     met = MatchEquity.for_settings(settings)
@@ -190,6 +199,7 @@ def met_command(length: int, games: str, next_game: int, starter: str, mother_pi
             "starter": starter, "rules": {"mother_pin": mother_pin, "prime_limits": prime_limits == "on",
                                           "prime_in_opponent_start": prime_in_opponent_start == "on"},
             "outcomes": {str(v): vars(outcomes_for(v)) for v in met.games},
+            "measured_as": {str(v): measured_as(v) for v in met.games},
             "equity": table,
             "about": "equity[i][j]: chance of winning the match needing i + 1 points against j + 1",
         }, indent=1))
@@ -207,6 +217,9 @@ def met_command(length: int, games: str, next_game: int, starter: str, mother_pi
     for i, row in enumerate(table, start=1):
         out.add_row(f"{i}-away", *(f"{100 * e:.1f}" for e in row))
     Console().print(out)
+    for v in met.games:
+        if measured_as(v) != str(v):  # house rules not measured: say whose figures stand in
+            click.echo(f"{v}: not measured with its house rules; the figures of {measured_as(v)} stand in")
 
 
 def _check_writable(path: Path) -> None:

@@ -77,7 +77,9 @@ def test_outcomes_run_and_merge(tmp_path: Path) -> None:
     run("benchmarks/outcomes.py", "run", "--games", "4", "--level", "advanced", "--checkpoint", str(checkpoint))
     saved = json.loads(checkpoint.read_text())
     assert {v: e["next"] for v, e in saved["variants"].items()} == {"portes": 4, "plakoto": 4, "fevga": 4}
+    assert [c.split("--games ")[1][0] for c in saved["commands"]] == ["3", "4"]  # both commands kept
     run("benchmarks/outcomes.py", "merge", str(checkpoint), "--into", str(data))
+    assert json.loads(data.read_text())["commands"] == saved["commands"]
     rows = json.loads(data.read_text())["variants"]
     for row in rows.values():
         assert row["games"] == 4 == sum(row["counts"].values())

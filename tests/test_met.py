@@ -17,6 +17,7 @@ from tavli.met import (
     MatchEquityError,
     Outcomes,
     Starter,
+    measured_as,
     outcomes_for,
     shipped_outcomes,
 )
@@ -80,8 +81,8 @@ def test_exact_at_one_away_each() -> None:
     # the next game decides, and after a tie a roll-off starts an even game
     for name, o in shipped_outcomes().items():
         met = MatchEquity((name,))
-        assert met.equity(1, 1, 0, Starter.ME) == pytest.approx(o.win1 + o.win2 + o.tie / 2, abs=1e-12)
-        assert met.equity(1, 1, 0, Starter.OPPONENT) == pytest.approx(o.lose1 + o.lose2 + o.tie / 2, abs=1e-12)
+        assert met.equity(1, 1, 0, Starter.ME) == pytest.approx(o.win1 + o.win2 + o.tie / 2, abs=1e-9)
+        assert met.equity(1, 1, 0, Starter.OPPONENT) == pytest.approx(o.lose1 + o.lose2 + o.tie / 2, abs=1e-9)
 
 
 def test_hand_worked_cases() -> None:
@@ -188,3 +189,42 @@ def test_cli_prints_the_table_and_json() -> None:
     assert data["next_game_name"] == "portes" and len(data["equity"]) == 4
     bad = runner.invoke(cli, ["met", "--games", "chess"])
     assert bad.exit_code == 2 and "unknown game" in bad.output
+
+
+def test_cli_house_rules_change_the_table() -> None:
+    from click.testing import CliRunner
+
+    from tavli.cli import cli
+
+    runner = CliRunner()
+    answer = runner.invoke(cli, ["met", "-n", "3", "--games", "plakoto", "--mother-pin", "single", "--json"])
+    assert answer.exit_code == 0, answer.output
+    data = json.loads(answer.output)
+    single = MatchEquity.for_settings(MatchSettings(length=3, games=("plakoto",), mother_pin="single"))
+    double = MatchEquity.for_settings(MatchSettings(length=3, games=("plakoto",)))
+    assert data["rules"]["mother_pin"] == "single"
+    assert data["measured_as"] == {"plakoto,mother_pin=single": "plakoto,mother_pin=single"}
+    assert data["equity"] == single.table(3) != double.table(3)
+    shown = runner.invoke(cli, ["met", "-n", "3", "--games", "plakoto", "--mother-pin", "single"])
+    assert shown.exit_code == 0 and "stand in" not in shown.output
+    bad = runner.invoke(cli, ["met", "--prime-limits", "maybe"])
+    assert bad.exit_code == 2 and "maybe" in bad.output
+
+
+def test_unmeasured_house_rules_borrow_the_standard_figures_and_say_so() -> None:
+    from click.testing import CliRunner
+
+    from tavli.cli import cli
+
+    even = Outcomes(0.4, 0.1, 0.0, 0.4, 0.1)
+    skewed = Outcomes(0.5, 0.1, 0.0, 0.3, 0.1)
+    table = {"fevga": even, "fevga,prime_limits=off": skewed}
+    assert measured_as("fevga,prime_limits=off", table) == "fevga,prime_limits=off"
+    assert measured_as("fevga,prime_in_opponent_start=off", table) == "fevga"
+    assert outcomes_for("fevga,prime_in_opponent_start=off", table) == even
+    with pytest.raises(MatchEquityError):
+        measured_as("portes", table)
+    shown = CliRunner().invoke(cli, ["met", "-n", "3", "--games", "fevga", "--prime-in-opponent-start", "off"])
+    assert shown.exit_code == 0, shown.output
+    expected = "fevga,prime_in_opponent_start=off: not measured with its house rules; the figures of fevga"
+    assert (expected in shown.output) == (measured_as("fevga,prime_in_opponent_start=off") == "fevga")
