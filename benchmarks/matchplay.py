@@ -39,7 +39,7 @@ from typing import Any
 from tavli.dice import DiceRoller
 from tavli.duel import DuelResult
 from tavli.match import Match, MatchSettings
-from tavli.met import MatchScore, Starter
+from tavli.met import MatchScore, Starter, measured_as
 from tavli.neural import Evaluator, NeuralBot
 from tavli.variants import BLACK, WHITE, Color
 
@@ -93,11 +93,15 @@ def play_pair(job: tuple[int, int, str, str, int]) -> dict[str, Any]:
     return {"length": length, "pair": pair, "matches": [first, second], "seconds": time.monotonic() - t0}
 
 
-def table_id() -> str:
-    """Which outcome figures the match equity table is made of (``tavli/data/outcomes.json``):
-    matches played with another table are not pooled."""
+def table_id(games: str) -> str:
+    """Which outcome figures the match equity table of ``games`` is made of (those of
+    ``tavli/data/outcomes.json`` it uses; figures for other games or house rules added later
+    do not change it): matches played with another table are not pooled."""
     data = json.loads((resources.files("tavli") / "data" / "outcomes.json").read_text())
-    return hashlib.sha256(json.dumps(data["variants"], sort_keys=True).encode()).hexdigest()[:12]
+    settings = MatchSettings(games=MatchSettings.parse_games(games))
+    used = {measured_as(settings.variant(i)) for i in range(len(settings.games))}
+    figures = {k: v for k, v in data["variants"].items() if k in used}
+    return hashlib.sha256(json.dumps(figures, sort_keys=True).encode()).hexdigest()[:12]
 
 
 def summary(pairs: list[dict[str, Any]]) -> DuelResult:
@@ -122,7 +126,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    settings = {"level": args.level, "games": args.games, "seed": args.seed, "luck": True, "table": table_id()}
+    settings = {"level": args.level, "games": args.games, "seed": args.seed, "luck": True,
+                "table": table_id(args.games)}
     done: dict[str, Any] = {"settings": settings, "pairs": []}
     if args.out is not None and args.out.exists():
         done = json.loads(args.out.read_text())

@@ -189,3 +189,14 @@ def test_the_expected_gain_of_a_match_is_the_aware_plays_lead() -> None:
     # at 0 ply the aware play is the best by match-winning chance, so it never trails the other
     assert by0 > 0.0
     assert math.isfinite(by1)
+
+
+def test_the_table_id_covers_only_the_figures_the_games_use() -> None:
+    import hashlib
+
+    matchplay = benchmark("matchplay")
+    data = json.loads((ROOT / "tavli" / "data" / "outcomes.json").read_text())
+    assert "plakoto,mother_pin=single" in data["variants"]  # a house rule's row, not used by "tavli"
+    standard = {k: data["variants"][k] for k in ("portes", "plakoto", "fevga")}
+    expected = hashlib.sha256(json.dumps(standard, sort_keys=True).encode()).hexdigest()[:12]
+    assert matchplay.table_id("tavli") == expected != matchplay.table_id("portes")
