@@ -46,7 +46,6 @@ import json
 import math
 import re
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -212,7 +211,7 @@ def compare(record: MatchRecord, pair: str, plies: int, moves: list[GnubgMove], 
             if d.forced:
                 continue
             before = history[d.turn - 1].before
-            key = (g.index, before.gnubg_id(), tuple(sorted(d.dice)))
+            key = (g.index, before.gnubg_id(), (min(d.dice), max(d.dice)))
             listed = index.get(key)
             if not listed:
                 continue
@@ -364,4 +363,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

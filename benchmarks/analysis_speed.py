@@ -23,21 +23,38 @@ import argparse
 import json
 import os
 import resource
-import sys
 import time
 from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import get_args
 
 from goals import Goal, goal_table, verdict
 from rich.console import Console
 from rich.table import Table
 
-from tavli.analysis import DEFAULT_DEPTH, analyse_match, evaluate_decision
+from tavli.analysis import DEFAULT_DEPTH, Pool, analyse_match, evaluate_decision
 from tavli.dice import DiceRoller
 from tavli.match import Match, MatchSettings
 from tavli.neural import NeuralBot
 from tavli.variants import BLACK, WHITE
 
 GOAL_SECONDS = 30.0
+
+
+@dataclass
+class Run:
+    """One timed analysis of the whole match."""
+
+    depth: int
+    pool: str  # "none" for one worker
+    workers: int
+    decisions: int
+    seconds: float
+    cpu_seconds: float
+    load: float
+    per_second: float
+    speedup: float | None
+    goal_ratio: float
 
 
 def cpu_seconds() -> float:
@@ -68,7 +85,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     depths = [int(d) for d in args.depths.split(",")]
     workers = [int(w) for w in args.workers.split(",")]
-    pools = args.pools.split(",")
+    pools: list[Pool] = []
+    for name in args.pools.split(","):
+        if name not in get_args(Pool):
+            parser.error(f"unknown pool {name!r}: choose from {', '.join(get_args(Pool))}")
+        pools.append(name)
 
     match = play_match(args.length, args.games, args.seed)
     turns = sum(len(g.history) for g in match.games)
@@ -76,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         evaluate_decision(g.history[0].before, g.history[0].dice, str(g.history[0].play), 2)
     err = Console(stderr=True)
     err.print(f"{len(match.games)} games, {turns} turns, score {match.score[WHITE]}-{match.score[BLACK]}")
-    rows = []
+    rows: list[Run] = []
     for depth in depths:
         single = None
         for pool in pools:
@@ -85,36 +106,35 @@ def main(argv: Sequence[str] | None = None) -> None:
                     continue
                 load = os.getloadavg()[0]
                 start, cpu = time.perf_counter(), cpu_seconds()
-                analyse_match(match, depth, workers=n, pool=pool)  # type: ignore[arg-type]
+                analyse_match(match, depth, workers=n, pool=pool)
                 seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
                 if n == 1:
                     single = seconds
-                rows.append({"depth": depth, "pool": pool if n > 1 else "none", "workers": n, "decisions": turns,
-                             "seconds": seconds, "cpu_seconds": cpu, "load": load, "per_second": turns / seconds,
-                             "speedup": single / seconds if single else None, "goal_ratio": seconds / GOAL_SECONDS})
+                rows.append(Run(depth, pool if n > 1 else "none", n, turns, seconds, cpu, load, turns / seconds,
+                                single / seconds if single else None, seconds / GOAL_SECONDS))
                 err.print(f"depth {depth}, {pool}, {n} workers: {seconds:.1f} s, {cpu:.1f} s of CPU, load {load:.1f}")
     table = Table(title=f"Analysing a {args.length}-point match ({args.games}): {turns} decisions")
     for name in ("depth", "pool", "workers", "seconds", "CPU seconds", "load before", "decisions/s", "speed-up",
                  "of the 30 s goal"):
         table.add_column(name, justify="right")
     for r in rows:
-        table.add_row(str(r["depth"]), r["pool"], str(r["workers"]), f"{r['seconds']:.1f}", f"{r['cpu_seconds']:.1f}",
-                      f"{r['load']:.1f}", f"{r['per_second']:.1f}",
-                      f"{r['speedup']:.2f}" if r["speedup"] else "", f"{r['goal_ratio']:.2f}")
-    judged = [r for r in rows if r["depth"] == DEFAULT_DEPTH and r["workers"] == max(workers)]
-    best = min(judged, key=lambda r: r["seconds"]) if judged else None
+        table.add_row(str(r.depth), r.pool, str(r.workers), f"{r.seconds:.1f}", f"{r.cpu_seconds:.1f}",
+                      f"{r.load:.1f}", f"{r.per_second:.1f}", f"{r.speedup:.2f}" if r.speedup else "",
+                      f"{r.goal_ratio:.2f}")
+    judged = [r for r in rows if r.depth == DEFAULT_DEPTH and r.workers == max(workers)]
+    best = min(judged, key=lambda r: r.seconds) if judged else None
     found = [Goal(f"a {args.length}-point match at the default depth ({DEFAULT_DEPTH}-ply) in <= 30 s",
-                  verdict(best["seconds"] <= GOAL_SECONDS) if best else "not measured",
-                  f"{best['seconds']:.1f} s ({best['pool']}, {best['workers']} workers)" if best else "")]
+                  verdict(best.seconds <= GOAL_SECONDS) if best else "not measured",
+                  f"{best.seconds:.1f} s ({best.pool}, {best.workers} workers)" if best else "")]
     out = Console(width=max(Console().width, 110))
     out.print(table)
     out.print(goal_table(found))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"settings": vars(args), "games": len(match.games), "decisions": turns, "runs": rows}, f,
-                      indent=2)
+            json.dump({"settings": vars(args), "games": len(match.games), "decisions": turns,
+                       "runs": [asdict(r) for r in rows]}, f, indent=2)
             f.write("\n")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

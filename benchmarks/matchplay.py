@@ -150,15 +150,15 @@ def main() -> None:
                     break
     for length in lengths:
         pairs = [p for p in done["pairs"] if p["length"] == length]
-        result = summary(pairs)
         if not pairs:
             continue
-        rate, half = result.adjusted_ppg, result.adjusted_ci95
+        figures = summary(pairs)
+        rate, half = figures.adjusted_ppg, figures.adjusted_ci95
         seconds = sum(p["seconds"] for p in pairs)
         clear = "clear of 50%" if rate - half > 0.5 or rate + half < 0.5 else "not clear of 50%"
-        print(f"{length}-point matches ({args.games}, {args.level}): {result.games} matches, score-aware wins "
-              f"{100 * result.ppg:.1f}% ± {100 * result.ci95:.1f}; less luck {100 * rate:.1f}% ± {100 * half:.1f} "
-              f"({clear}; luck multiple {result.luck_weight:.2f}); {seconds:.0f} s of play in all")
+        print(f"{length}-point matches ({args.games}, {args.level}): {figures.games} matches, score-aware wins "
+              f"{100 * figures.ppg:.1f}% ± {100 * figures.ci95:.1f}; less luck {100 * rate:.1f}% ± {100 * half:.1f} "
+              f"({clear}; luck multiple {figures.luck_weight:.2f}); {seconds:.0f} s of play in all")
 
 if __name__ == "__main__":
     main()

@@ -373,7 +373,7 @@ def spiel_count(state: Any) -> int:
     actions = state.legal_actions()
     if len(actions) == 1 and state.action_to_string(player, actions[0]) == "Pass":
         return 0
-    results = set()
+    results: set[tuple[float, ...]] = set()
     for action in actions:
         child = state.child(action)
         if not child.is_terminal() and child.current_player() == player:  # the second half of a double

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import multiprocessing.pool
-import sys
 import time
 from collections.abc import Sequence
 from importlib import resources
@@ -86,4 +85,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

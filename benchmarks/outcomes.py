@@ -36,12 +36,14 @@ plain counting, a few thousand with the luck taken off.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -96,7 +98,7 @@ class OutcomeLuck:
         values = self.evaluator.roll_probabilities(position)
         for o in LUCKY:
             mine = o if position.turn == WHITE else OTHER_SIDE[o]
-            self.luck[o] += roll_luck(values, dice, lambda p, mine=mine: _mover_chance(mine, p))
+            self.luck[o] += roll_luck(values, dice, functools.partial(_mover_chance, mine))
         return roll_luck(values, dice, lambda p: p.equity)
 
 
@@ -273,7 +275,9 @@ def main(argv: list[str] | None = None) -> None:
     s = sub.add_parser("show")
     s.add_argument("checkpoints", nargs="+")
     args = parser.parse_args(argv)
-    {"run": run, "merge": merge, "show": lambda a: show([Path(p) for p in a.checkpoints])}[args.command](args)
+    commands: dict[str, Callable[[argparse.Namespace], None]] = {
+        "run": run, "merge": merge, "show": lambda a: show([Path(p) for p in a.checkpoints])}
+    commands[args.command](args)
 
 
 if __name__ == "__main__":

@@ -172,11 +172,11 @@ def search(args: argparse.Namespace) -> None:
     confirmed = []
     for _, text, dice_text in found[:4 * args.top]:
         position, dice = Position.from_string(text), Dice.parse(dice_text)
-        money_best, match_best, money, match = both(position, dice, args.depth, score)
+        money_best, match_best, by_points, by_match = both(position, dice, args.depth, score)
         if money_best == match_best:
             continue
-        gain = (match[match_best].mwc or 0.0) - (match[money_best].mwc or 0.0)
-        cost = money[money_best].equity - money[match_best].equity
+        gain = (by_match[match_best].mwc or 0.0) - (by_match[money_best].mwc or 0.0)
+        cost = by_points[money_best].equity - by_points[match_best].equity
         confirmed.append((gain, cost, text, dice_text, money_best, match_best))
     for gain, cost, text, dice_text, money_best, match_best in sorted(confirmed, reverse=True)[:args.top]:
         print(f"{100 * gain:5.2f} pp  {cost:.3f} pts  {text} {dice_text}  match: {match_best}  points: {money_best}")

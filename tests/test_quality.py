@@ -1,4 +1,4 @@
-"""The core type-checks under mypy --strict and the code base passes ruff."""
+"""The core and the benchmarks type-check under mypy --strict and the code base passes ruff."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def _tool(name: str) -> str:
 
 
 def test_mypy_strict() -> None:
-    run = subprocess.run([_tool("mypy"), "--strict", "tavli"], cwd=ROOT, capture_output=True, text=True)
+    run = subprocess.run([_tool("mypy"), "--strict", "tavli", "benchmarks"], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
 
 
