@@ -104,7 +104,10 @@ function render() {
   view.drawPosition(board, { last });
   if (decision) view.drawDice(diceFaces(decision.dice.split("-").map(Number)), decision.player, { right: decision.player === side });
 
-  $("game-name").textContent = t("reviewGame", { n: game.game + 1, variant: variantName(game.variant) });
+  const number = document.createElement("span");
+  number.className = "game-number";
+  number.textContent = `${t("gameNumber", { n: game.game + 1 })} · `;
+  $("game-name").replaceChildren(number, variantName(game.variant));  // the number gives way on a narrow screen
   let white = 0, black = 0;
   for (const g of review.games.slice(0, frame.game)) {
     if (g.winner === "white") white += g.points;
