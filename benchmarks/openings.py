@@ -1,7 +1,7 @@
 """Opening tables of Portes, Plakoto and Fevga by rollouts (docs/openings.md).
 
     nice .venv/bin/python benchmarks/openings.py [--trials 144] [--games portes,plakoto,fevga]
-        [--rolls 65,31] [--level advanced] [--workers N] [--data docs/openings.json]
+        [--rolls 65,31] [--level advanced] [--workers N] [--data tavli/data/openings.json]
         [--docs docs/openings.md] [--tables] [--max-seconds S]
 
 Ranks every play of each opening roll at 2 plies and rolls out the best few
@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--most", type=int, default=OpeningSettings.most)
     ap.add_argument("--max-seconds", type=float, default=None, help="begin no new roll after this long")
     ap.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
-    ap.add_argument("--data", default="docs/openings.json", help="the checkpoint and published data")
+    ap.add_argument("--data", default="tavli/data/openings.json", help="the checkpoint and the data Tavli ships")
     ap.add_argument("--docs", default=None, help="Markdown file whose tables to rewrite")
     ap.add_argument("--tables", action="store_true", help="print the tables only")
     args = ap.parse_args(argv)

@@ -222,6 +222,67 @@ def met_command(length: int, games: str, next_game: int, starter: str, mother_pi
             click.echo(f"{v}: not measured with its house rules; the figures of {measured_as(v)} stand in")
 
 
+@cli.command()
+@click.argument("game", required=False, type=click.Choice(["portes", "plakoto", "fevga"]))
+@click.argument("roll", required=False)
+@click.option("--json", "as_json", is_flag=True, help="print JSON for tools")
+def openings(game: str | None, roll: str | None, as_json: bool) -> None:
+    """The opening tables (docs/openings.md): each roll's best play by rollouts, or with GAME and
+    ROLL (like 6-5) every play of that roll worth a look.
+
+    \b
+    tavli openings                # the three games
+    tavli openings plakoto        # one game
+    tavli openings plakoto 6-5    # the plays of one roll
+    """
+    from rich.console import Console
+    from rich.table import Table
+
+    from tavli.openings import GAMES, opening_roll, shipped
+
+    tables = shipped()
+    if roll is not None:
+        assert game is not None  # click fills the arguments in order
+        dice = opening_roll(roll)
+        plays = tables.summary(game, dice)
+        shown = [p for k, p in enumerate(plays) if p.rolled_out or k < 8]
+        if as_json:
+            click.echo(json.dumps({"game": game, "roll": str(dice), "plays": [p.to_json() for p in shown]}, indent=1))
+            return
+        out = Table(title=f"{game.capitalize()}, opening roll {dice}: the starter's points per game after each play",
+                    caption=f"rollouts of the {tables.settings.level} level, luck subtracted, ± 95%; ≈: not told "
+                            "apart from the best; the rest by 2-ply only")
+        for name in ("play", "rollout", "against the best", "2-ply", "trials"):
+            out.add_column(name, justify="left" if name == "play" else "right")
+        for k, p in enumerate(shown):
+            if p.rolled_out:
+                against = "" if k == 0 else f"{p.diff:+.3f} ± {p.diff_ci95:.3f}" + ("" if p.separated else " ≈")
+                out.add_row(p.play, f"{p.equity:+.3f} ± {p.ci95:.3f}", against, f"{p.ply2:+.3f}", str(p.trials))
+            else:
+                out.add_row(p.play, "", f"(2-ply {p.ply2 - shown[0].ply2:+.3f})", f"{p.ply2:+.3f}", "")
+        Console().print(out)
+        if len(plays) > len(shown):
+            click.echo(f"{len(plays) - len(shown)} more plays, further behind by 2-ply")
+        return
+    games = [game] if game else list(GAMES)
+    if as_json:
+        click.echo(json.dumps({g: {"mean": tables.mean(g), "rolls": {
+            str(d): tables.summary(g, d)[0].to_json() for d in tables.rolls(g)}} for g in games}, indent=1))
+        return
+    for g in games:
+        mean = tables.mean(g)
+        out = Table(title=f"{g.capitalize()}: the best play of each opening roll",
+                    caption=None if mean is None else f"the starter's edge after his first roll: {mean:+.3f} points "
+                    "per game (mean over the 36 throws)")
+        for name in ("roll", "best play", "rollout", "2-ply", "trials"):
+            out.add_column(name, justify="left" if name in ("roll", "best play") else "right")
+        for d in tables.rolls(g):
+            best = tables.summary(g, d)[0]
+            out.add_row(str(d), best.play, f"{best.equity:+.3f} ± {best.ci95:.3f}", f"{best.ply2:+.3f}",
+                        str(best.trials))
+        Console().print(out)
+
+
 def _check_writable(path: Path) -> None:
     """Fail now, in one line, rather than after the match."""
     existed = path.exists()

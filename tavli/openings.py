@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import math
 import os
@@ -34,12 +35,13 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import asdict, dataclass
+from importlib import resources
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
 from tavli.dice import Dice
-from tavli.errors import TavliError
+from tavli.errors import DiceError, TavliError
 from tavli.neural import LEVELS, Evaluator
 from tavli.position import LegalPlays, Position
 from tavli.rollout import RolloutSettings, _chunk
@@ -98,6 +100,31 @@ class PlaySummary:
     """Rollout value less the best play's (0 for the best)."""
     diff_ci95: float
     """Half-width of the 95% interval of ``diff``, from the paired trials."""
+
+    @property
+    def rolled_out(self) -> bool:
+        """Whether the play was rolled out (else only its 2-ply value is known)."""
+        return self.trials > 0
+
+    @property
+    def separated(self) -> bool:
+        """Whether the rollout tells this play apart from the best: the interval of the
+        difference leaves out 0 (the best itself is not separated from itself)."""
+        return self.rolled_out and abs(self.diff) > self.diff_ci95
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures as JSON-ready values: ``None`` where there is none (a play not rolled out,
+        an interval of one trial).
+
+        >>> PlaySummary("24/13", 0.17, 0, *[math.nan] * 5).to_json()["equity"] is None
+        True
+        """
+        def finite(x: float) -> float | None:
+            return x if math.isfinite(x) else None
+
+        return {"play": self.play, "ply2": finite(self.ply2), "trials": self.trials,
+                **{k: finite(getattr(self, k)) for k in ("equity", "ci95", "win", "diff", "diff_ci95")},
+                "separated": self.separated}
 
 
 def _ci95(values: Sequence[float]) -> float:
@@ -277,6 +304,19 @@ class OpeningTables:
 
     # -- the results ------------------------------------------------------------------------------
 
+    def rolls(self, game: str) -> list[Dice]:
+        """The opening rolls that have a table in ``game``, in ``OPENING_ROLLS`` order."""
+        done = self.games.get(game, {})
+        return [d for d in OPENING_ROLLS if str(d) in done]
+
+    def mean(self, game: str) -> float | None:
+        """The starter's mean points per game after his first roll, his best play of each of the
+        36 throws by rollout: the value of starting ``game``. None until every roll has a table."""
+        if len(self.rolls(game)) < len(OPENING_ROLLS):
+            return None
+        total = sum((1 if d.first == d.second else 2) * self.summary(game, d)[0].equity for d in OPENING_ROLLS)
+        return total / 36
+
     def trials_done(self) -> int:
         """All trials in the tables."""
         return sum(len(r["points"]) for rolls in self.games.values() for e in rolls.values()
@@ -308,10 +348,7 @@ class OpeningTables:
         head = ("| roll | best play | rollout | 2-ply | trials | runners-up (difference ± 95%) |\n"
                 "|---|---|---|---|---|---|\n")
         rows = []
-        total, weight = 0.0, 0
-        for dice in OPENING_ROLLS:
-            if str(dice) not in self.games.get(game, {}):
-                continue
+        for dice in self.rolls(game):
             plays = self.summary(game, dice)
             best = plays[0]
             others = []
@@ -327,10 +364,9 @@ class OpeningTables:
                 others.append(f"{len(plays) - 1 - runners_up} more")
             rows.append(f"| {dice} | {best.play} | {best.equity:+.3f} ± {best.ci95:.3f} | {best.ply2:+.3f} | "
                         f"{best.trials} | {'; '.join(others)} |")
-            w = 1 if dice.first == dice.second else 2
-            total, weight = total + w * best.equity, weight + w
-        foot = (f"\nMean over the 36 throws (the starter's edge after his first roll): {total / weight:+.3f} points "
-                "per game.\n") if weight == 36 else ""
+        mean = self.mean(game)
+        foot = (f"\nMean over the 36 throws (the starter's edge after his first roll): {mean:+.3f} points "
+                "per game.\n") if mean is not None else ""
         return head + "\n".join(rows) + "\n" + foot
 
     def runs_markdown(self) -> str:
@@ -365,6 +401,37 @@ class OpeningTables:
         p.write_text(text, encoding="utf-8")
 
 
+@functools.cache
+def shipped() -> OpeningTables:
+    """The opening tables that come with Tavli (``tavli/data/openings.json``, made by
+    ``benchmarks/openings.py``; docs/openings.md). One shared object: read it, do not run it.
+
+    >>> tables = shipped()
+    >>> best = tables.summary("portes", Dice(3, 1))[0]
+    >>> best.play, best.rolled_out
+    ('8/5 6/5', True)
+    """
+    text = (resources.files("tavli") / "data" / "openings.json").read_text(encoding="utf-8")
+    return OpeningTables.from_json(json.loads(text), where="tavli/data/openings.json")
+
+
+def opening_roll(text: str) -> Dice:
+    """An opening roll from ``6-5``, ``65`` or ``5-6``, higher die first (as the tables key them).
+
+    >>> opening_roll("1-3")
+    Dice(first=3, second=1)
+    >>> opening_roll("7-1")
+    Traceback (most recent call last):
+    ...
+    tavli.openings.OpeningsError: not a roll: '7-1' (two dice from 1 to 6, like 6-5)
+    """
+    try:
+        dice = Dice.parse(text)
+    except DiceError:
+        raise OpeningsError(f"not a roll: {text!r} (two dice from 1 to 6, like 6-5)") from None
+    return Dice(max(dice), min(dice))
+
+
 def _now() -> str:
     return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
 
@@ -376,4 +443,4 @@ def _cpu() -> float:
 
 
 __all__ = ["GAMES", "OPENING_ROLLS", "OpeningSettings", "OpeningTables", "OpeningsError", "PlaySummary",
-           "chosen", "rank"]
+           "chosen", "opening_roll", "rank", "shipped"]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tavli import BLACK, WHITE, Position
+from tavli import BLACK, WHITE, Dice, Position
 from tavli.record import PlayerInfo, loads
 
 START = "portes 2b....5w.3w...5b5w...3b.5b....2w w 0:0 0:0"
@@ -134,6 +134,8 @@ BAD_INPUT = {
     "unknown option": (("legal", "-v", "portes,foo=1", "-p", START_ID, "-d", "62"), "foo"),
     "missing dice": (("legal", "-p", START), "--dice"),
     "no games": (("selfplay", "-g", "0"), "0"),
+    "not a roll": (("openings", "plakoto", "7-1"), "not a roll: '7-1'"),
+    "unknown game": (("openings", "chess"), "chess"),
 }
 
 
@@ -147,6 +149,42 @@ def test_bad_input_is_one_line_on_stderr_and_status_2(case: str) -> None:
     assert len(lines) == 1, run.stderr
     assert lines[0].startswith("error: ")
     assert fragment in lines[0]
+
+
+# -- openings ----------------------------------------------------------------------
+
+def test_openings_of_every_game() -> None:
+    run = tavli("openings")
+    assert run.returncode == 0, run.stderr
+    for game in ("Portes", "Plakoto", "Fevga"):
+        assert f"{game}: the best play of each opening roll" in run.stdout
+    assert "│ 3-1  │ 8/5 6/5" in run.stdout  # Portes: make the 5 point
+    assert run.stdout.count("starter's edge after his first roll") == 3
+
+
+def test_openings_of_one_roll() -> None:
+    from tavli.openings import shipped
+
+    run = tavli("openings", "portes", "13")
+    assert run.returncode == 0, run.stderr
+    assert "Portes, opening roll 3-1" in run.stdout
+    plays = shipped().summary("portes", Dice(3, 1))
+    rows = [line for line in run.stdout.splitlines() if line.startswith("│ ")]
+    assert [r.split("│")[1].strip() for r in rows] == [p.play for p in plays[:8]]
+    assert f"{plays[0].equity:+.3f} ± {plays[0].ci95:.3f}" in rows[0]
+    assert f"{len(plays) - 8} more plays" in run.stdout
+
+
+def test_openings_as_json() -> None:
+    from tavli.openings import shipped
+
+    run = tavli("openings", "fevga", "--json")
+    assert run.returncode == 0, run.stderr
+    found = json.loads(run.stdout)
+    assert list(found) == ["fevga"] and len(found["fevga"]["rolls"]) == 21
+    assert found["fevga"]["mean"] == pytest.approx(shipped().mean("fevga"))
+    one = json.loads(tavli("openings", "fevga", "55", "--json").stdout)
+    assert one["roll"] == "5-5" and [p["play"] for p in one["plays"]] == ["24/19 24/9", "24/4"]
 
 
 # -- selfplay ----------------------------------------------------------------------

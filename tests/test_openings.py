@@ -11,7 +11,16 @@ from pathlib import Path
 import pytest
 
 from tavli.dice import Dice
-from tavli.openings import OPENING_ROLLS, OpeningsError, OpeningSettings, OpeningTables, chosen, rank
+from tavli.openings import (
+    OPENING_ROLLS,
+    OpeningsError,
+    OpeningSettings,
+    OpeningTables,
+    chosen,
+    opening_roll,
+    rank,
+    shipped,
+)
 from tavli.position import Position
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -122,3 +131,54 @@ def test_the_script_prints_tables_and_refuses_bad_rolls(tmp_path: Path) -> None:
     assert "| 6-6 | 24/18 |" in shown.stdout
     bad = subprocess.run([*script, "--rolls", "67"], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.strip() == "error: a roll is two dice like 65, not '67'"
+
+
+# -- the tables that ship ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+def test_the_shipped_tables_cover_every_roll_with_legal_plays(game: str) -> None:
+    tables = shipped()
+    assert tables.rolls(game) == list(OPENING_ROLLS)
+    start = Position.start(game)
+    for dice in OPENING_ROLLS:
+        plays = tables.summary(game, dice)
+        legal = {str(p) for p in start.legal_plays(dice)}
+        assert [p.play for p in plays if p.play not in legal] == []
+        rolled = [p for p in plays if p.rolled_out]
+        assert rolled and plays[:len(rolled)] == rolled  # the rolled-out plays come first, best first
+        assert [p.equity for p in rolled] == sorted((p.equity for p in rolled), reverse=True)
+        assert rolled[0].diff == 0 and not rolled[0].separated
+    throws = {d: 1 if d.first == d.second else 2 for d in OPENING_ROLLS}
+    mean = tables.mean(game)
+    assert mean is not None
+    assert mean == pytest.approx(sum(w * tables.summary(game, d)[0].equity for d, w in throws.items()) / 36)
+
+
+def test_the_mean_waits_for_every_roll() -> None:
+    tables = OpeningTables(OpeningSettings(trials=1))
+    tables.run(["fevga"], [Dice(6, 6)], workers=1)
+    assert tables.rolls("fevga") == [Dice(6, 6)] and tables.mean("fevga") is None
+    assert "Mean over the 36 throws" not in tables.markdown("fevga")
+
+
+def test_a_play_summary_as_json() -> None:
+    plays = shipped().summary("portes", Dice(3, 1))
+    best, rest = plays[0].to_json(), plays[-1].to_json()
+    assert best["play"] == "8/5 6/5" and best["diff"] == 0 and best["separated"] is False
+    assert best["trials"] > 0 and 0 <= best["win"] <= 1
+    assert rest["trials"] == 0 and rest["equity"] is None and rest["ci95"] is None and rest["separated"] is False
+    json.dumps([p.to_json() for p in plays], allow_nan=False)  # no NaN or infinity in the JSON
+    separated = [p for p in plays if p.separated]
+    assert separated and all(abs(p.diff) > p.diff_ci95 for p in separated)
+
+
+@pytest.mark.parametrize(("text", "dice"), [("6-5", Dice(6, 5)), ("56", Dice(6, 5)), ("1 3", Dice(3, 1)),
+                                            ("4-4", Dice(4, 4))])
+def test_opening_roll_reads_either_order(text: str, dice: Dice) -> None:
+    assert opening_roll(text) == dice
+
+
+@pytest.mark.parametrize("text", ["7-1", "", "6", "6-5-4", "x"])
+def test_opening_roll_refuses_what_is_not_a_roll(text: str) -> None:
+    with pytest.raises(OpeningsError, match="not a roll"):
+        opening_roll(text)

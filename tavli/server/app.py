@@ -35,8 +35,10 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from tavli.met import MatchScore
 from tavli.neural import DEFAULT_LEVEL, LEVELS
+from tavli.openings import OpeningsError
 from tavli.record import dumps
 from tavli.server.chances import ChanceWatch
+from tavli.server.openings import openings_json, roll_json
 from tavli.server.protocol import (
     Answer,
     Chances,
@@ -474,6 +476,20 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
             return Response(body, media_type="application/json", headers={"Cache-Control": "no-cache"})
         return JSONResponse(answer, status_code=status, headers={"Cache-Control": "no-cache"})
 
+    async def openings_page(request: Request) -> Response:
+        return FileResponse(STATIC / "openings.html", headers={"Cache-Control": "no-cache"})
+
+    async def openings(request: Request) -> Response:
+        game, roll = request.path_params["game"], request.path_params.get("roll")
+        try:  # the first call of each reads the tables and builds the boards: off the event loop
+            if roll is None:
+                answer = await asyncio.to_thread(openings_json, game)
+            else:
+                answer = await asyncio.to_thread(roll_json, game, roll)
+        except OpeningsError as exc:
+            return error(one_line(exc), 404)
+        return JSONResponse(answer, headers={"Cache-Control": "public, max-age=3600"})
+
     async def health(request: Request) -> Response:
         return JSONResponse({"ok": True})
 
@@ -683,6 +699,9 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         Route("/", page),
         Route("/match/{match_id}", page),
         Route("/match/{match_id}/review", review_page),
+        Route("/openings", openings_page),
+        Route("/api/openings/{game}", openings),
+        Route("/api/openings/{game}/{roll}", openings),
         Route("/healthz", health),
         Route("/api/levels", levels),
         Route("/api/matches", new_match, methods=["POST"]),

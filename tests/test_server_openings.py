@@ -1,0 +1,86 @@
+"""The opening tables as the web app serves them: the JSON of tavli.server.openings and its routes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from app_client import make_client
+from starlette.testclient import TestClient
+
+from tavli import Dice, Position
+from tavli.openings import OPENING_ROLLS, OpeningsError, shipped
+from tavli.server.openings import SHOWN_PLAYS, openings_json, roll_json
+from tavli.server.view import board_json
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    with make_client(tmp_path_factory.mktemp("openings") / "t.db") as c:
+        yield c
+
+
+@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+def test_the_overview_has_each_roll_and_its_best_play(game: str) -> None:
+    found = openings_json(game)
+    assert found["game"] == game and found["level"] == shipped().settings.level
+    assert found["mean"] == pytest.approx(shipped().mean(game))
+    assert found["start"] == board_json(Position.start(game))
+    assert [r["roll"] for r in found["rolls"]] == [str(d) for d in OPENING_ROLLS]
+    assert sum(r["throws"] for r in found["rolls"]) == 36
+    for r, dice in zip(found["rolls"], OPENING_ROLLS, strict=True):
+        assert r["best"] == shipped().summary(game, dice)[0].to_json()
+        assert r["legal"] == len(Position.start(game).legal_plays(dice))
+
+
+@pytest.mark.parametrize(("game", "roll"), [("portes", "1-1"), ("portes", "3-1"), ("plakoto", "6-5"),
+                                            ("fevga", "5-5"), ("fevga", "2-1")])
+def test_a_roll_lists_its_plays_with_their_boards(game: str, roll: str) -> None:
+    found = roll_json(game, roll)
+    dice = Dice.parse(roll)
+    start = Position.start(game)
+    summaries = shipped().summary(game, dice)
+    rolled = sum(s.rolled_out for s in summaries)
+    assert found["legal"] == len(start.legal_plays(dice)) == len(summaries)
+    assert len(found["plays"]) == max(rolled, min(SHOWN_PLAYS, len(summaries)))
+    for shown, summary in zip(found["plays"], summaries, strict=False):
+        assert {k: shown[k] for k in summary.to_json()} == summary.to_json()
+        after = start.play(summary.play, dice)
+        assert shown["board"] == board_json(after)
+        moved = start.parse_play(summary.play, dice).steps  # White is the starter: his numbering is the board's
+        assert shown["steps"] == [[s.src, s.dst, bool(s.hit)] for s in moved]
+
+
+def test_a_roll_can_be_named_in_either_order() -> None:
+    assert roll_json("plakoto", "56") == roll_json("plakoto", "5-6") == roll_json("plakoto", "6-5")
+    assert roll_json("plakoto", "56")["roll"] == "6-5"
+
+
+@pytest.mark.parametrize(("game", "roll", "words"), [("chess", None, "no opening tables for 'chess'"),
+                                                     ("chess", "6-5", "no opening tables for 'chess'"),
+                                                     ("portes", "7-1", "not a roll"),
+                                                     ("portes", "66-1", "not a roll")])
+def test_unknown_games_and_rolls_are_refused(game: str, roll: str | None, words: str) -> None:
+    with pytest.raises(OpeningsError, match=words):
+        openings_json(game) if roll is None else roll_json(game, roll)
+
+
+def test_the_routes(client: TestClient) -> None:
+    page = client.get("/openings")
+    assert page.status_code == 200 and "openings.js" in page.text
+    overview = client.get("/api/openings/fevga")
+    assert overview.status_code == 200 and overview.json() == openings_json("fevga")
+    assert "max-age" in overview.headers["cache-control"]
+    detail = client.get("/api/openings/portes/13")
+    assert detail.status_code == 200 and detail.json() == roll_json("portes", "3-1")
+    assert "/openings" in client.get("/").text
+
+
+@pytest.mark.parametrize("path", ["/api/openings/chess", "/api/openings/portes/7-1", "/api/openings/portes/x",
+                                  "/api/openings/portes/%20", "/api/openings/PORTES/6-5"])
+def test_bad_requests_get_a_one_line_error(client: TestClient, path: str) -> None:
+    answer = client.get(path)
+    assert answer.status_code == 404
+    message = answer.json()["error"]
+    assert message and "\n" not in message
+
