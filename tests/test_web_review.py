@@ -79,11 +79,16 @@ def test_the_review_of_a_finished_match(browser: Browser, shared_server: Server,
         assert page.locator("[data-testid=chart] [data-skill]").count() == sum(1 for d in decisions if d["skill"])
         # step with the arrow keys: each step shows the next decision against the best plays
         expect(page.locator("[data-testid=decision-title]")).to_contain_text("Game 1")
+        expect(page.locator("[data-testid=opening-link]")).to_be_hidden()
         page.keyboard.press("ArrowRight")
         expect(page.locator("[data-testid=decision-title]")).to_contain_text("Turn 1")
         expect(page.locator("[data-testid=moves] li.now")).to_have_count(1)
+        # the game's first play is an opening: a link to the roll in the opening tables
+        high, low = sorted(map(int, decisions[0]["dice"].split("-")), reverse=True)
+        expect(page.locator("[data-testid=opening-link]")).to_have_attribute("href", f"/openings#plakoto/{high}-{low}/0")
         page.keyboard.press("ArrowRight")
         expect(page.locator("[data-testid=decision-title]")).to_contain_text("Turn 2")
+        expect(page.locator("[data-testid=opening-link]")).to_be_hidden()
         page.keyboard.press("ArrowLeft")
         expect(page.locator("[data-testid=decision-title]")).to_contain_text("Turn 1")
         page.keyboard.press("ArrowDown")  # the first mistake

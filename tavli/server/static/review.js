@@ -126,6 +126,10 @@ function renderDecision(game, decision, frame) {
   const body = $("candidates");
   body.innerHTML = "";
   $("decision").className = `card decision ${decision?.skill || ""}`;
+  // a game's first play is an opening roll from the start: the opening tables have it (standard rules only)
+  const opening = decision?.turn === 1 && !game.variant.includes(",");
+  $("opening").hidden = !opening;
+  if (opening) $("opening-link").href = `/openings#${game.variant}/${diceText(decision)}/0`;
   if (!decision) {
     $("decision-title").textContent = t("gameStart", { n: game.game + 1 });
     $("decision-note").textContent = "";

@@ -216,6 +216,7 @@ export const STRINGS = {
     openingPly2: "{dice}: {play}, not rolled out: {diff} against the best by 2-ply",
     notSeparated: "not told apart from the best",
     openingsFailed: "The opening tables could not be loaded.",
+    inOpeningTables: "This roll in the opening tables",
   },
   el: {
     title: "Τάβλι",
@@ -432,6 +433,7 @@ export const STRINGS = {
     openingPly2: "{dice}: {play}, χωρίς προσομοίωση: {diff} από την καλύτερη σε βάθος 2",
     notSeparated: "δεν ξεχωρίζει από την καλύτερη",
     openingsFailed: "Οι πίνακες των ανοιγμάτων δεν φόρτωσαν.",
+    inOpeningTables: "Αυτή η ζαριά στους πίνακες των ανοιγμάτων",
   },
 };
 
