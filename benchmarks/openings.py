@@ -2,12 +2,13 @@
 
     nice .venv/bin/python benchmarks/openings.py [--trials 144] [--games portes,plakoto,fevga]
         [--rolls 65,31] [--level advanced] [--workers N] [--data tavli/data/openings.json]
-        [--docs docs/openings.md] [--tables] [--max-seconds S]
+        [--docs docs/openings.md] [--tables] [--fresh plakoto,fevga] [--max-seconds S]
 
 Ranks every play of each opening roll at 2 plies and rolls out the best few
 (``tavli.openings``), saving all trials to ``--data`` after each roll. Run it
 again to resume a stopped run, or with a larger ``--trials`` to extend every
-rollout to that many trials. ``--docs`` rewrites the tables in that Markdown
+rollout to that many trials (made with the same network: ``--fresh`` rolls
+out a game afresh, after its network changed). ``--docs`` rewrites the tables in that Markdown
 file; ``--tables`` prints them and does no rollouts.
 
 Prints one line per roll done (game, roll, best play, value, seconds), then the
@@ -50,12 +51,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", default="tavli/data/openings.json", help="the checkpoint and the data Tavli ships")
     ap.add_argument("--docs", default=None, help="Markdown file whose tables to rewrite")
     ap.add_argument("--tables", action="store_true", help="print the tables only")
+    ap.add_argument("--fresh", default="", help="comma-separated games to roll out afresh, dropping their tables "
+                    "(those of an earlier network); resume a stopped fresh run without it")
     args = ap.parse_args(argv)
     try:
         settings = OpeningSettings(args.trials, args.level, args.seed, args.candidates, args.margin, args.most)
         games = [g.strip() for g in args.games.split(",") if g.strip()]
         rolls = _rolls(args.rolls) if args.rolls else list(OPENING_ROLLS)
         tables = OpeningTables.open(args.data, settings)
+        for g in filter(None, (g.strip() for g in args.fresh.split(","))):
+            if g not in GAMES:
+                raise OpeningsError(f"unknown game {g!r}: choose from {', '.join(GAMES)}")
+            tables.drop(g)
         if not args.tables:
             before, clock, cpu = tables.trials_done(), time.monotonic(), _cpu()
 

@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import random
 import zipfile
@@ -110,6 +111,19 @@ class Evaluator:
                 or b2.shape != (3,)):
             raise WeightsError(f"network {path} does not fit its game's inputs")
         return cls(kernel_id, (N.grown(w1, N.N_INPUTS[kernel_id], 0), b1, w2, b2), meta)
+
+    @functools.cached_property
+    def fingerprint(self) -> str:
+        """A short hash of the weights: which network made a figure (``tavli.openings`` keeps it).
+
+        >>> len(Evaluator.for_variant("portes").fingerprint)
+        12
+        """
+        digest = hashlib.sha256()
+        for array in self.network:
+            digest.update(str(array.shape).encode())
+            digest.update(np.ascontiguousarray(array, dtype=np.float32).tobytes())
+        return digest.hexdigest()[:12]
 
     @staticmethod
     @functools.cache

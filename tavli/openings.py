@@ -15,6 +15,8 @@ trial's points and luck, saved after each roll: a run stopped at any point is
 resumed by running again, and a run asking for more trials extends each
 rollout from the trials it has (trial ``t`` always gets the same dice and bot
 seed, so 72 trials then 144 give exactly the trials of a run of 144 at once).
+Each roll's table keeps the fingerprint of the network that ranked and rolled it
+out (``Evaluator.fingerprint``); more trials are added only with the same network.
 
 >>> tables = OpeningTables(OpeningSettings(trials=2))
 >>> tables.run(["fevga"], [Dice(6, 6)], workers=1)
@@ -204,6 +206,8 @@ class OpeningTables:
                 if game not in GAMES:
                     raise OpeningsError(f"unknown game {game!r}")
                 for roll, entry in rolls.items():
+                    if not isinstance(entry.get("network", ""), str):
+                        raise OpeningsError(f"{game} {roll}: the network must be a fingerprint")
                     for play, r in entry["rollouts"].items():
                         if len(r["points"]) != len(r["luck"]):
                             raise OpeningsError(f"{game} {roll} {play}: points and luck differ in length")
@@ -269,6 +273,7 @@ class OpeningTables:
             self.runs.append({"started": started, "finished": _now(), "trials": self.settings.trials,
                               "games": games, "added_trials": self.trials_done() - before,
                               "seconds": round(time.monotonic() - clock, 1), "cpu_seconds": round(_cpu() - cpu, 1),
+                              "networks": {g: Evaluator.for_variant(g).fingerprint for g in games},
                               "workers": workers, "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
                               f"{platform.system()} {platform.release()}, Python {platform.python_version()}"})
             self.save()
@@ -279,9 +284,10 @@ class OpeningTables:
         key = str(dice)
         entry = self.games.setdefault(game, {}).get(key)
         legal = _legal(game, dice)
+        network = Evaluator.for_variant(game).fingerprint
         if entry is None:
             ranked = rank(game, dice)
-            entry = {"ranked": [[p, round(e, 5), i] for p, e, i in ranked], "rollouts": {}}
+            entry = {"network": network, "ranked": [[p, round(e, 5), i] for p, e, i in ranked], "rollouts": {}}
             for p in chosen(ranked, self.settings):
                 entry["rollouts"][p] = {"points": [], "luck": []}
             self.games[game][key] = entry
@@ -289,6 +295,9 @@ class OpeningTables:
         todo = [(p, r) for p, r in entry["rollouts"].items() if len(r["points"]) < self.settings.trials]
         if not todo:
             return False
+        if entry.get("network") != network:  # more trials from another network would not be the same rollout
+            raise OpeningsError(f"{game} {dice} was rolled out with network {entry.get('network', '(unknown)')}, "
+                                f"not the shipped {network}: roll {game} out afresh (drop it first)")
         settings = self.settings.rollout
         size = max(1, min(36, self.settings.trials // max(1, 4 * workers)))
         jobs = [(p, (legal.after(index[p]), range(s, min(s + size, self.settings.trials)), settings))
@@ -303,6 +312,10 @@ class OpeningTables:
         return True
 
     # -- the results ------------------------------------------------------------------------------
+
+    def drop(self, game: str) -> None:
+        """Forget ``game``'s tables, to roll it out afresh (with another network, say)."""
+        self.games.pop(game, None)
 
     def rolls(self, game: str) -> list[Dice]:
         """The opening rolls that have a table in ``game``, in ``OPENING_ROLLS`` order."""
@@ -371,14 +384,16 @@ class OpeningTables:
 
     def runs_markdown(self) -> str:
         """The runs that made the tables: when, to how many trials, how long, on what."""
-        head = ("| started | finished | trials asked | games | trials added | wall | CPU | CPU per trial | machine |\n"
-                "|---|---|---|---|---|---|---|---|---|\n")
+        head = ("| started | finished | trials asked | games | networks | trials added | wall | CPU | CPU per trial "
+                "| machine |\n|---|---|---|---|---|---|---|---|---|---|\n")
         rows = []
         for r in self.runs:
             added = int(r.get("added_trials", 0))
             per = f"{1000 * float(r['cpu_seconds']) / added:.0f} ms" if added else "—"
             rows.append(f"| {r.get('started')} | {r.get('finished')} | {r.get('trials')} | "
-                        f"{', '.join(r.get('games', []))} | {added} | {float(r.get('seconds', 0)) / 60:.1f} min | "
+                        f"{', '.join(r.get('games', []))} | "
+                        f"{', '.join(str(n) for n in r.get('networks', {}).values()) or '—'} | "
+                        f"{added} | {float(r.get('seconds', 0)) / 60:.1f} min | "
                         f"{float(r.get('cpu_seconds', 0)) / 60:.1f} min | {per} | "
                         f"{r.get('workers')} process{'' if r.get('workers') == 1 else 'es'}; {r.get('machine')} |")
         return head + "\n".join(rows) + "\n"

@@ -94,7 +94,8 @@ def test_summary_and_markdown(tmp_path: Path) -> None:
     tables.write_docs(doc, ["fevga"])
     runs = doc.read_text().split("<!-- openings:runs -->\n")[1].splitlines()
     assert runs[0].startswith("| started |") and len(runs) == 4  # head, rule, one run, end marker
-    assert "| 3 | fevga | 9 |" in runs[2]  # 3 trials for each of 2 plays of 5-5 and 1 of 6-6
+    network = tables.runs[0]["networks"]["fevga"]
+    assert f"| 3 | fevga | {network} | 9 |" in runs[2]  # 3 trials for each of 2 plays of 5-5 and 1 of 6-6
     assert "1 process;" in runs[2]
     with pytest.raises(OpeningsError, match="markers"):
         tables.write_docs(doc, ["portes"])
@@ -182,3 +183,22 @@ def test_opening_roll_reads_either_order(text: str, dice: Dice) -> None:
 def test_opening_roll_refuses_what_is_not_a_roll(text: str) -> None:
     with pytest.raises(OpeningsError, match="not a roll"):
         opening_roll(text)
+
+
+def test_more_trials_only_from_the_same_network() -> None:
+    from tavli.neural import Evaluator
+
+    tables = OpeningTables(OpeningSettings(trials=1))
+    tables.run(["fevga"], [Dice(6, 6)], workers=1)
+    network = Evaluator.for_variant("fevga").fingerprint
+    assert tables.games["fevga"]["6-6"]["network"] == network
+    assert tables.runs[-1]["networks"] == {"fevga": network}
+    assert "fevga" in tables.runs_markdown().splitlines()[-1] and network in tables.runs_markdown()
+    tables.games["fevga"]["6-6"]["network"] = "0123456789ab"  # as if rolled out before the network changed
+    more = OpeningTables.from_json(tables.to_json(), OpeningSettings(trials=2))
+    with pytest.raises(OpeningsError, match="rolled out with network 0123456789ab, not the shipped"):
+        more.run(["fevga"], [Dice(6, 6)], workers=1)
+    more.drop("fevga")
+    assert more.run(["fevga"], [Dice(6, 6)], workers=1)
+    assert more.games["fevga"]["6-6"]["network"] == network
+    assert [p.trials for p in more.summary("fevga", Dice(6, 6))] == [2]

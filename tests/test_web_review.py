@@ -85,7 +85,8 @@ def test_the_review_of_a_finished_match(browser: Browser, shared_server: Server,
         expect(page.locator("[data-testid=moves] li.now")).to_have_count(1)
         # the game's first play is an opening: a link to the roll in the opening tables
         high, low = sorted(map(int, decisions[0]["dice"].split("-")), reverse=True)
-        expect(page.locator("[data-testid=opening-link]")).to_have_attribute("href", f"/openings#plakoto/{high}-{low}/0")
+        link = page.locator("[data-testid=opening-link]")
+        expect(link).to_have_attribute("href", f"/openings#plakoto/{high}-{low}/0")
         page.keyboard.press("ArrowRight")
         expect(page.locator("[data-testid=decision-title]")).to_contain_text("Turn 2")
         expect(page.locator("[data-testid=opening-link]")).to_be_hidden()
