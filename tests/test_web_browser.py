@@ -9,7 +9,7 @@ import json
 import os
 import re
 import signal
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,12 @@ def checkers_on(page: Page, point: str) -> int:
     if label.count():
         return int(label.first.text_content() or 0)
     return page.locator(f"[data-point='{point}'] [data-checker]").count()
+
+
+def board_shows(page: Page, totals: Sequence[int]) -> None:
+    """Points 1 to 24 draw ``totals[p - 1]`` checkers each, at most five (a taller stack is numbered)."""
+    for p, total in enumerate(totals, start=1):
+        assert page.locator(f"[data-point='{p}'] [data-checker]").count() == min(5, total), p
 
 
 def state(page: Page) -> dict[str, Any]:
@@ -484,7 +490,8 @@ def test_greek_pages_show_no_english(browser: Browser, shared_server: Server) ->
         page.click("[data-testid=continue]")
         page.click("[data-testid=resign]")
         page.click("[data-testid=resign-match]")
-        expect(page.locator("[data-testid=match-over]")).to_be_visible()
+        # the answer can take the server longer than Playwright's default 5 s on busy cores
+        expect(page.locator("[data-testid=match-over]")).to_be_visible(timeout=30_000)
         page.click("[data-testid=match-check-dice]")
         expect(page.locator("[data-testid=match-verdict]")).to_contain_text("✓")
         assert english_words(page) == set()

@@ -16,7 +16,7 @@ from serve_process import Server
 
 from tavli import Dice, Position
 from tavli.openings import OPENING_ROLLS, shipped
-from tests.test_web_browser import SCREENSHOTS, english_words
+from tests.test_web_browser import SCREENSHOTS, board_shows, english_words
 
 
 def shown(page: Page, game: str, roll: str, play: str) -> None:
@@ -25,10 +25,7 @@ def shown(page: Page, game: str, roll: str, play: str) -> None:
 
 
 def board_matches(page: Page, position: Position) -> None:
-    for p in range(1, 25):
-        spot = position.point(p)
-        count = page.locator(f"[data-point='{p}'] [data-checker]").count()
-        assert count == min(5, spot.white + spot.black), p
+    board_shows(page, [position.point(p).white + position.point(p).black for p in range(1, 25)])
 
 
 def test_the_openings_page(browser: Browser, shared_server: Server) -> None:

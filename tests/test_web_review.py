@@ -19,7 +19,7 @@ from tavli.analysis import evaluate_decision
 from tavli.match import MatchSettings
 from tavli.met import MatchScore
 from tavli.server.review import HINT_DEPTH
-from tests.test_web_browser import SCREENSHOTS, wait_for_my_turn_or_end
+from tests.test_web_browser import SCREENSHOTS, board_shows, wait_for_my_turn_or_end
 
 PLAY_OUT = """async ([mid, token]) => new Promise((resolve, reject) => {
   const ws = new WebSocket(`ws://${location.host}/ws/${mid}`);
@@ -104,11 +104,7 @@ def test_the_review_of_a_finished_match(browser: Browser, shared_server: Server,
         expect(page.locator("[data-testid=decision-note]")).to_contain_text(
             page.evaluate("x => (100 * x).toFixed(2)", worst["mwc_loss"]) + " percentage points")
         expect(page.locator("[data-testid=candidates] tr.played td").nth(4)).to_contain_text("%")
-        position = worst["board"]
-        for p in range(1, 25):
-            spot = position["points"][p - 1]
-            shown = page.locator(f"[data-point='{p}'] [data-checker]").count()
-            assert shown == min(5, spot["white"] + spot["black"]), p
+        board_shows(page, [spot["white"] + spot["black"] for spot in worst["board"]["points"]])
         stats = page.locator("[data-testid=stats] tr[data-testid=stats-white]")
         expect(stats).to_contain_text(page.evaluate("x => x.toFixed(1)", review["players"]["white"]["error_rate"]))
         white_mwc = review["players"]["white"]["mwc_loss"]
