@@ -10,6 +10,7 @@ among them) exits non-zero with the server's own output. Needs only the standard
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 import socket
 import subprocess
@@ -72,6 +73,8 @@ def main(venv: Path) -> None:
             server.wait(timeout=30)
         except subprocess.TimeoutExpired:
             server.kill()
+            server.wait()
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -316,7 +316,7 @@ def test_the_board_fits_the_screen(browser: Browser, shared_server: Server, widt
         expect(page.locator("[data-testid=undo]")).to_be_visible()
         stepped = layout_of(page)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"board-{width}x{height}.png"))
+        page.screenshot(path=str(SCREENSHOTS / f"board-{width}x{height}.png"), animations="disabled")
         # the board, the dice, the status and every button shown are on the screen, nothing scrolls sideways
         assert inside(page.locator("#board").bounding_box(), width, height)
         dice = page.locator("[data-die]")
@@ -366,7 +366,7 @@ def test_resign_game_over_dice_check_match_over_and_rematch(browser: Browser, sh
         assert len(seed) == 64 and seed == state(page)["games"][0]["seed"]
         page.click("[data-testid=check-dice]")
         expect(page.locator("[data-testid=verdict]")).to_contain_text("✓")
-        page.screenshot(path=str(SCREENSHOTS / "game-over.png"))
+        page.screenshot(path=str(SCREENSHOTS / "game-over.png"), animations="disabled")
         page.click("[data-testid=continue]")
         expect(page.locator("[data-testid=game-over]")).to_be_hidden()
         expect(page.locator("[data-testid=game-name]")).to_contain_text("Plakoto")
@@ -381,7 +381,7 @@ def test_resign_game_over_dice_check_match_over_and_rematch(browser: Browser, sh
         expect(page.locator("[data-testid=games-table] tbody tr")).to_have_count(2)
         page.click("[data-testid=match-check-dice]")
         expect(page.locator("[data-testid=match-verdict]")).to_contain_text("✓")
-        page.screenshot(path=str(SCREENSHOTS / "match-over.png"))
+        page.screenshot(path=str(SCREENSHOTS / "match-over.png"), animations="disabled")
         old = state(page)["match"]
         # a rematch: the bot accepts, the page follows its own link into the new match, seats swapped
         page.click("[data-testid=rematch]")
@@ -409,7 +409,7 @@ def test_bad_links_get_a_page_in_the_players_language(browser: Browser, shared_s
         expect(page.locator("[data-testid=bad-link-text]")).to_contain_text("Ο σύνδεσμος είναι λάθος")
         home = page.locator("[data-testid=bad-link-home]")
         expect(home).to_have_text("Πίσω στην αρχική σελίδα")
-        page.screenshot(path=str(SCREENSHOTS / "bad-link-390x844.png"))
+        page.screenshot(path=str(SCREENSHOTS / "bad-link-390x844.png"), animations="disabled")
         home.click()
         expect(page.locator("[data-testid=start]")).to_have_text("Αρχίστε")
     finally:
@@ -495,7 +495,7 @@ def test_greek_pages_show_no_english(browser: Browser, shared_server: Server) ->
         page.click("[data-testid=match-check-dice]")
         expect(page.locator("[data-testid=match-verdict]")).to_contain_text("✓")
         assert english_words(page) == set()
-        page.screenshot(path=str(SCREENSHOTS / "match-over-greek.png"))
+        page.screenshot(path=str(SCREENSHOTS / "match-over-greek.png"), animations="disabled")
     finally:
         ctx.close()
 
@@ -526,7 +526,7 @@ def test_friends_answer_a_resignation_and_agree_a_rematch(browser: Browser, shar
         expect(other.locator("[data-testid=offer]")).to_be_visible()
         expect(mover.locator("[data-testid=status]")).to_contain_text("Waiting for the answer")
         expect(mover.locator("[data-testid=roll]")).to_be_hidden()
-        other.screenshot(path=str(SCREENSHOTS / "resign-offer-390x844.png"))
+        other.screenshot(path=str(SCREENSHOTS / "resign-offer-390x844.png"), animations="disabled")
         other.click("[data-testid=decline]")
         expect(mover.locator("[data-testid=toast]")).to_contain_text("declined")
         expect(other.locator("[data-testid=offer]")).to_be_hidden()
@@ -536,7 +536,7 @@ def test_friends_answer_a_resignation_and_agree_a_rematch(browser: Browser, shar
         for page in (mover, other):
             expect(page.locator("[data-testid=game-over]")).to_be_visible()
             expect(page.locator("[data-testid=game-over-text]")).to_contain_text("2 points: the opponent resigned")
-        mover.screenshot(path=str(SCREENSHOTS / "game-over-390x844.png"))
+        mover.screenshot(path=str(SCREENSHOTS / "game-over-390x844.png"), animations="disabled")
         assert state(other)["score"][state(other)["you"]] == 2
         # the loser resigns the match; the winner proposes a rematch, the loser accepts
         mover.click("[data-testid=continue]")

@@ -79,8 +79,9 @@ def test_spectators_see_the_chances_and_players_choose(browser: Browser, shared_
         watcher.select_option("[data-testid=lang]", "en")
 
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        watcher.screenshot(path=str(SCREENSHOTS / f"chances-spectator-{width}x{height}.png"), full_page=True)
-        player.screenshot(path=str(SCREENSHOTS / f"chances-player-{width}x{height}.png"), full_page=True)
+        for who, page in (("spectator", watcher), ("player", player)):
+            page.screenshot(path=str(SCREENSHOTS / f"chances-{who}-{width}x{height}.png"), full_page=True,
+                            animations="disabled")
 
         # and off again
         player.click("[data-testid=chances-toggle]")

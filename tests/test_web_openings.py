@@ -79,7 +79,7 @@ def test_the_openings_page(browser: Browser, shared_server: Server) -> None:
         expect(page.locator("[data-testid=roll-note]")).to_contain_text("rollout trials per play")
         board_matches(page, Position.start("fevga").play("24/4", Dice(5, 5)))
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / "openings-1366x768.png"))
+        page.screenshot(path=str(SCREENSHOTS / "openings-1366x768.png"), animations="disabled")
         page.goto(shared_server.url + "/openings#chess/9-9/x")
         shown(page, "portes", "1-1", shipped().summary("portes", Dice(1, 1))[0].play)
         page.goto(shared_server.url + "/openings#plakoto/3-1")
@@ -104,7 +104,7 @@ def test_the_openings_page_on_a_phone(browser: Browser, shared_server: Server) -
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         page.locator("[data-testid=rolls] tbody tr").nth(OPENING_ROLLS.index(Dice(6, 5))).tap()
         shown(page, "fevga", "6-5", "24/13")
-        page.screenshot(path=str(SCREENSHOTS / "openings-390x844.png"), full_page=True)
+        page.screenshot(path=str(SCREENSHOTS / "openings-390x844.png"), full_page=True, animations="disabled")
     finally:
         ctx.close()
 

@@ -117,7 +117,7 @@ def test_the_review_of_a_finished_match(browser: Browser, shared_server: Server,
         page.keyboard.press("ArrowDown")
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         assert errors == []
-        page.screenshot(path=str(SCREENSHOTS / f"review-{width}x{height}.png"), full_page=True)
+        page.screenshot(path=str(SCREENSHOTS / f"review-{width}x{height}.png"), full_page=True, animations="disabled")
     finally:
         ctx.close()
 
@@ -221,7 +221,7 @@ def test_hints_and_the_tutor_against_a_bot(browser: Browser, shared_server: Serv
             expect(page.locator("[data-testid=tutor-panel]")).to_be_visible()
             expect(page.locator("[data-testid=tutor-text]")).to_contain_text("Are you sure?")
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SCREENSHOTS / "tutor-1366x768.png"))
+            page.screenshot(path=str(SCREENSHOTS / "tutor-1366x768.png"), animations="disabled")
             page.click("[data-testid=tutor-cancel]")
             expect(page.locator("[data-testid=tutor-panel]")).to_be_hidden()
             expect(page.locator("[data-testid=confirm]")).to_be_hidden()
