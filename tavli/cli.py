@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -17,6 +16,7 @@ from tavli.bots import BOTS, LEVELS
 from tavli.dice import Dice, DiceRoller
 from tavli.errors import TavliError
 from tavli.game import Game
+from tavli.gnubg_id import POSITION_ID
 from tavli.match import MatchSettings
 from tavli.position import Position
 from tavli.variants import BLACK, WHITE, Color, Variant, variant_from_string
@@ -26,9 +26,6 @@ if TYPE_CHECKING:
 
     from tavli.analysis import MatchAnalysis
     from tavli.bots import Player
-
-GNUBG_ID = re.compile(r"[A-Za-z0-9+/]{14}")
-
 
 class InputError(click.ClickException):
     """Bad input from the user: one line on stderr, exit status 2."""
@@ -42,7 +39,7 @@ def read_position(variant_text: str | None, position_text: str) -> tuple[Positio
     White on roll); also says whether it was an ID."""
     variant = variant_from_string(variant_text) if variant_text is not None else None
     text = position_text.strip()
-    if GNUBG_ID.fullmatch(text):
+    if POSITION_ID.fullmatch(text):
         if variant is not None and variant.name != "portes":
             raise TavliError(f"a GNU Backgammon Position ID is a Portes position, not {variant.name}")
         return Position.from_gnubg_id(text), True

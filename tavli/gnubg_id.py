@@ -23,6 +23,9 @@ from tavli.variants import WHITE, Color
 if TYPE_CHECKING:
     from tavli.position import Position
 
+POSITION_ID = re.compile(r"[A-Za-z0-9+/]{14}")
+"""The shape of a Position ID: 14 base64 characters (a position string never has it)."""
+
 
 def gnubg_id(pos: Position) -> str:
     """The Position ID of a Portes position, the player to move on roll."""
@@ -46,7 +49,7 @@ def position_from_gnubg_id(position_id: str, turn: Color = WHITE) -> Position:
     from tavli.position import Position
 
     text = position_id.strip()
-    if not re.fullmatch(r"[A-Za-z0-9+/]{14}", text):
+    if not POSITION_ID.fullmatch(text):
         raise PositionFormatError(f"a Position ID is 14 base64 characters, not {position_id!r}")
     try:
         data = base64.b64decode(text + "==", validate=True)

@@ -21,6 +21,7 @@ if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from tavli import Position
 from tavli.record import loads
 
 
@@ -43,6 +44,11 @@ def board_shows(page: Page, totals: Sequence[int]) -> None:
     """Points 1 to 24 draw ``totals[p - 1]`` checkers each, at most five (a taller stack is numbered)."""
     for p, total in enumerate(totals, start=1):
         assert page.locator(f"[data-point='{p}'] [data-checker]").count() == min(5, total), p
+
+
+def board_shows_position(page: Page, position: Position) -> None:
+    """The board draws ``position``'s checkers on each point (``board_shows``)."""
+    board_shows(page, [position.point(p).white + position.point(p).black for p in range(1, 25)])
 
 
 def state(page: Page) -> dict[str, Any]:

@@ -16,16 +16,12 @@ from serve_process import Server
 
 from tavli import Dice, Position
 from tavli.openings import OPENING_ROLLS, shipped
-from tests.test_web_browser import SCREENSHOTS, board_shows, english_words
+from tests.test_web_browser import SCREENSHOTS, board_shows_position, english_words
 
 
 def shown(page: Page, game: str, roll: str, play: str) -> None:
     page.wait_for_function("([g, r, p]) => window.tavliOpenings && window.tavliOpenings.game === g && "
                            "window.tavliOpenings.roll === r && window.tavliOpenings.play === p", arg=[game, roll, play])
-
-
-def board_matches(page: Page, position: Position) -> None:
-    board_shows(page, [position.point(p).white + position.point(p).black for p in range(1, 25)])
 
 
 def test_the_openings_page(browser: Browser, shared_server: Server) -> None:
@@ -60,7 +56,7 @@ def test_the_openings_page(browser: Browser, shared_server: Server) -> None:
         expect(page.locator("[data-testid=status]")).to_contain_text(
             f"{second.play}, −{abs(second.diff):.3f} ± {second.diff_ci95:.3f} against the best")
         expect(page.locator("[data-testid=plays] tbody tr.played")).to_have_count(1)
-        board_matches(page, Position.start("plakoto").play(second.play, Dice(6, 5)))
+        board_shows_position(page, Position.start("plakoto").play(second.play, Dice(6, 5)))
         expect(page.locator("[data-die]")).to_have_count(2)
         expect(page).to_have_url(re.compile(r"#plakoto/6-5/1$"))
 
@@ -77,7 +73,7 @@ def test_the_openings_page(browser: Browser, shared_server: Server) -> None:
         shown(page, "fevga", "5-5", "24/4")
         expect(page.locator("[data-testid=status]")).to_contain_text("24/4")
         expect(page.locator("[data-testid=roll-note]")).to_contain_text("rollout trials per play")
-        board_matches(page, Position.start("fevga").play("24/4", Dice(5, 5)))
+        board_shows_position(page, Position.start("fevga").play("24/4", Dice(5, 5)))
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "openings-1366x768.png"), animations="disabled")
         page.goto(shared_server.url + "/openings#chess/9-9/x")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 
@@ -87,6 +88,9 @@ def test_the_review_of_a_finished_match(browser: Browser, shared_server: Server,
         high, low = sorted(map(int, decisions[0]["dice"].split("-")), reverse=True)
         link = page.locator("[data-testid=opening-link]")
         expect(link).to_have_attribute("href", f"/openings#plakoto/{high}-{low}/0")
+        # and every decision's position, to the position page
+        wanted = {"position": decisions[0]["position"], "dice": f"{high}-{low}", "depth": "2"}
+        expect(page.locator("[data-testid=position-link]")).to_have_attribute("href", f"/position#{urlencode(wanted)}")
         page.keyboard.press("ArrowRight")
         expect(page.locator("[data-testid=decision-title]")).to_contain_text("Turn 2")
         expect(page.locator("[data-testid=opening-link]")).to_be_hidden()

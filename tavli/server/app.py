@@ -39,6 +39,7 @@ from tavli.openings import OpeningsError
 from tavli.record import dumps
 from tavli.server.chances import ChanceWatch
 from tavli.server.openings import openings_json, roll_json
+from tavli.server.positions import PositionAnalysisError, position_json
 from tavli.server.protocol import (
     Answer,
     Chances,
@@ -66,6 +67,10 @@ MESSAGES_PER_SECOND = 20.0
 MESSAGE_BURST = 40.0
 REFUSALS_BEFORE_CLOSE = 200
 MATCHES_PER_MINUTE = 30
+ANALYSES_PER_MINUTE = 60
+"""Positions one client address may have analysed a minute (``GET /api/position``)."""
+ANALYSES_AT_ONCE = 2
+"""Position analyses searched at the same time; more wait their turn (one core each)."""
 MAX_REQUEST_BYTES = 4096
 CONNECTIONS_PER_ADDRESS = 100
 HELLO_SECONDS = 5.0
@@ -372,7 +377,8 @@ def error(message: str, status: int) -> JSONResponse:
 
 
 def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120.0, bot_delay: float = 0.0,
-               matches_per_minute: int = MATCHES_PER_MINUTE, messages_per_second: float = MESSAGES_PER_SECOND,
+               matches_per_minute: int = MATCHES_PER_MINUTE, analyses_per_minute: int = ANALYSES_PER_MINUTE,
+               messages_per_second: float = MESSAGES_PER_SECOND,
                message_burst: float = MESSAGE_BURST,
                connections_per_address: int = CONNECTIONS_PER_ADDRESS, hello_seconds: float = HELLO_SECONDS,
                request_seconds: float = REQUEST_SECONDS, trusted_proxies: Iterable[str] = (),
@@ -399,6 +405,8 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
     hub = Hub(service)
     reviewer = Reviewer(service, review_depth)
     creations = RateLimiter(matches_per_minute, 60.0)
+    analyses = RateLimiter(analyses_per_minute, 60.0)
+    analysing = asyncio.Semaphore(ANALYSES_AT_ONCE)
 
     def unwatched(match_id: str) -> None:
         """Keep no replay of a match nobody here watches: another process may move it on, and
@@ -489,6 +497,27 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         except OpeningsError as exc:
             return error(one_line(exc), 404)
         return JSONResponse(answer, headers={"Cache-Control": "public, max-age=3600"})
+
+    async def position_page(request: Request) -> Response:
+        return FileResponse(STATIC / "position.html", headers={"Cache-Control": "no-cache"})
+
+    async def position_analysis(request: Request) -> Response:
+        query = request.query_params
+        try:
+            depth = int(query.get("depth", "1"))
+        except ValueError:
+            return error("the depth is 0, 1 or 2 plies", 400)
+        client = client_address(request.client.host if request.client else "?")
+        if not analyses.allow(client):
+            return error(f"at most {analyses_per_minute} analyses a minute: try again soon", 429)
+        try:
+            async with analysing:  # the search runs off the event loop, a core at a time
+                answer = await asyncio.to_thread(position_json, query.get("position", ""), query.get("dice", ""),
+                                                 depth)
+        except PositionAnalysisError as exc:
+            analyses.refund(client)  # only what was analysed counts
+            return error(one_line(exc), 400)
+        return JSONResponse(answer, headers={"Cache-Control": "public, max-age=86400"})
 
     async def health(request: Request) -> Response:
         return JSONResponse({"ok": True})
@@ -702,6 +731,8 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         Route("/openings", openings_page),
         Route("/api/openings/{game}", openings),
         Route("/api/openings/{game}/{roll}", openings),
+        Route("/position", position_page),
+        Route("/api/position", position_analysis),
         Route("/healthz", health),
         Route("/api/levels", levels),
         Route("/api/matches", new_match, methods=["POST"]),

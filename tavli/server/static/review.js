@@ -130,6 +130,12 @@ function renderDecision(game, decision, frame) {
   const opening = decision?.turn === 1 && !game.variant.includes(",");
   $("opening").hidden = !opening;
   if (opening) $("opening-link").href = `/openings#${game.variant}/${diceText(decision)}/0`;
+  // any decision on the position page, searched 2 plies deep
+  $("analyse-position").hidden = !decision;
+  if (decision) {
+    const address = new URLSearchParams({ position: decision.position, dice: diceText(decision), depth: "2" });
+    $("position-link").href = `/position#${address}`;
+  }
   if (!decision) {
     $("decision-title").textContent = t("gameStart", { n: game.game + 1 });
     $("decision-note").textContent = "";

@@ -1,0 +1,100 @@
+"""Any position analysed for the web app (``GET /api/position``, docs/web.md, "Analysing a position").
+
+A position string or a GNU Backgammon Position ID (Portes, White on roll) and a roll in;
+out, every legal play of the roll ranked by the network's search at 0, 1 or 2 plies, best
+first (plays within reach of the best go deeper, as in the review: ``tavli.analysis.FILTER``),
+each with its chances, its loss against the best, the board after it and the steps of the play
+in White's numbering, so that a page can draw them.
+
+>>> found = position_json("4HPwATDgc/ABMA", "31", depth=0)
+>>> found["game"], found["turn"], found["dice"], found["legal"], found["plays"][0]["play"]
+('portes', 'white', '3-1', 16, '8/5 6/5')
+>>> found["plays"][0]["steps"]
+[[8, 5, False], [6, 5, False]]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from tavli.analysis import FILTER, THRESHOLDS
+from tavli.dice import Dice
+from tavli.errors import PositionFormatError, TavliError
+from tavli.gnubg_id import POSITION_ID
+from tavli.neural import Evaluator, Probabilities
+from tavli.position import Position
+from tavli.server.view import COLOR_NAMES, board_json, steps_json
+
+DEPTHS = (0, 1, 2)
+"""The plies the server searches: the advanced, expert and champion levels' own (3 plies
+would cost the server seconds a request)."""
+
+MAX_TEXT = 200
+"""The longest position text read (a position string is under 100 characters)."""
+
+
+class PositionAnalysisError(TavliError):
+    """A request that cannot be analysed: a malformed position or roll, a depth out of range,
+    a game already over."""
+
+
+def read_position(text: str) -> Position:
+    """A position string (docs/formats.md) or a GNU Backgammon Position ID (Portes, White on roll).
+
+    >>> str(read_position("4HPwATDgc/ABMA")) == str(Position.start("portes"))
+    True
+    """
+    text = text.strip()
+    if not text:
+        raise PositionFormatError("give a position: a position string or a GNU Backgammon Position ID")
+    if len(text) > MAX_TEXT:
+        raise PositionFormatError(f"a position is at most {MAX_TEXT} characters")
+    return Position.from_gnubg_id(text) if POSITION_ID.fullmatch(text) else Position.from_string(text)
+
+
+def _chances(p: Probabilities) -> dict[str, float]:
+    return {"win": round(p.win, 4), "win2": round(p.win2, 4), "lose2": round(p.lose2, 4),
+            "equity": round(p.equity, 4)}
+
+
+def position_json(position_text: str, dice_text: str, depth: int = 1) -> dict[str, Any]:
+    """The analysis of a roll in a position (see the module): ``PositionAnalysisError`` (a
+    ``ValueError``) with a one-line reason for whatever cannot be read or analysed."""
+    if depth not in DEPTHS:
+        raise PositionAnalysisError(f"the depth is 0, 1 or 2 plies, not {depth}")
+    try:
+        position = read_position(position_text)
+        rolled = Dice.parse(dice_text.strip())
+    except TavliError as exc:
+        raise PositionAnalysisError(str(exc).strip().splitlines()[0]) from None
+    dice = Dice(max(rolled), min(rolled))  # shown high-low, as players say it
+    if position.result() is not None:
+        raise PositionAnalysisError("the game is over in this position: there is nothing to play")
+    variant, color = position.variant, position.turn
+    evaluator = Evaluator.for_variant(variant)
+    thresholds = THRESHOLDS.get(variant.name, THRESHOLDS["portes"])
+    legal = position.legal_plays(dice)
+    plays = []
+    if len(legal):
+        found = evaluator.analyse(legal, depth if len(legal) > 1 else 0, FILTER)
+        best = found[0].equity
+        for a in found:
+            play, loss = legal[a.index], max(0.0, best - a.equity)
+            plays.append({"play": str(play), "depth": a.depth, **_chances(a.probabilities),
+                          "loss": round(loss, 4), "skill": thresholds.skill(loss),
+                          "steps": steps_json(variant, color, play.steps), "board": board_json(legal.after(a.index))})
+    return {
+        "position": str(position),
+        "gnubg_id": position.gnubg_id() if variant.name == "portes" else None,
+        "game": variant.name,
+        "variant": str(variant),
+        "turn": COLOR_NAMES[color],
+        "dice": str(dice),
+        "depth": depth,
+        "legal": len(legal),
+        "chances": _chances(evaluator.probabilities(position)),
+        "board": board_json(position),
+        "plays": plays,
+        "thresholds": dataclasses.asdict(thresholds),
+    }

@@ -1,0 +1,145 @@
+// The position page (position.html): any position and roll, its plays ranked by the network's
+// search (GET /api/position, docs/web.md). The address keeps what is asked and shown
+// (#position=...&dice=3-1&depth=1&play=0), so a position can be shared; the review page links here.
+import { BoardView, diceFaces, portraitScreen } from "/static/board.js";
+import { languageSwitch, t, translatePage } from "/static/strings.js";
+
+const $ = (id) => document.getElementById(id);
+const view = new BoardView($("board"));
+const STARTS = {
+  portes: "portes 2b....5w.3w...5b5w...3b.5b....2w w 0:0 0:0",
+  plakoto: "plakoto 15b......................15w w 0:0 0:0",
+  fevga: "fevga ...........15b...........15w w 0:0 0:0",
+};
+
+let found = null;  // the latest analysis shown
+let playIndex = 0;
+let asked = 0;     // the latest request: an older answer arriving late is not drawn
+
+function gameName(g) { return t(g[0].toUpperCase() + g.slice(1)); }
+function signed(x) { return (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(3); }
+function pct(x) { return `${(100 * x).toFixed(1)}%`; }
+function colorName(c) { return t(c); }
+
+/** Analyse `position` with `dice` at `depth` plies and show play `k`; a bad request keeps what is shown. */
+async function analyse(position, dice, depth, k = 0) {
+  const request = ++asked;
+  $("error").textContent = "";
+  $("position").value = position;  // what is asked stays in the form, to be put right if it is wrong
+  $("dice").value = dice;
+  $("depth").value = String(depth);
+  $("analyse").disabled = true;
+  try {
+    const query = new URLSearchParams({ position, dice, depth: String(depth) });
+    const answer = await fetch(`/api/position?${query}`);
+    const body = await answer.json().catch(() => ({}));
+    if (request !== asked) return;
+    if (!answer.ok) {
+      $("error").textContent = body.error || t("positionFailed");
+      return;
+    }
+    found = body;
+    playIndex = Math.max(0, Math.min(found.plays.length - 1, k));
+    $("dice").value = found.dice;
+    remember();
+    render();
+  } catch {
+    if (request === asked) $("error").textContent = t("positionFailed");
+  } finally {
+    if (request === asked) $("analyse").disabled = false;
+  }
+}
+
+function remember() {
+  const address = new URLSearchParams({ position: $("position").value.trim(), dice: found.dice,
+    depth: String(found.depth), play: String(playIndex) });
+  history.replaceState(null, "", `#${address}`);
+}
+
+function render() {
+  if (!found) return;
+  const portrait = portraitScreen();
+  document.body.classList.toggle("portrait", portrait);
+  const side = found.turn;  // the board from the side to play, as a player sees his own
+  view.reset(portrait, side, found.board.black_numbers);
+  const play = found.plays[playIndex];
+  view.drawPosition(play ? play.board : found.board, { last: new Set((play?.steps || []).flatMap(([a, b]) => [a, b])) });
+  view.drawDice(diceFaces(found.dice.split("-").map(Number)), side, { right: true });
+  $("game-name").textContent = gameName(found.game);
+
+  const who = colorName(found.turn);
+  $("plays-title").textContent = t("positionTitle", { who, dice: found.dice });
+  $("plays").replaceChildren(...found.plays.map((p, i) => {
+    const cells = [String(i + 1), p.play, signed(p.equity), pct(p.win), i === 0 ? "" : `−${p.loss.toFixed(3)}`,
+      t("plies", { n: p.depth })];
+    const tr = document.createElement("tr");
+    tr.className = [i === playIndex ? "played" : "", p.skill].join(" ").trim();
+    tr.tabIndex = 0;
+    for (const text of cells) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      tr.append(td);
+    }
+    const choose = () => { playIndex = i; remember(); render(); };
+    tr.addEventListener("click", choose);
+    tr.addEventListener("keydown", (e) => { if (e.key === "Enter") choose(); });
+    return tr;
+  }));
+  const c = found.chances;
+  $("chances").textContent = t("positionChances", { who, win: pct(c.win), win2: pct(c.win2), lose2: pct(c.lose2),
+    equity: signed(c.equity) });
+  const code = (text) => Object.assign(document.createElement("code"), { textContent: text });
+  $("position-text").replaceChildren(code(found.position),
+    ...(found.gnubg_id ? [` · ${t("gnubgId")} `, code(found.gnubg_id)] : []));
+
+  let status;
+  if (!play) status = t("positionNoPlay", { who, dice: found.dice });
+  else if (found.plays.length === 1) status = t("positionOnly", { who, dice: found.dice, play: play.play });
+  else if (playIndex === 0) status = t("positionBest", { who, dice: found.dice, play: play.play, value: signed(play.equity) });
+  else status = t("positionOther", { who, dice: found.dice, play: play.play, loss: play.loss.toFixed(3) });
+  $("status").textContent = status;
+  $("back").disabled = playIndex === 0;
+  $("forward").disabled = playIndex >= found.plays.length - 1;
+  // what is shown, for tests and tools
+  window.tavliPosition = { position: found.position, dice: found.dice, depth: found.depth, play: play ? play.play : null };
+}
+
+function step(by) {
+  if (!found || !found.plays.length) return;
+  playIndex = Math.max(0, Math.min(found.plays.length - 1, playIndex + by));
+  remember();
+  render();
+}
+
+$("ask").addEventListener("submit", (e) => {
+  e.preventDefault();
+  analyse($("position").value.trim(), $("dice").value.trim(), Number($("depth").value));
+});
+for (const button of document.querySelectorAll("[data-start]")) {
+  button.addEventListener("click", () => {
+    $("position").value = STARTS[button.dataset.start];
+    $("ask").requestSubmit();
+  });
+}
+$("back").addEventListener("click", () => step(-1));
+$("forward").addEventListener("click", () => step(1));
+document.addEventListener("keydown", (e) => {
+  if (e.altKey || e.ctrlKey || e.metaKey || e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+  const by = { ArrowUp: -1, ArrowDown: 1, ArrowLeft: -1, ArrowRight: 1 }[e.key];
+  if (!by) return;
+  e.preventDefault();
+  step(by);
+});
+window.addEventListener("resize", render);
+languageSwitch($("lang"), render);
+translatePage();
+
+/** Analyse what the address names; the start of Portes and 3-1 at 1 ply where it names nothing. */
+function fromAddress() {
+  const wanted = new URLSearchParams(location.hash.slice(1));
+  const depth = ["0", "1", "2"].includes(wanted.get("depth")) ? Number(wanted.get("depth")) : 1;
+  analyse(wanted.get("position") || STARTS.portes, wanted.get("dice") || "3-1", depth, Number(wanted.get("play")) || 0);
+}
+
+window.addEventListener("hashchange", fromAddress);  // an address typed or followed on this page
+fromAddress();

@@ -1,0 +1,125 @@
+"""The position page in a real browser: Debian's chromium driven by Playwright, against ``tavli serve``
+(the launch of tests/test_web_browser.py)."""
+
+from __future__ import annotations
+
+import os
+from urllib.parse import urlencode
+
+import pytest
+
+if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
+    pytest.skip("TAVLI_SKIP_BROWSER=1", allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, expect
+from serve_process import Server
+
+from tavli import Dice, Position
+from tavli.server.positions import position_json
+from tests.test_web_browser import SCREENSHOTS, board_shows_position, english_words
+
+PLAKOTO = "plakoto 15b................1w1w....13w b 0:0 0:0"
+
+
+def shown(page: Page, position: str, dice: str, play: str | None) -> None:
+    page.wait_for_function("([p, d, k]) => window.tavliPosition && window.tavliPosition.position === p && "
+                           "window.tavliPosition.dice === d && window.tavliPosition.play === k",
+                           arg=[position, dice, play], timeout=30_000)
+
+
+def board_after(page: Page, position: Position, play: str, dice: Dice) -> None:
+    board_shows_position(page, position.play(play, dice))
+
+
+def test_the_position_page(browser: Browser, shared_server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(shared_server.url + "/")
+        page.click("[data-testid=position-link]")
+        # with nothing asked, the start of Portes and 3-1 at 1 ply: every play, the best drawn
+        start = Position.start("portes")
+        expected = position_json(str(start), "31", 1)
+        shown(page, str(start), "3-1", "8/5 6/5")
+        rows = page.locator("[data-testid=plays] tbody tr")
+        expect(rows).to_have_count(expected["legal"])
+        expect(rows.first).to_have_class("played")
+        expect(page.locator("[data-testid=plays-title]")).to_have_text("White to play 3-1")
+        expect(page.locator("[data-testid=position-text]")).to_contain_text("4HPwATDgc/ABMA")
+        board_after(page, start, "8/5 6/5", Dice(3, 1))
+        # the arrow keys and a click choose the play drawn, and the address keeps it
+        page.keyboard.press("ArrowDown")
+        second = expected["plays"][1]["play"]
+        shown(page, str(start), "3-1", second)
+        board_after(page, start, second, Dice(3, 1))
+        behind = f"{expected['plays'][1]['loss']:.3f} points behind"
+        expect(page.locator("[data-testid=status]")).to_contain_text(behind)
+        rows.nth(4).click()
+        shown(page, str(start), "3-1", expected["plays"][4]["play"])
+        assert "play=4" in page.url
+        # any position: Black to play in Plakoto, 2 plies deep, the board from his side
+        page.fill("[data-testid=position]", PLAKOTO)
+        page.fill("[data-testid=dice]", "46")
+        page.select_option("[data-testid=depth]", "2")
+        page.click("[data-testid=analyse]")
+        plakoto = position_json(PLAKOTO, "64", 2)
+        shown(page, PLAKOTO, "6-4", plakoto["plays"][0]["play"])
+        expect(page.locator("[data-testid=game-name]")).to_have_text("Plakoto")
+        expect(page.locator("[data-testid=plays] tbody tr")).to_have_count(plakoto["legal"])
+        expect(page.locator("[data-testid=plays] tbody tr").first.locator("td").nth(5)).to_have_text("2-ply")
+        board_after(page, Position.from_string(PLAKOTO), plakoto["plays"][0]["play"], Dice(6, 4))
+        page.screenshot(path=str(SCREENSHOTS / "position-1366x768.png"), animations="disabled")
+        # a malformed position: a one-line error, and what was shown stays
+        page.fill("[data-testid=position]", "plakoto 15b w")
+        page.click("[data-testid=analyse]")
+        expect(page.locator("[data-testid=error]")).to_contain_text("5 fields")
+        expect(page.locator("[data-testid=analyse]")).to_be_enabled()
+        shown(page, PLAKOTO, "6-4", plakoto["plays"][0]["play"])
+        page.fill("[data-testid=position]", PLAKOTO)
+        page.fill("[data-testid=dice]", "7-1")
+        page.click("[data-testid=analyse]")
+        expect(page.locator("[data-testid=error]")).to_contain_text("dice must be two numbers from 1 to 6")
+        # a start button, and the address of what is shown opens it again
+        page.fill("[data-testid=dice]", "6-4")
+        page.click("[data-testid=start-fevga]")
+        fevga = Position.start("fevga")
+        shown(page, str(fevga), "6-4", position_json(str(fevga), "64", 2)["plays"][0]["play"])
+        expect(page.locator("[data-testid=error]")).to_have_text("")
+        address = page.url
+        page.goto(shared_server.url + "/")
+        page.goto(address)
+        shown(page, str(fevga), "6-4", position_json(str(fevga), "64", 2)["plays"][0]["play"])
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def test_the_position_page_on_a_phone_and_in_greek(browser: Browser, shared_server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
+                              locale="el-GR")
+    try:
+        page = ctx.new_page()
+        # a roll that cannot be played
+        shut = "portes ......3b.....12w.....2b2b2b2b2b2b w 3:0 0:0"
+        page.goto(shared_server.url + "/position#" + urlencode({"position": shut, "dice": "6-5"}))
+        shown(page, shut, "6-5", None)
+        expect(page.locator("[data-testid=status]")).to_have_text("Τα Λευκά δεν μπορούν να παίξουν 6-5: η σειρά περνά.")
+        page.goto(shared_server.url + "/position#" + urlencode({"position": PLAKOTO, "dice": "6-4", "depth": "1"}))
+        best = position_json(PLAKOTO, "64", 1)["plays"][0]["play"]
+        shown(page, PLAKOTO, "6-4", best)
+        assert english_words(page) == set()
+        # the board first, then the form and the plays; the plies give way, nothing is wider than the screen
+        board = page.locator("[data-testid=board]").bounding_box()
+        plays = page.locator("[data-testid=plays]").bounding_box()
+        assert board and plays and board["y"] + board["height"] <= plays["y"]
+        expect(page.locator("[data-testid=plays] thead th").nth(5)).to_be_hidden()
+        expect(page.locator("[data-testid=plays] thead th").nth(3)).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.screenshot(path=str(SCREENSHOTS / "position-390x844.png"), full_page=True, animations="disabled")
+        page.select_option("[data-testid=lang]", "en")
+        expect(page.locator("[data-testid=plays-title]")).to_have_text("Black to play 6-4")
+        assert {"Position", "Analyse", "Roll"} <= english_words(page)
+    finally:
+        ctx.close()
