@@ -3,6 +3,7 @@ hints (the ``hint`` message), through the HTTP API and the WebSocket protocol.""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -13,10 +14,14 @@ from starlette.testclient import TestClient
 
 from tavli import Dice, Position
 from tavli.analysis import evaluate_decision
-from tavli.match import MatchSettings
+from tavli.dice import DiceRoller
+from tavli.mat import export_mat
+from tavli.match import Match, MatchSettings
 from tavli.met import MatchScore
-from tavli.record import loads
-from tavli.server.review import REVIEW_DEPTH
+from tavli.record import MatchRecord, PlayerInfo, dumps, loads
+from tavli.server.app import MAX_FILE_BYTES
+from tavli.server.review import REVIEW_DEPTH, MatchFileError, read_match_file, review_json
+from tavli.variants import BLACK, WHITE
 from tests.test_server_app import hello, is_state, new_match, token_of, until
 
 Message = dict[str, Any]
@@ -186,3 +191,91 @@ def test_the_coach_between_friends_is_the_creators_choice(client: TestClient) ->
     links = new_match(client, opponent="beginner", coach=False)
     with client.websocket_connect(f"/ws/{links['match']}") as ws:
         assert hello(ws, links["token"])["coach"] is False
+
+
+# -- match files reviewed on upload (POST /api/review, /review) ---------------------------------------
+
+def played_record(games: tuple[str, ...] = ("portes",), length: int = 1, seed: int = 3,
+                  finish: bool = True) -> MatchRecord:
+    """A match between two players who always make the first legal play: over, or stopped in its first game."""
+    m = Match(MatchSettings(length=length, games=games), DiceRoller(seed=seed))
+    for _ in range(10 if not finish else 100_000):
+        if m.is_over:
+            break
+        m.roll()
+        legal = m.legal_plays()
+        m.play(legal[0] if len(legal) else None)
+    return MatchRecord.from_match(m, {WHITE: PlayerInfo("human", "Ada"), BLACK: PlayerInfo("bot", "expert")})
+
+
+def test_a_match_file_is_a_record_or_a_mat_file_with_finished_games() -> None:
+    record = played_record(("portes", "fevga"), length=2)
+    assert read_match_file(dumps(record).encode()) == record
+    assert read_match_file(b"\xef\xbb\xbf" + dumps(record).encode()) == record  # a byte-order mark
+    portes = played_record(length=3)
+    assert read_match_file(export_mat(portes).encode()).games[-1].turns == portes.games[-1].turns
+    # GNU Backgammon may write names in Latin-1
+    latin = read_match_file(export_mat(played_record()).replace("Ada", "Zoë").encode("latin-1"))
+    assert latin.players[WHITE].name == "Zoë"
+    going_on = played_record(finish=False)
+    assert going_on.games[-1].end is None
+    with pytest.raises(MatchFileError, match="no finished game"):
+        read_match_file(dumps(going_on).encode())
+
+
+@pytest.mark.parametrize(("data", "words"), [
+    (b"", "the file is empty"),
+    (b" \n ", "the file is empty"),
+    (b"to be or not to be", "not a match file"),
+    (b"{", "not JSON"),
+    (b'{"format": "tavli-match"}', "version"),
+    (b" 3 point match\n\n Game 1\n nonsense", "line"),
+])
+def test_what_is_not_a_match_file_says_why_in_one_line(data: bytes, words: str) -> None:
+    with pytest.raises(ValueError, match=words) as caught:
+        read_match_file(data)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_match_too_long_for_the_server_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    record = played_record()
+    turns = len(record.games[0].turns)
+    monkeypatch.setattr("tavli.server.review.MAX_FILE_TURNS", turns - 1)
+    with pytest.raises(MatchFileError, match=f"the match has {turns} turns: the server reviews at most {turns - 1}"):
+        read_match_file(dumps(record).encode())
+
+
+def test_an_uploaded_match_is_reviewed_as_a_stored_one(client: TestClient) -> None:
+    record = played_record(("portes", "fevga"), length=2)
+    answer = client.post("/api/review", content=dumps(record).encode())
+    assert answer.status_code == 200 and answer.headers["cache-control"] == "no-store"
+    found = answer.json()
+    expected = json.loads(review_json(record, REVIEW_DEPTH))
+    assert found["status"] == "done" and found["match"] is None and found["you"] == "spectator"
+    assert found["games_reviewed"] == len(record.games) and found["over"] is True
+    assert found["decisions"] == expected["decisions"] and found["players"] == expected["players"]
+    portes = played_record(length=3)
+    from_mat = client.post("/api/review", content=export_mat(portes).encode()).json()
+    assert from_mat["players"]["white"]["name"] == "Ada"
+    assert len(from_mat["decisions"]) == sum(len(g.turns) for g in portes.games)
+    page = client.get("/review")
+    assert page.status_code == 200 and "review.js" in page.text
+
+
+def test_an_upload_that_cannot_be_reviewed_gets_a_one_line_4xx(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with make_client(db, file_reviews_per_minute=2) as client:
+        going_on = dumps(played_record(finish=False)).encode()
+        for data, words in ((b"", "empty"), (b"{}", "not a Tavli match record"), (going_on, "no finished game")):
+            answer = client.post("/api/review", content=data)
+            assert answer.status_code == 400 and words in answer.json()["error"], answer.text
+        big = client.post("/api/review", content=b" " * (MAX_FILE_BYTES + 1))
+        assert big.status_code == 413 and f"at most {MAX_FILE_BYTES} bytes" in big.json()["error"]
+        small = dumps(played_record()).encode()
+        monkeypatch.setattr("tavli.server.app.FILE_REVIEWS_WAITING", 0)
+        busy = client.post("/api/review", content=small)
+        assert busy.status_code == 503 and "busy" in busy.json()["error"]
+        monkeypatch.undo()
+        for _ in range(2):  # the busy answer and the refused files did not count
+            assert client.post("/api/review", content=small).status_code == 200
+        limited = client.post("/api/review", content=small)
+        assert limited.status_code == 429 and "at most 2 match files a minute" in limited.json()["error"]

@@ -4,6 +4,7 @@ against ``tavli serve`` (the launch of tests/test_web_browser.py)."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -17,10 +18,13 @@ from serve_process import Server
 
 from tavli import Dice, Position
 from tavli.analysis import evaluate_decision
+from tavli.mat import export_mat
 from tavli.match import MatchSettings
 from tavli.met import MatchScore
+from tavli.record import dumps
 from tavli.server.review import HINT_DEPTH
-from tests.test_web_browser import SCREENSHOTS, board_shows, wait_for_my_turn_or_end
+from tests.test_server_review import played_record
+from tests.test_web_browser import SCREENSHOTS, board_shows, english_words, wait_for_my_turn_or_end
 
 PLAY_OUT = """async ([mid, token]) => new Promise((resolve, reject) => {
   const ws = new WebSocket(`ws://${location.host}/ws/${mid}`);
@@ -240,3 +244,47 @@ def test_hints_and_the_tutor_against_a_bot(browser: Browser, shared_server: Serv
         raise AssertionError("no turn offered a blunder")
     finally:
         ctx.close()
+
+
+def test_a_match_file_is_reviewed(browser: Browser, shared_server: Server, tmp_path: Path) -> None:
+    record = played_record()
+    (tmp_path / "match.json").write_text(dumps(record))
+    (tmp_path / "match.mat").write_text(export_mat(record))
+    (tmp_path / "notes.txt").write_text("to be or not to be")
+    for width, height, lang in ((1366, 768, "en-GB"), (390, 844, "el-GR")):
+        ctx = browser.new_context(viewport={"width": width, "height": height}, locale=lang,
+                                  is_mobile=width < 500, has_touch=width < 500)
+        try:
+            page = ctx.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda exc, seen=errors: seen.append(str(exc)))
+            page.goto(shared_server.url + "/")
+            page.click("[data-testid=review-file-link]")
+            # only the file card until a file is reviewed
+            expect(page.locator("[data-testid=file-card]")).to_be_visible()
+            expect(page.locator("[data-testid=board]")).to_be_hidden()
+            if lang == "el-GR":
+                assert english_words(page) == set()
+            page.set_input_files("[data-testid=file]", str(tmp_path / "notes.txt"))
+            expect(page.locator("[data-testid=file-error]")).to_contain_text("not a match file")
+            expect(page.locator("[data-testid=board]")).to_be_hidden()
+            name = "match.json" if width > 500 else "match.mat"
+            page.set_input_files("[data-testid=file]", str(tmp_path / name))
+            page.wait_for_function("window.tavliReview && window.tavliReview.status === 'done'", timeout=60_000)
+            review = page.evaluate("window.tavliReview")
+            assert len(review["decisions"]) == sum(len(g.turns) for g in record.games)
+            expect(page.locator("[data-testid=file-error]")).to_have_text("")
+            expect(page.locator("[data-testid=board]")).to_be_visible()
+            expect(page.locator("[data-testid=moves] li")).to_have_count(len(record.games[0].turns))
+            page.keyboard.press("ArrowRight")
+            expect(page.locator("[data-testid=decision-title]")).to_contain_text("1")
+            # a bad file after a good one: the error, and the review stays
+            page.set_input_files("[data-testid=file]", str(tmp_path / "notes.txt"))
+            expect(page.locator("[data-testid=file-error]")).to_contain_text("not a match file")
+            expect(page.locator("[data-testid=board]")).to_be_visible()
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            page.screenshot(path=str(SCREENSHOTS / f"review-file-{width}x{height}.png"), full_page=True,
+                            animations="disabled")
+            assert errors == []
+        finally:
+            ctx.close()

@@ -55,7 +55,7 @@ from tavli.server.protocol import (
     message_id,
     parse,
 )
-from tavli.server.review import REVIEW_DEPTH, Reviewer, hint_json
+from tavli.server.review import REVIEW_DEPTH, Reviewer, hint_json, read_match_file
 from tavli.server.service import PRESENCE_SECONDS, SEATS, ActionError, LiveMatch, MatchService, seat_name
 from tavli.server.store import Announcement, Store
 from tavli.server.view import joined, seat_state, shared_state, step_tree_json
@@ -69,6 +69,12 @@ REFUSALS_BEFORE_CLOSE = 200
 MATCHES_PER_MINUTE = 30
 ANALYSES_PER_MINUTE = 60
 """Positions one client address may have analysed a minute (``GET /api/position``)."""
+FILE_REVIEWS_PER_MINUTE = 6
+"""Match files one client address may have reviewed a minute (``POST /api/review``)."""
+FILE_REVIEWS_WAITING = 4
+"""Uploaded reviews waiting or being made at once; beyond, the server is busy (503)."""
+MAX_FILE_BYTES = 1 << 20
+"""The largest match file reviewed (a 25-point match record is about 300 KB)."""
 ANALYSES_AT_ONCE = 2
 """Position analyses searched at the same time; more wait their turn (one core each)."""
 MAX_REQUEST_BYTES = 4096
@@ -378,6 +384,7 @@ def error(message: str, status: int) -> JSONResponse:
 
 def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120.0, bot_delay: float = 0.0,
                matches_per_minute: int = MATCHES_PER_MINUTE, analyses_per_minute: int = ANALYSES_PER_MINUTE,
+               file_reviews_per_minute: int = FILE_REVIEWS_PER_MINUTE,
                messages_per_second: float = MESSAGES_PER_SECOND,
                message_burst: float = MESSAGE_BURST,
                connections_per_address: int = CONNECTIONS_PER_ADDRESS, hello_seconds: float = HELLO_SECONDS,
@@ -407,6 +414,8 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
     creations = RateLimiter(matches_per_minute, 60.0)
     analyses = RateLimiter(analyses_per_minute, 60.0)
     analysing = asyncio.Semaphore(ANALYSES_AT_ONCE)
+    file_reviews = RateLimiter(file_reviews_per_minute, 60.0)
+    files_waiting = 0
 
     def unwatched(match_id: str) -> None:
         """Keep no replay of a match nobody here watches: another process may move it on, and
@@ -498,6 +507,29 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
             return error(one_line(exc), 404)
         return JSONResponse(answer, headers={"Cache-Control": "public, max-age=3600"})
 
+    async def review_file(request: Request) -> Response:
+        nonlocal files_waiting
+        client = client_address(request.client.host if request.client else "?")
+        raw = await read_body(request, MAX_FILE_BYTES)
+        if isinstance(raw, Response):
+            return raw
+        try:
+            record = read_match_file(raw)
+        except (ValueError, RecursionError) as exc:
+            return error(one_line(exc) if isinstance(exc, ValueError) else "the file is malformed", 400)
+        if not file_reviews.allow(client):
+            return error(f"at most {file_reviews_per_minute} match files a minute: try again soon", 429)
+        if files_waiting >= FILE_REVIEWS_WAITING:
+            file_reviews.refund(client)
+            return error("the server is busy reviewing other files: try again in a minute", 503)
+        files_waiting += 1
+        try:
+            text = await reviewer.review_file(record)
+        finally:
+            files_waiting -= 1
+        body = joined(text.encode(), orjson.dumps({"you": "spectator"}))
+        return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
+
     async def position_page(request: Request) -> Response:
         return FileResponse(STATIC / "position.html", headers={"Cache-Control": "no-cache"})
 
@@ -526,14 +558,14 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         return JSONResponse({"levels": [{"name": lv.name, "description": lv.description, "depth": lv.depth}
                                         for lv in LEVELS.values()], "default": DEFAULT_LEVEL})
 
-    async def read_body(request: Request) -> bytes | Response:
+    async def read_body(request: Request, limit: int = MAX_REQUEST_BYTES) -> bytes | Response:
         raw = b""
         try:
             async with asyncio.timeout(request_seconds):
                 async for chunk in request.stream():  # read no more than the limit, whatever the client says
                     raw += chunk
-                    if len(raw) > MAX_REQUEST_BYTES:
-                        return error(f"the request is too large: at most {MAX_REQUEST_BYTES} bytes", 413)
+                    if len(raw) > limit:
+                        return error(f"the request is too large: at most {limit} bytes", 413)
         except TimeoutError:
             return error(f"the request took more than {request_seconds:g} s to arrive", 408)
         return raw
@@ -728,6 +760,8 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         Route("/", page),
         Route("/match/{match_id}", page),
         Route("/match/{match_id}/review", review_page),
+        Route("/review", review_page),
+        Route("/api/review", review_file, methods=["POST"]),
         Route("/openings", openings_page),
         Route("/api/openings/{game}", openings),
         Route("/api/openings/{game}/{roll}", openings),

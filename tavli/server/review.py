@@ -27,6 +27,7 @@ import contextlib
 import dataclasses
 import json
 import os
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -34,9 +35,11 @@ from typing import TYPE_CHECKING, Any
 
 from tavli.analysis import THRESHOLDS, Progress, analyse_record, evaluate_decision
 from tavli.dice import Dice
+from tavli.errors import TavliError
+from tavli.mat import import_mat
 from tavli.met import MatchScore
 from tavli.position import Position
-from tavli.record import MatchRecord
+from tavli.record import MatchRecord, loads
 from tavli.server.view import board_json, steps_json
 from tavli.variants import BLACK, WHITE
 
@@ -53,6 +56,13 @@ HINT_DEPTH = 1
 HINT_PLAYS = 3
 """How many of the best plays a hint shows."""
 
+MAT_LENGTH = re.compile(r"^\s*\d+\s+point\s+match", re.IGNORECASE | re.MULTILINE)
+"""The line a ``.mat`` file names its match length with."""
+
+MAX_FILE_TURNS = 2000
+"""The most turns an uploaded match file may have for the server to review it (a 7-point match
+has about 300; a 25-point one about 1,200)."""
+
 NICENESS = 10
 """How much lower the review thread's priority is than the server's (Linux)."""
 
@@ -66,6 +76,42 @@ def _lower_priority() -> None:
 def finished_games(record: MatchRecord) -> MatchRecord:
     """The record without its game still going, if any (only a record's last game can be)."""
     return dataclasses.replace(record, games=[g for g in record.games if g.end is not None])
+
+
+class MatchFileError(TavliError):
+    """An uploaded match file that cannot be reviewed: not a record nor a ``.mat`` file, no
+    finished game, too long."""
+
+
+def read_match_file(data: bytes) -> MatchRecord:
+    """The finished games of an uploaded match file: a Tavli match record (JSON, docs/formats.md)
+    or a GNU Backgammon ``.mat`` file (its Portes games). ``ValueError`` with a one-line reason.
+
+    >>> read_match_file(b"to be or not to be")
+    Traceback (most recent call last):
+    ...
+    tavli.server.review.MatchFileError: not a match file: a Tavli match record (.json) or a GNU Backgammon .mat file
+    """
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")  # GNU Backgammon writes player names in the locale's encoding
+    if not text.strip():
+        raise MatchFileError("the file is empty")
+    if text.lstrip().startswith("{"):
+        record = loads(text)
+    elif MAT_LENGTH.search(text):
+        record = import_mat(text, source="the file")
+    else:
+        raise MatchFileError("not a match file: a Tavli match record (.json) or a GNU Backgammon .mat file")
+    record = finished_games(record)
+    if not record.games:
+        raise MatchFileError("the file has no finished game to review")
+    turns = sum(len(game.turns) for game in record.games)
+    if turns > MAX_FILE_TURNS:
+        raise MatchFileError(f"the match has {turns} turns: the server reviews at most {MAX_FILE_TURNS} "
+                             "(tavli analyse reviews any length)")
+    return record
 
 
 def review_json(record: MatchRecord, depth: int = REVIEW_DEPTH, progress: Progress | None = None,
@@ -183,6 +229,14 @@ class Reviewer:
         if job.error is not None:
             return 500, {"error": f"the review could not be made: {job.error}"}
         return 202, {"status": "running", "games": games, "done": job.done, "total": job.total}
+
+    async def review_file(self, record: MatchRecord) -> str:
+        """The review of an uploaded match's games (``read_match_file``), as JSON text, made in
+        the reviews' thread after the stored matches' reviews already waiting."""
+        head = {"status": "done", "match": None, "games_reviewed": len(record.games),
+                "over": record.winner is not None}
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, review_json, record, self.depth, None, head)
 
     async def _make(self, match_id: str, record: MatchRecord, job: Job) -> None:
         def progress(done: int, total: int) -> None:

@@ -2,7 +2,8 @@
 // players) stepped turn by turn, each play against the best few with their values and the loss, the
 // chances of winning through the game, and each player's error rate, errors, blunders and luck.
 // The analysis is made on the server (GET /api/matches/{id}/analysis, docs/web.md); this page asks
-// for it until it is ready, showing the progress.
+// for it until it is ready, showing the progress. At /review, without a match, it reviews a match
+// file the player opens instead (POST /api/review): a match record or a GNU Backgammon .mat file.
 import { BoardView, diceFaces, el, portraitScreen } from "/static/board.js";
 import { languageSwitch, t, translatePage } from "/static/strings.js";
 
@@ -41,6 +42,12 @@ async function load() {
   }
   if (answer.status !== 200) { showError("reviewFailed"); return; }
   if (body.status === "empty") { showError("reviewEmpty"); return; }
+  shown(body);
+}
+
+/** Show a review (the analysis's JSON) from its first position. */
+function shown(body) {
+  document.body.classList.remove("no-review");
   progress = null;
   $("progress").hidden = true;
   review = body;
@@ -259,4 +266,40 @@ document.addEventListener("keydown", (event) => {
 window.addEventListener("resize", () => render());
 languageSwitch($("lang"), () => render());
 translatePage();
-load();
+
+const MAX_FILE_BYTES = 1 << 20;  // as the server's limit
+
+/** Review the match file chosen: its text to the server, which answers with the review or one line why not. */
+async function reviewFile(file) {
+  $("file-error").textContent = "";
+  if (file.size > MAX_FILE_BYTES) {
+    $("file-error").textContent = t("fileTooLarge");
+    return;
+  }
+  $("file").disabled = true;
+  $("file-status").textContent = t("analysingFile", { name: file.name });
+  try {
+    // the file's bytes as they are: the server reads UTF-8, or Latin-1 as GNU Backgammon may write
+    const answer = await fetch("/api/review", { method: "POST", body: file, headers: { "Content-Type": "text/plain" } });
+    const body = await answer.json().catch(() => null);
+    if (answer.ok && body) {
+      shown(body);
+      $("status").textContent = t("fileReviewed", { name: file.name });
+    } else {
+      $("file-error").textContent = body?.error || t("reviewFailed");  // what was shown before stays
+    }
+  } catch {
+    $("file-error").textContent = t("reviewFailed");
+  } finally {
+    $("file").disabled = false;
+    $("file").value = "";  // the same file may be chosen again
+    $("file-status").textContent = "";
+  }
+}
+
+if (matchId) load();
+else {  // /review: a match file from the player's computer; until one is reviewed, only the file card
+  $("file-card").hidden = false;
+  document.body.classList.add("no-review");
+  $("file").addEventListener("change", () => { if ($("file").files.length) reviewFile($("file").files[0]); });
+}
