@@ -56,7 +56,7 @@ from tavli.errors import TavliError
 from tavli.game import Game, Turn
 from tavli.met import AfterGame, MatchEquityError, MatchScore
 from tavli.neural import Evaluator, Filters, Probabilities, search_weights
-from tavli.position import LegalPlays, Position, _grow_workspace, _workspace
+from tavli.position import LegalPlays, Play, Position, _grow_workspace, _workspace
 from tavli.variants import BLACK, WHITE, Color, Variant
 
 if TYPE_CHECKING:
@@ -427,6 +427,49 @@ def evaluate_decision(before: Position, dice: Dice, played: str, depth: int = DE
     white = mine.win if color == WHITE else 1.0 - mine.win
     return Decision(game, turn, color, dice, str(before), plays[k], best.play, loss, forced, luck, white,
                     tuple(candidates), skill, depth, mwc_loss, away)
+
+
+@dataclass(frozen=True)
+class RankedPlay:
+    """One play of a roll as ``rank_plays`` values it, for the side playing it."""
+
+    play: Play
+    probabilities: Probabilities
+    depth: int
+    """The plies it was searched to."""
+    loss: float
+    """The best play's equity less its own, in points per game (0 for the best)."""
+    skill: str
+    """``""``, ``"doubtful"``, ``"error"`` or ``"blunder"`` by its game's ``THRESHOLDS``."""
+
+    @property
+    def equity(self) -> float:
+        return self.probabilities.equity
+
+
+def rank_plays(position: Position, dice: Dice, depth: int = 1, filters: Filters = FILTER) -> list[RankedPlay]:
+    """Every legal play of ``dice`` in ``position``, best first, for points per game: each
+    valued at 0 plies, those within reach of the best searched on to ``depth`` (``filters``), as
+    the analysis ranks a decision's plays. Empty when the roll cannot be played.
+
+    >>> ranked = rank_plays(Position.start("portes"), Dice(3, 1), depth=1)
+    >>> str(ranked[0].play), ranked[0].depth, ranked[0].loss, len(ranked)
+    ('8/5 6/5', 1, 0.0, 16)
+    >>> ranked[-1].skill
+    'blunder'
+    """
+    if depth not in DEPTHS:
+        raise AnalysisError(f"the depth is 0 to {DEPTHS[-1]} plies, not {depth}")
+    if position.result() is not None:
+        raise AnalysisError("the game is over in this position: there is nothing to play")
+    legal = position.legal_plays(dice)
+    if len(legal) == 0:
+        return []
+    found = Evaluator.for_variant(position.variant).analyse(legal, depth if len(legal) > 1 else 0, filters)
+    thresholds = THRESHOLDS.get(position.variant.name, THRESHOLDS["portes"])
+    best = found[0].equity
+    return [RankedPlay(legal[a.index], a.probabilities, a.depth, max(0.0, best - a.equity),
+                       thresholds.skill(max(0.0, best - a.equity))) for a in found]
 
 
 def _rolled_out(legal: LegalPlays, indices: list[int], played: int, settings: RolloutSettings,

@@ -840,6 +840,56 @@ def rollout(position: str, variant: str | None, dice: str | None, trials: int, l
                                                        f"{r.raw_ci95:.3f}"))
 
 
+@cli.command()
+@click.argument("position")
+@click.argument("dice")
+@click.option("--variant", "-v", help="the game, when the position string leaves it out")
+@click.option("--depth", type=click.IntRange(0, 3), default=2, show_default=True,
+              help="plies searched: 0 to 2 are the advanced, expert and champion levels' own")
+@click.option("--json", "as_json", is_flag=True, help="print the plays as one JSON object")
+def hint(position: str, dice: str, variant: str | None, depth: int, as_json: bool) -> None:
+    """Rank every play of DICE (like 6-4) in POSITION (a position string or GNU Backgammon ID).
+
+    \b
+    tavli hint 4HPwATDgc/ABMA 31
+    tavli hint 'plakoto 15b................1w1w....13w b 0:0 0:0' 64 --depth 1
+    """
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    from tavli.analysis import rank_plays
+
+    try:
+        pos, _ = read_position(variant, position)
+        rolled = Dice.parse(dice)
+        roll = Dice(max(rolled), min(rolled))  # high-low, as players say it
+        ranked = rank_plays(pos, roll, depth)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    if as_json:
+        click.echo(json.dumps({"position": str(pos), "dice": str(roll), "depth": depth, "plays": [
+            {"play": str(r.play), "depth": r.depth, "equity": round(r.equity, 4), "win": round(r.probabilities.win, 4),
+             "win2": round(r.probabilities.win2, 4), "lose2": round(r.probabilities.lose2, 4),
+             "loss": round(r.loss, 4), "skill": r.skill} for r in ranked]}))
+        return
+    if not ranked:
+        click.echo(f"{pos.turn} cannot play {roll} in {pos}: the turn passes")
+        return
+    click.echo(f"{pos.turn} to play {roll} in {pos}")
+    out = Table(box=box.SIMPLE_HEAD,
+                caption="equity: points per game after the play for the side playing (-2 to +2); plays within "
+                        "reach of the best are searched deeper and ranked first")
+    for k, name in enumerate(("", "play", "equity", "win", "win 2", "lose 2", "loss", "plies", "")):
+        out.add_column(name, justify="left" if k in (0, 1, 8) else "right", no_wrap=True,
+                       min_width=7 if k == 8 else None)  # "blunder" whole
+    for k, r in enumerate(ranked, 1):
+        p = r.probabilities
+        out.add_row(str(k), str(r.play), f"{r.equity:+.3f}", f"{100 * p.win:.1f}%", f"{100 * p.win2:.1f}%",
+                    f"{100 * p.lose2:.1f}%", f"{-r.loss:+.3f}" if k > 1 else "", str(r.depth), r.skill)
+    Console().print(out)
+
+
 def _verify_record(url: str, data: dict[str, object]) -> None:
     from tavli.record import from_json
 

@@ -18,6 +18,7 @@ from tavli.analysis import (
     analyse_games,
     analyse_match,
     evaluate_decision,
+    rank_plays,
 )
 from tavli.bots import Player, RandomBot
 from tavli.dice import DiceRoller
@@ -73,6 +74,35 @@ def test_three_plies_search_the_played_play_as_deep_as_the_best() -> None:
     assert played.depth == 3 and d.best == "24/13" and d.skill == "error"
     assert d.loss == pytest.approx(d.candidates[0].equity - played.equity)
     assert sum(c.depth == 3 for c in d.candidates) <= 3  # FILTER's 2, and the played play
+
+
+@pytest.mark.parametrize("depth", [0, 1, 2])
+def test_rank_plays_ranks_every_play_as_a_decision_ranks_its_best(depth: int) -> None:
+    dice = Dice(6, 5)
+    ranked = rank_plays(PLAKOTO, dice, depth)
+    legal = PLAKOTO.legal_plays(dice)
+    assert sorted(str(r.play) for r in ranked) == sorted(str(p) for p in legal)
+    assert ranked[0].depth == depth and ranked[0].loss == 0.0 and ranked[0].skill == ""
+    assert [r.depth for r in ranked] == sorted((r.depth for r in ranked), reverse=True)
+    for r in ranked:
+        assert r.loss == pytest.approx(ranked[0].equity - r.equity)
+        assert r.skill == THRESHOLDS["plakoto"].skill(r.loss)
+    # the decision's candidates are the ranking's first plays, with the same values
+    decision = evaluate_decision(PLAKOTO, dice, str(ranked[0].play), depth)
+    assert [c.play for c in decision.candidates] == [str(r.play) for r in ranked[:len(decision.candidates)]]
+    assert decision.candidates[0].equity == pytest.approx(ranked[0].equity)
+
+
+def test_rank_plays_of_a_pass_a_single_play_and_a_finished_game() -> None:
+    shut = Position.from_string("portes ......3b.....12w.....2b2b2b2b2b2b w 3:0 0:0")
+    assert rank_plays(shut, Dice(6, 5)) == []
+    forced = Position.from_checkers("portes", WHITE, {25: 1, 6: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2})
+    [only] = rank_plays(forced, Dice(6, 6), 2)
+    assert only.depth == 0 and only.loss == 0.0
+    with pytest.raises(AnalysisError, match="the game is over"):
+        rank_plays(Position.from_checkers("portes", BLACK, {}, {6: 15}), Dice(3, 1))
+    with pytest.raises(AnalysisError, match="depth is 0 to 3 plies, not 4"):
+        rank_plays(shut, Dice(6, 5), 4)
 
 
 def test_forced_plays_and_passes_are_marked_and_cost_nothing() -> None:

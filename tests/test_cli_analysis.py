@@ -1,4 +1,4 @@
-"""End to end: ``tavli analyse`` on a match record and ``tavli rollout`` on a position."""
+"""End to end: ``tavli analyse`` on a match record, ``tavli rollout`` and ``tavli hint`` on a position."""
 
 from __future__ import annotations
 
@@ -136,5 +136,35 @@ def test_rollout_of_a_position_and_of_a_roll() -> None:
 ])
 def test_rollout_bad_input_is_one_line(args: tuple[str, ...], message: str) -> None:
     done = tavli("rollout", *args)
+    assert done.returncode == 2 and message in done.stderr.lower()
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_hint_ranks_every_play() -> None:
+    done = tavli("hint", "4HPwATDgc/ABMA", "13", "--depth", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["dice"] == "3-1" and found["depth"] == 1 and len(found["plays"]) == 16
+    best = found["plays"][0]
+    assert (best["play"], best["depth"], best["loss"], best["skill"]) == ("8/5 6/5", 1, 0.0, "")
+    assert best["equity"] == pytest.approx(2 * best["win"] - 1 + best["win2"] - best["lose2"], abs=1e-3)
+    assert all(p["loss"] > 0 and p["skill"] for p in found["plays"][1:])  # every other 3-1 is an error or worse
+    done = tavli("hint", "plakoto 15b................1w1w....13w b 0:0 0:0", "6-4", "--depth", "0")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "Black to play 6-4 in plakoto 15b................1w1w....13w b 0:0 0:0"
+    assert any(line.split()[:3] == ["1", "24/20", "24/18"] for line in lines)
+    done = tavli("hint", "portes ......3b.....12w.....2b2b2b2b2b2b w 3:0 0:0", "65")
+    assert done.returncode == 0 and "White cannot play 6-5" in done.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("nonsense", "31"), "position"),
+    (("4HPwATDgc/ABMA", "71"), "dice"),
+    (("portes ......................15b.  w 0:0 15:0", "31"), "over"),
+    (("4HPwATDgc/ABMA", "31", "--depth", "4"), "depth"),
+])
+def test_hint_bad_input_is_one_line(args: tuple[str, ...], message: str) -> None:
+    done = tavli("hint", *args)
     assert done.returncode == 2 and message in done.stderr.lower()
     assert len(done.stderr.strip().splitlines()) == 1

@@ -2,9 +2,9 @@
 
 A position string or a GNU Backgammon Position ID (Portes, White on roll) and a roll in;
 out, every legal play of the roll ranked by the network's search at 0, 1 or 2 plies, best
-first (plays within reach of the best go deeper, as in the review: ``tavli.analysis.FILTER``),
-each with its chances, its loss against the best, the board after it and the steps of the play
-in White's numbering, so that a page can draw them.
+first (``tavli.analysis.rank_plays``: plays within reach of the best go deeper, as in the
+review), each with its chances, its loss against the best, the board after it and the steps of
+the play in White's numbering, so that a page can draw them.
 
 >>> found = position_json("4HPwATDgc/ABMA", "31", depth=0)
 >>> found["game"], found["turn"], found["dice"], found["legal"], found["plays"][0]["play"]
@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from tavli.analysis import FILTER, THRESHOLDS
+from tavli.analysis import THRESHOLDS, rank_plays
 from tavli.dice import Dice
 from tavli.errors import PositionFormatError, TavliError
 from tavli.gnubg_id import POSITION_ID
@@ -72,18 +72,9 @@ def position_json(position_text: str, dice_text: str, depth: int = 1) -> dict[st
     if position.result() is not None:
         raise PositionAnalysisError("the game is over in this position: there is nothing to play")
     variant, color = position.variant, position.turn
-    evaluator = Evaluator.for_variant(variant)
-    thresholds = THRESHOLDS.get(variant.name, THRESHOLDS["portes"])
-    legal = position.legal_plays(dice)
-    plays = []
-    if len(legal):
-        found = evaluator.analyse(legal, depth if len(legal) > 1 else 0, FILTER)
-        best = found[0].equity
-        for a in found:
-            play, loss = legal[a.index], max(0.0, best - a.equity)
-            plays.append({"play": str(play), "depth": a.depth, **_chances(a.probabilities),
-                          "loss": round(loss, 4), "skill": thresholds.skill(loss),
-                          "steps": steps_json(variant, color, play.steps), "board": board_json(legal.after(a.index))})
+    plays = [{"play": str(r.play), "depth": r.depth, **_chances(r.probabilities), "loss": round(r.loss, 4),
+              "skill": r.skill, "steps": steps_json(variant, color, r.play.steps),
+              "board": board_json(position.play(r.play, dice))} for r in rank_plays(position, dice, depth)]
     return {
         "position": str(position),
         "gnubg_id": position.gnubg_id() if variant.name == "portes" else None,
@@ -92,9 +83,9 @@ def position_json(position_text: str, dice_text: str, depth: int = 1) -> dict[st
         "turn": COLOR_NAMES[color],
         "dice": str(dice),
         "depth": depth,
-        "legal": len(legal),
-        "chances": _chances(evaluator.probabilities(position)),
+        "legal": len(plays),
+        "chances": _chances(Evaluator.for_variant(variant).probabilities(position)),
         "board": board_json(position),
         "plays": plays,
-        "thresholds": dataclasses.asdict(thresholds),
+        "thresholds": dataclasses.asdict(THRESHOLDS.get(variant.name, THRESHOLDS["portes"])),
     }
