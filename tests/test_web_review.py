@@ -283,6 +283,8 @@ def test_a_match_file_is_reviewed(browser: Browser, shared_server: Server, tmp_p
             expect(page.locator("[data-testid=file-error]")).to_contain_text("not a match file")
             expect(page.locator("[data-testid=board]")).to_be_visible()
             assert page.evaluate("document.documentElement.scrollWidth") <= width
+            # the game's name is whole in the header, in Greek on a phone too
+            assert page.locator("[data-testid=game-name]").evaluate("e => e.scrollWidth <= e.clientWidth")
             page.screenshot(path=str(SCREENSHOTS / f"review-file-{width}x{height}.png"), full_page=True,
                             animations="disabled")
             assert errors == []
