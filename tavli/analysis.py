@@ -438,19 +438,27 @@ class RankedPlay:
     depth: int
     """The plies it was searched to."""
     loss: float
-    """The best play's equity less its own, in points per game (0 for the best)."""
+    """What it gives up against the best, in points per game (at a match score, its loss in the
+    chance of winning the match as points of a game at that score, as a decision's)."""
     skill: str
     """``""``, ``"doubtful"``, ``"error"`` or ``"blunder"`` by its game's ``THRESHOLDS``."""
+    mwc: float | None = None
+    """At a match score: the chance of winning the match after it."""
+    mwc_loss: float | None = None
+    """At a match score: the best play's ``mwc`` less its own."""
 
     @property
     def equity(self) -> float:
         return self.probabilities.equity
 
 
-def rank_plays(position: Position, dice: Dice, depth: int = 1, filters: Filters = FILTER) -> list[RankedPlay]:
-    """Every legal play of ``dice`` in ``position``, best first, for points per game: each
-    valued at 0 plies, those within reach of the best searched on to ``depth`` (``filters``), as
-    the analysis ranks a decision's plays. Empty when the roll cannot be played.
+def rank_plays(position: Position, dice: Dice, depth: int = 1, filters: Filters = FILTER,
+               score: MatchScore | None = None) -> list[RankedPlay]:
+    """Every legal play of ``dice`` in ``position``, best first: each valued at 0 plies, those
+    within reach of the best searched on to ``depth`` (``filters``), as the analysis ranks a
+    decision's plays; for points per game, or at a match ``score`` (the side to play's,
+    ``tavli.met.MatchScore``) by the chance of winning the match. Empty when the roll cannot be
+    played.
 
     >>> ranked = rank_plays(Position.start("portes"), Dice(3, 1), depth=1)
     >>> str(ranked[0].play), ranked[0].depth, ranked[0].loss, len(ranked)
@@ -465,11 +473,22 @@ def rank_plays(position: Position, dice: Dice, depth: int = 1, filters: Filters 
     legal = position.legal_plays(dice)
     if len(legal) == 0:
         return []
-    found = Evaluator.for_variant(position.variant).analyse(legal, depth if len(legal) > 1 else 0, filters)
+    after = None if score is None else score.after_game()
+    found = Evaluator.for_variant(position.variant).analyse(legal, depth if len(legal) > 1 else 0, filters,
+                                                            after=after)
     thresholds = THRESHOLDS.get(position.variant.name, THRESHOLDS["portes"])
-    best = found[0].equity
-    return [RankedPlay(legal[a.index], a.probabilities, a.depth, max(0.0, best - a.equity),
-                       thresholds.skill(max(0.0, best - a.equity))) for a in found]
+    # a point of a game at this score, in the chance of winning the match: half the swing between a 1-point win and loss
+    half = 1.0 if after is None else (after.win1 - after.lose1) / 2.0
+    ranked = []
+    for a in found:
+        mwc = a.match_equity
+        if mwc is None or found[0].match_equity is None:
+            mwc_loss, loss = None, max(0.0, found[0].equity - a.equity)
+        else:
+            mwc_loss = max(0.0, found[0].match_equity - mwc)
+            loss = mwc_loss / half if half > 1e-12 else max(0.0, found[0].equity - a.equity)
+        ranked.append(RankedPlay(legal[a.index], a.probabilities, a.depth, loss, thresholds.skill(loss), mwc, mwc_loss))
+    return ranked
 
 
 def _rolled_out(legal: LegalPlays, indices: list[int], played: int, settings: RolloutSettings,

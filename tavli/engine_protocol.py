@@ -38,7 +38,7 @@ from tavli import __version__
 from tavli.dice import Dice
 from tavli.errors import TavliError
 from tavli.match import MatchSettings
-from tavli.met import MatchScore
+from tavli.met import MatchEquityError, MatchScore
 from tavli.neural import DEFAULT_LEVEL, LEVELS, Evaluator, NeuralBot
 from tavli.position import LegalPlays, Position
 from tavli.variants import BLACK, VARIANTS, WHITE, Color, Variant, variant_from_string
@@ -66,17 +66,10 @@ class ScoreSetting:
 
     def match_score(self, variant: Variant) -> MatchScore:
         """The ``MatchScore`` of the side to move in a game of ``variant``."""
-        games = self.games or (variant.name,)
-        settings = MatchSettings(
-            length=self.length, games=games,
-            mother_pin=getattr(variant, "mother_pin", "double"),
-            prime_limits=getattr(variant, "prime_limits", True),
-            prime_in_opponent_start=getattr(variant, "prime_in_opponent_start", True))
-        index = self.game - 1
-        if settings.variant(index).name != variant.name:
-            raise EngineProtocolError(f"game {self.game} of the match is {settings.variant(index).name}, "
-                                      f"but the position is {variant.name}: set the score again")
-        return MatchScore.at(settings, self.length - self.mine, self.length - self.theirs, index)
+        try:
+            return MatchScore.in_game(variant, self.mine, self.theirs, self.length, self.games, self.game - 1)
+        except MatchEquityError as exc:
+            raise EngineProtocolError(f"{exc}: set the score again") from None
 
     def __str__(self) -> str:
         text = f"{self.mine} {self.theirs} {self.length}"

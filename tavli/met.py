@@ -304,6 +304,38 @@ class MatchScore:
         return cls(MatchEquity.for_settings(settings), need, opp_need, game)
 
     @classmethod
+    def in_game(cls, variant: Variant | str, mine: int, theirs: int, length: int,
+                games: Sequence[str] | None = None, game: int | None = None) -> MatchScore:
+        """The score of the side to play a game of ``variant`` who has won ``mine`` points of a
+        match to ``length`` and his opponent ``theirs``: the match's order of ``games`` (the
+        variant's game alone by default), played with the variant's house rules, and ``game`` the
+        number (0-based) of the game being played, by default the first of the order that is
+        ``variant``'s game (in a repeated order the rest of the match looks the same).
+
+        >>> score = MatchScore.in_game("fevga", mine=4, theirs=3, length=5, games=("portes", "plakoto", "fevga"))
+        >>> score.need, score.opp_need, score.game
+        (1, 2, 2)
+        """
+        from tavli.match import MatchSettings
+
+        v = make_variant(variant)
+        if not (0 <= mine < length and 0 <= theirs < length):
+            raise MatchEquityError(f"in a match to {length} each side has 0 to {length - 1} points, "
+                                   f"not {mine} and {theirs}")
+        order = tuple(games) if games else (v.name,)
+        settings = MatchSettings(length=length, games=order, mother_pin=getattr(v, "mother_pin", "double"),
+                                 prime_limits=getattr(v, "prime_limits", True),
+                                 prime_in_opponent_start=getattr(v, "prime_in_opponent_start", True))
+        if game is None:
+            if v.name not in order:
+                raise MatchEquityError(f"{v.name} is not among the match's games ({', '.join(order)})")
+            game = order.index(v.name)
+        if settings.variant(game).name != v.name:
+            raise MatchEquityError(f"game {game + 1} of the match is {settings.variant(game).name}, "
+                                   f"but the position is {v.name}")
+        return cls.at(settings, length - mine, length - theirs, game)
+
+    @classmethod
     def of(cls, match: Match, side: Color | None = None) -> MatchScore:
         """The score of a running ``tavli.match.Match`` for ``side`` (the side to move by default)."""
         me = match.turn if side is None else side

@@ -305,3 +305,15 @@ def test_a_record_with_a_resignation_and_a_game_going_on() -> None:
     assert (second.finished, second.winner, second.points, len(second.decisions)) == (False, None, 0, 3)
     assert found.names == {WHITE: "Ada", BLACK: "bot advanced"}
     assert found.players[WHITE].result == -2
+
+
+def test_rank_plays_at_a_match_score_plays_for_the_match() -> None:
+    # docs/match-equity.md, "Gammon-go: the trailer hits": Black trails 1-2 in a match to 3
+    position = Position.from_string("portes 2w2w3w.2w3w3b..1b.2b2w1b..1w.4b.2b.2b. b 0:0 0:0")
+    score = MatchScore.in_game("portes", mine=1, theirs=2, length=3, games=("portes", "plakoto", "fevga"))
+    for_points, for_match = rank_plays(position, Dice(5, 1), 2), rank_plays(position, Dice(5, 1), 2, score=score)
+    assert str(for_points[0].play) == "15/10 11/10" and for_points[0].mwc is None
+    assert str(for_match[0].play) == "13/8* 11/10" and for_match[0].mwc_loss == 0.0
+    assert for_match[0].equity < next(r.equity for r in for_match if str(r.play) == "15/10 11/10")
+    searched = [r for r in for_match if r.depth == 2]
+    assert [r.mwc for r in searched] == sorted((r.mwc for r in searched), reverse=True)

@@ -15,12 +15,14 @@ from tavli.met import (
     AfterGame,
     MatchEquity,
     MatchEquityError,
+    MatchScore,
     Outcomes,
     Starter,
     measured_as,
     outcomes_for,
     shipped_outcomes,
 )
+from tavli.variants import make_variant
 
 STARTERS = (Starter.ME, Starter.OPPONENT, Starter.ROLL_OFF)
 
@@ -228,3 +230,18 @@ def test_unmeasured_house_rules_borrow_the_standard_figures_and_say_so() -> None
     assert shown.exit_code == 0, shown.output
     expected = "fevga,prime_in_opponent_start=off: not measured with its house rules; the figures of fevga"
     assert (expected in shown.output) == (measured_as("fevga,prime_in_opponent_start=off") == "fevga")
+
+
+def test_a_score_in_a_game_of_a_match() -> None:
+    tavli = TAVLI_SEQUENCE
+    score = MatchScore.in_game("plakoto,mother_pin=single", mine=2, theirs=4, length=5, games=tavli)
+    assert (score.need, score.opp_need, score.game) == (3, 1, 1)
+    assert score.table.games[1] == make_variant("plakoto,mother_pin=single")
+    assert MatchScore.in_game("fevga", 0, 0, 3).table.games == (make_variant("fevga"),)
+    assert MatchScore.in_game("portes", 0, 0, 7, tavli, game=3).game == 3
+    with pytest.raises(MatchEquityError, match="game 2 of the match is plakoto, but the position is portes"):
+        MatchScore.in_game("portes", 0, 0, 7, tavli, game=1)
+    with pytest.raises(MatchEquityError, match="fevga is not among the match's games"):
+        MatchScore.in_game("fevga", 0, 0, 7, ("portes", "plakoto"))
+    with pytest.raises(MatchEquityError, match="each side has 0 to 4 points, not 5 and 0"):
+        MatchScore.in_game("fevga", 5, 0, 5)

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from app_client import make_client
 from starlette.testclient import TestClient
 
 from tavli import Dice, Position
-from tavli.analysis import FILTER, THRESHOLDS
+from tavli.analysis import FILTER, THRESHOLDS, rank_plays
+from tavli.met import MatchScore
 from tavli.neural import Evaluator
 from tavli.server.positions import MAX_TEXT, PositionAnalysisError, position_json, read_position
 from tavli.server.view import board_json
@@ -18,6 +20,8 @@ from tavli.variants import BLACK, WHITE
 
 # Plakoto after White's 24/18 24/19: Black to play, his moves in his own numbering
 PLAKOTO = "plakoto 15b................1w1w....13w b 0:0 0:0"
+# docs/match-equity.md, "Gammon-go: the trailer hits": Black to play 5-1, trailing 1-2 in a match to 3
+GAMMON_GO = "portes 2w2w3w.2w3w3b..1b.2b2w1b..1w.4b.2b.2b. b 0:0 0:0"
 # Portes, White on the bar against a closed board: no roll can be played
 SHUT = "portes ......3b.....12w.....2b2b2b2b2b2b w 3:0 0:0"
 
@@ -64,6 +68,39 @@ def test_a_deeper_search_can_change_the_order() -> None:
     assert {p["play"] for p in shallow["plays"]} == {p["play"] for p in deep["plays"]}
     assert all(p["depth"] == 0 for p in shallow["plays"])
     assert deep["plays"][0]["depth"] == 2 and deep["plays"][-1]["depth"] == 0
+
+
+def test_at_a_match_score_the_plays_are_ranked_for_the_match() -> None:
+    points = position_json(GAMMON_GO, "51", 2)
+    match = position_json(GAMMON_GO, "51", 2, length=3, white=2, black=1)
+    assert points["match"] is None and "mwc" not in points["chances"] and "mwc" not in points["plays"][0]
+    assert points["plays"][0]["play"] == "15/10 11/10" and match["plays"][0]["play"] == "13/8* 11/10"
+    assert match["match"] == {"length": 3, "white": 2, "black": 1, "order": "tavli", "game": 1}
+    # the library's ranking at the side to play's score: Black needs 2, White 1, Portes the first game
+    score = MatchScore.in_game("portes", mine=1, theirs=2, length=3, games=("portes", "plakoto", "fevga"))
+    ranked = rank_plays(Position.from_string(GAMMON_GO), Dice(5, 1), 2, score=score)
+    assert [p["play"] for p in match["plays"]] == [str(r.play) for r in ranked]
+    for shown, r in zip(match["plays"], ranked, strict=True):
+        assert r.mwc is not None and r.mwc_loss is not None
+        assert (shown["mwc"], shown["mwc_loss"], shown["loss"]) == pytest.approx((r.mwc, r.mwc_loss, r.loss), abs=1e-4)
+    assert [p["mwc"] for p in match["plays"][:3]] == sorted((p["mwc"] for p in match["plays"][:3]), reverse=True)
+    before = score.after_game().value(match["chances"]["win"], match["chances"]["win2"], match["chances"]["lose2"])
+    assert match["chances"]["mwc"] == pytest.approx(before, abs=1e-3)
+    # one game alone: the match is this game's, to 3
+    single = position_json(GAMMON_GO, "51", 0, length=3, white=2, black=1, order="single")
+    assert single["match"]["order"] == "single"
+
+
+@pytest.mark.parametrize(("options", "words"), [
+    ({"length": 3, "white": 3}, "each side has 0 to 2 points, not White 3 and Black 0"),
+    ({"length": 3, "black": -1}, "not White 0 and Black -1"),
+    ({"length": 26}, "a match is played to 1 to 25 points, not 26"),
+    ({"length": -2}, "not -2"),
+    ({"length": 5, "order": "chess"}, "the order of games is tavli or single"),
+])
+def test_a_score_that_cannot_be_says_why(options: dict[str, Any], words: str) -> None:
+    with pytest.raises(PositionAnalysisError, match=words):
+        position_json(GAMMON_GO, "51", 0, **options)
 
 
 def test_a_position_id_is_portes_with_white_to_play() -> None:
@@ -114,12 +151,22 @@ def test_the_api_answers_with_the_analysis(client: TestClient) -> None:
     assert page.status_code == 200 and "position.js" in page.text
 
 
+def test_the_api_takes_a_match_score(client: TestClient) -> None:
+    params = {"position": GAMMON_GO, "dice": "51", "depth": "0", "length": "3", "white": "2", "black": "1"}
+    assert client.get("/api/position", params=params).json() == position_json(GAMMON_GO, "51", 0, 3, 2, 1)
+    assert client.get("/api/position", params=params | {"length": ""}).json()["match"] is None
+
+
 @pytest.mark.parametrize(("params", "words"), [
     ({"dice": "31"}, "give a position"),
     ({"position": "4HPwATDgc/ABMA"}, "dice must be"),
     ({"position": "4HPwATDgc/ABMA", "dice": "31", "depth": "deep"}, "the depth is 0, 1 or 2 plies"),
     ({"position": "4HPwATDgc/ABMA", "dice": "31", "depth": "9"}, "the depth is 0, 1 or 2 plies, not 9"),
     ({"position": "portes 2b w", "dice": "31"}, "5 fields"),
+    ({"position": GAMMON_GO, "dice": "31", "length": "three"}, "the match length is a number of points"),
+    ({"position": GAMMON_GO, "dice": "31", "length": "3", "white": "x"}, "White's score is a number"),
+    ({"position": GAMMON_GO, "dice": "31", "length": "3", "black": "2.5"}, "Black's score is a number"),
+    ({"position": GAMMON_GO, "dice": "31", "length": "3", "black": "3"}, "each side has 0 to 2 points"),
 ])
 def test_the_api_refuses_bad_requests_in_one_line(client: TestClient, params: dict[str, str], words: str) -> None:
     answer = client.get("/api/position", params=params)

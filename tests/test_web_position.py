@@ -19,6 +19,8 @@ from tavli.server.positions import position_json
 from tests.test_web_browser import SCREENSHOTS, board_shows_position, english_words
 
 PLAKOTO = "plakoto 15b................1w1w....13w b 0:0 0:0"
+# docs/match-equity.md, "Gammon-go: the trailer hits": Black to play 5-1, trailing 1-2 in a match to 3
+GAMMON_GO = "portes 2w2w3w.2w3w3b..1b.2b2w1b..1w.4b.2b.2b. b 0:0 0:0"
 
 
 def shown(page: Page, position: str, dice: str, play: str | None) -> None:
@@ -71,12 +73,31 @@ def test_the_position_page(browser: Browser, shared_server: Server) -> None:
         expect(page.locator("[data-testid=plays] tbody tr").first.locator("td").nth(5)).to_have_text("2-ply")
         board_after(page, Position.from_string(PLAKOTO), plakoto["plays"][0]["play"], Dice(6, 4))
         page.screenshot(path=str(SCREENSHOTS / "position-1366x768.png"), animations="disabled")
+        # at a match score: ranked for the match, with each play's chance of winning it
+        page.fill("[data-testid=position]", GAMMON_GO)
+        page.fill("[data-testid=dice]", "5-1")
+        expect(page.locator("[data-testid=white]")).to_be_hidden()
+        page.select_option("[data-testid=length]", "3")
+        page.fill("[data-testid=white]", "2")
+        page.fill("[data-testid=black]", "1")
+        page.click("[data-testid=analyse]")
+        shown(page, GAMMON_GO, "5-1", "13/8* 11/10")
+        at_score = position_json(GAMMON_GO, "51", 2, length=3, white=2, black=1)
+        cells = page.locator("[data-testid=plays] tbody tr").first.locator("td")
+        expect(cells.nth(4)).to_have_text(f"{100 * at_score['plays'][0]['mwc']:.1f}%")
+        expect(page.locator("[data-testid=chances]")).to_contain_text("In a match to 3 at 2–1 (game 1)")
+        assert "length=3" in page.url and "white=2" in page.url
+        page.screenshot(path=str(SCREENSHOTS / "position-match-1366x768.png"), animations="disabled")
+        page.select_option("[data-testid=length]", "0")  # and for points again
+        page.click("[data-testid=analyse]")
+        shown(page, GAMMON_GO, "5-1", "15/10 11/10")
+        expect(page.locator("[data-testid=plays] thead th").nth(4)).to_be_hidden()
         # a malformed position: a one-line error, and what was shown stays
         page.fill("[data-testid=position]", "plakoto 15b w")
         page.click("[data-testid=analyse]")
         expect(page.locator("[data-testid=error]")).to_contain_text("5 fields")
         expect(page.locator("[data-testid=analyse]")).to_be_enabled()
-        shown(page, PLAKOTO, "6-4", plakoto["plays"][0]["play"])
+        shown(page, GAMMON_GO, "5-1", "15/10 11/10")
         page.fill("[data-testid=position]", PLAKOTO)
         page.fill("[data-testid=dice]", "7-1")
         page.click("[data-testid=analyse]")
@@ -114,7 +135,7 @@ def test_the_position_page_on_a_phone_and_in_greek(browser: Browser, shared_serv
         board = page.locator("[data-testid=board]").bounding_box()
         plays = page.locator("[data-testid=plays]").bounding_box()
         assert board and plays and board["y"] + board["height"] <= plays["y"]
-        expect(page.locator("[data-testid=plays] thead th").nth(5)).to_be_hidden()
+        expect(page.locator("[data-testid=plays] thead th.ply")).to_be_hidden()
         expect(page.locator("[data-testid=plays] thead th").nth(3)).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         page.screenshot(path=str(SCREENSHOTS / "position-390x844.png"), full_page=True, animations="disabled")

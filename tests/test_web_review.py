@@ -94,6 +94,8 @@ def test_the_review_of_a_finished_match(browser: Browser, shared_server: Server,
         expect(link).to_have_attribute("href", f"/openings#plakoto/{high}-{low}/0")
         # and every decision's position, to the position page
         wanted = {"position": decisions[0]["position"], "dice": f"{high}-{low}", "depth": "2"}
+        assert review["order"] == ["plakoto"] and decisions[0]["away"] == [review["length"]] * 2
+        wanted |= {"length": str(review["length"]), "white": "0", "black": "0", "order": "single"}  # at its score
         expect(page.locator("[data-testid=position-link]")).to_have_attribute("href", f"/position#{urlencode(wanted)}")
         page.keyboard.press("ArrowRight")
         expect(page.locator("[data-testid=decision-title]")).to_contain_text("Turn 2")

@@ -535,17 +535,22 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
 
     async def position_analysis(request: Request) -> Response:
         query = request.query_params
-        try:
-            depth = int(query.get("depth", "1"))
-        except ValueError:
-            return error("the depth is 0, 1 or 2 plies", 400)
+        numbers = {}
+        for name, default, what in (("depth", "1", "the depth is 0, 1 or 2 plies"),
+                                    ("length", "0", "the match length is a number of points (0: points per game)"),
+                                    ("white", "0", "White's score is a number of points"),
+                                    ("black", "0", "Black's score is a number of points")):
+            try:
+                numbers[name] = int(query.get(name, default) or default)
+            except ValueError:
+                return error(what, 400)
         client = client_address(request.client.host if request.client else "?")
         if not analyses.allow(client):
             return error(f"at most {analyses_per_minute} analyses a minute: try again soon", 429)
         try:
             async with analysing:  # the search runs off the event loop, a core at a time
                 answer = await asyncio.to_thread(position_json, query.get("position", ""), query.get("dice", ""),
-                                                 depth)
+                                                 order=query.get("order", "tavli"), **numbers)
         except PositionAnalysisError as exc:
             analyses.refund(client)  # only what was analysed counts
             return error(one_line(exc), 400)

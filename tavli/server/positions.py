@@ -22,13 +22,22 @@ from tavli.analysis import THRESHOLDS, rank_plays
 from tavli.dice import Dice
 from tavli.errors import PositionFormatError, TavliError
 from tavli.gnubg_id import POSITION_ID
+from tavli.match import TAVLI_SEQUENCE
+from tavli.met import MatchScore
 from tavli.neural import Evaluator, Probabilities
 from tavli.position import Position
 from tavli.server.view import COLOR_NAMES, board_json, steps_json
+from tavli.variants import WHITE, Color
 
 DEPTHS = (0, 1, 2)
 """The plies the server searches: the advanced, expert and champion levels' own (3 plies
 would cost the server seconds a request)."""
+
+MAX_LENGTH = 25
+"""The longest match analysed at its score (as the longest the server plays)."""
+
+ORDERS = ("tavli", "single")
+"""A match's order of games: Portes, Plakoto, Fevga repeated, or the position's game alone."""
 
 MAX_TEXT = 200
 """The longest position text read (a position string is under 100 characters)."""
@@ -58,9 +67,13 @@ def _chances(p: Probabilities) -> dict[str, float]:
             "equity": round(p.equity, 4)}
 
 
-def position_json(position_text: str, dice_text: str, depth: int = 1) -> dict[str, Any]:
-    """The analysis of a roll in a position (see the module): ``PositionAnalysisError`` (a
-    ``ValueError``) with a one-line reason for whatever cannot be read or analysed."""
+def position_json(position_text: str, dice_text: str, depth: int = 1, length: int = 0, white: int = 0,
+                  black: int = 0, order: str = "tavli") -> dict[str, Any]:
+    """The analysis of a roll in a position (see the module): for points per game, or with a match
+    ``length`` at the score ``white``-``black`` of a match of the Tavli ``order`` or of the
+    position's game alone (``single``), by the chance of winning the match.
+    ``PositionAnalysisError`` (a ``ValueError``) with a one-line reason for whatever cannot be read
+    or analysed."""
     if depth not in DEPTHS:
         raise PositionAnalysisError(f"the depth is 0, 1 or 2 plies, not {depth}")
     try:
@@ -72,9 +85,19 @@ def position_json(position_text: str, dice_text: str, depth: int = 1) -> dict[st
     if position.result() is not None:
         raise PositionAnalysisError("the game is over in this position: there is nothing to play")
     variant, color = position.variant, position.turn
-    plays = [{"play": str(r.play), "depth": r.depth, **_chances(r.probabilities), "loss": round(r.loss, 4),
-              "skill": r.skill, "steps": steps_json(variant, color, r.play.steps),
-              "board": board_json(position.play(r.play, dice))} for r in rank_plays(position, dice, depth)]
+    score = _score(variant.name, color, length, white, black, order)
+    plays = []
+    for r in rank_plays(position, dice, depth, score=score):
+        play = {"play": str(r.play), "depth": r.depth, **_chances(r.probabilities), "loss": round(r.loss, 4),
+                "skill": r.skill, "steps": steps_json(variant, color, r.play.steps),
+                "board": board_json(position.play(r.play, dice))}
+        if r.mwc is not None:
+            play |= {"mwc": round(r.mwc, 4), "mwc_loss": round(r.mwc_loss or 0.0, 4)}
+        plays.append(play)
+    before = Evaluator.for_variant(variant).probabilities(position)
+    chances = _chances(before)
+    if score is not None:
+        chances["mwc"] = round(score.after_game().value(before.win, before.win2, before.lose2), 4)
     return {
         "position": str(position),
         "gnubg_id": position.gnubg_id() if variant.name == "portes" else None,
@@ -84,8 +107,28 @@ def position_json(position_text: str, dice_text: str, depth: int = 1) -> dict[st
         "dice": str(dice),
         "depth": depth,
         "legal": len(plays),
-        "chances": _chances(Evaluator.for_variant(variant).probabilities(position)),
+        "match": None if score is None else {"length": length, "white": white, "black": black, "order": order,
+                                              "game": score.game + 1},
+        "chances": chances,
         "board": board_json(position),
         "plays": plays,
         "thresholds": dataclasses.asdict(THRESHOLDS.get(variant.name, THRESHOLDS["portes"])),
     }
+
+
+def _score(game: str, color: Color, length: int, white: int, black: int, order: str) -> MatchScore | None:
+    """The side to play's ``MatchScore``, or None for points per game (``length`` 0)."""
+    if length == 0:
+        return None
+    if not 1 <= length <= MAX_LENGTH:
+        raise PositionAnalysisError(f"a match is played to 1 to {MAX_LENGTH} points, not {length}")
+    if order not in ORDERS:
+        raise PositionAnalysisError(f"the order of games is tavli or single, not {order!r}")
+    if not (0 <= white < length and 0 <= black < length):
+        raise PositionAnalysisError(f"in a match to {length} each side has 0 to {length - 1} points, "
+                                    f"not White {white} and Black {black}")
+    mine, theirs = (white, black) if color == WHITE else (black, white)
+    try:
+        return MatchScore.in_game(game, mine, theirs, length, TAVLI_SEQUENCE if order == "tavli" else None)
+    except TavliError as exc:
+        raise PositionAnalysisError(str(exc)) from None

@@ -126,6 +126,7 @@ def review_json(record: MatchRecord, depth: int = REVIEW_DEPTH, progress: Progre
         player = record.players[color]
         out["players"][name] |= {"kind": player.kind, "level": player.name}
     out["length"] = record.settings.length
+    out["order"] = list(record.settings.games)
     for entry, game, recorded in zip(out["games"], games, record.games, strict=True):
         entry["start"] = board_json(game.start)
         entry["reason"] = recorded.end.reason if recorded.end is not None else ""

@@ -21,17 +21,44 @@ function signed(x) { return (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(3); }
 function pct(x) { return `${(100 * x).toFixed(1)}%`; }
 function colorName(c) { return t(c); }
 
-/** Analyse `position` with `dice` at `depth` plies and show play `k`; a bad request keeps what is shown. */
-async function analyse(position, dice, depth, k = 0) {
+const LENGTHS = [0, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 25];  // 0: points per game
+
+/** What the form asks: the position, the roll, the search and the match score. */
+function asking() {
+  return { position: $("position").value.trim(), dice: $("dice").value.trim(), depth: $("depth").value,
+    length: $("length").value, white: $("white").value || "0", black: $("black").value || "0", order: $("order").value };
+}
+
+/** Put `ask` in the form (what is asked stays there, to be put right if it is wrong). */
+function fill(ask) {
+  $("position").value = ask.position;
+  $("dice").value = ask.dice;
+  $("depth").value = String(ask.depth);
+  $("length").value = LENGTHS.includes(Number(ask.length)) ? String(Number(ask.length)) : "0";
+  $("white").value = String(ask.white ?? 0);
+  $("black").value = String(ask.black ?? 0);
+  $("order").value = ask.order === "single" ? "single" : "tavli";
+  showScore();
+}
+
+function showScore() {
+  for (const el of document.querySelectorAll(".match-only")) el.hidden = $("length").value === "0";
+}
+
+/** The query of `ask`: the score only for a match. */
+function query(ask) {
+  const { position, dice, depth, length, white, black, order } = ask;
+  return new URLSearchParams(Number(length) ? { position, dice, depth, length, white, black, order } : { position, dice, depth });
+}
+
+/** Analyse what `ask` names and show play `k`; a bad request keeps what is shown. */
+async function analyse(ask, k = 0) {
   const request = ++asked;
   $("error").textContent = "";
-  $("position").value = position;  // what is asked stays in the form, to be put right if it is wrong
-  $("dice").value = dice;
-  $("depth").value = String(depth);
+  fill(ask);
   $("analyse").disabled = true;
   try {
-    const query = new URLSearchParams({ position, dice, depth: String(depth) });
-    const answer = await fetch(`/api/position?${query}`);
+    const answer = await fetch(`/api/position?${query(ask)}`);
     const body = await answer.json().catch(() => ({}));
     if (request !== asked) return;
     if (!answer.ok) {
@@ -51,8 +78,8 @@ async function analyse(position, dice, depth, k = 0) {
 }
 
 function remember() {
-  const address = new URLSearchParams({ position: $("position").value.trim(), dice: found.dice,
-    depth: String(found.depth), play: String(playIndex) });
+  const address = query({ ...asking(), dice: found.dice, depth: String(found.depth) });
+  address.set("play", String(playIndex));
   history.replaceState(null, "", `#${address}`);
 }
 
@@ -69,25 +96,29 @@ function render() {
 
   const who = colorName(found.turn);
   $("plays-title").textContent = t("positionTitle", { who, dice: found.dice });
+  const match = found.match !== null;
+  $("mwc-head").hidden = !match;
   $("plays").replaceChildren(...found.plays.map((p, i) => {
-    const cells = [String(i + 1), p.play, signed(p.equity), pct(p.win), i === 0 ? "" : `−${p.loss.toFixed(3)}`,
-      t("plies", { n: p.depth })];
+    const cells = [String(i + 1), p.play, signed(p.equity), pct(p.win), ...(match ? [pct(p.mwc)] : []),
+      i === 0 ? "" : `−${p.loss.toFixed(3)}`, t("plies", { n: p.depth })];
     const tr = document.createElement("tr");
     tr.className = [i === playIndex ? "played" : "", p.skill].join(" ").trim();
     tr.tabIndex = 0;
-    for (const text of cells) {
-      const td = document.createElement("td");
-      td.textContent = text;
-      tr.append(td);
-    }
+    for (const text of cells) tr.append(Object.assign(document.createElement("td"), { textContent: text }));
+    tr.lastChild.className = "ply";
     const choose = () => { playIndex = i; remember(); render(); };
     tr.addEventListener("click", choose);
     tr.addEventListener("keydown", (e) => { if (e.key === "Enter") choose(); });
     return tr;
   }));
   const c = found.chances;
-  $("chances").textContent = t("positionChances", { who, win: pct(c.win), win2: pct(c.win2), lose2: pct(c.lose2),
+  let chances = t("positionChances", { who, win: pct(c.win), win2: pct(c.win2), lose2: pct(c.lose2),
     equity: signed(c.equity) });
+  if (match) {
+    const m = found.match;
+    chances += ` ${t("positionMatch", { who, mwc: pct(c.mwc), length: m.length, white: m.white, black: m.black, n: m.game })}`;
+  }
+  $("chances").textContent = chances;
   const code = (text) => Object.assign(document.createElement("code"), { textContent: text });
   $("position-text").replaceChildren(code(found.position),
     ...(found.gnubg_id ? [` · ${t("gnubgId")} `, code(found.gnubg_id)] : []));
@@ -95,8 +126,11 @@ function render() {
   let status;
   if (!play) status = t("positionNoPlay", { who, dice: found.dice });
   else if (found.plays.length === 1) status = t("positionOnly", { who, dice: found.dice, play: play.play });
+  else if (playIndex === 0 && match) status = t("positionBestMatch", { who, dice: found.dice, play: play.play, mwc: pct(play.mwc) });
   else if (playIndex === 0) status = t("positionBest", { who, dice: found.dice, play: play.play, value: signed(play.equity) });
-  else status = t("positionOther", { who, dice: found.dice, play: play.play, loss: play.loss.toFixed(3) });
+  else if (match) {
+    status = t("positionOtherMatch", { who, dice: found.dice, play: play.play, mwc: (100 * play.mwc_loss).toFixed(1) });
+  } else status = t("positionOther", { who, dice: found.dice, play: play.play, loss: play.loss.toFixed(3) });
   $("status").textContent = status;
   $("back").disabled = playIndex === 0;
   $("forward").disabled = playIndex >= found.plays.length - 1;
@@ -111,9 +145,21 @@ function step(by) {
   render();
 }
 
+$("length").replaceChildren(...LENGTHS.map((n) => {
+  const option = document.createElement("option");
+  option.value = String(n);
+  return option;
+}));
+function nameLengths() {
+  for (const option of $("length").options) {
+    option.textContent = option.value === "0" ? t("pointsPerGame") : t("matchTo", { n: option.value });
+  }
+}
+nameLengths();
+$("length").addEventListener("change", showScore);
 $("ask").addEventListener("submit", (e) => {
   e.preventDefault();
-  analyse($("position").value.trim(), $("dice").value.trim(), Number($("depth").value));
+  analyse(asking());
 });
 for (const button of document.querySelectorAll("[data-start]")) {
   button.addEventListener("click", () => {
@@ -131,14 +177,16 @@ document.addEventListener("keydown", (e) => {
   step(by);
 });
 window.addEventListener("resize", render);
-languageSwitch($("lang"), render);
+languageSwitch($("lang"), () => { nameLengths(); render(); });
 translatePage();
 
 /** Analyse what the address names; the start of Portes and 3-1 at 1 ply where it names nothing. */
 function fromAddress() {
   const wanted = new URLSearchParams(location.hash.slice(1));
-  const depth = ["0", "1", "2"].includes(wanted.get("depth")) ? Number(wanted.get("depth")) : 1;
-  analyse(wanted.get("position") || STARTS.portes, wanted.get("dice") || "3-1", depth, Number(wanted.get("play")) || 0);
+  const depth = ["0", "1", "2"].includes(wanted.get("depth")) ? wanted.get("depth") : "1";
+  analyse({ position: wanted.get("position") || STARTS.portes, dice: wanted.get("dice") || "3-1", depth,
+    length: wanted.get("length") || "0", white: wanted.get("white") || "0", black: wanted.get("black") || "0",
+    order: wanted.get("order") || "tavli" }, Number(wanted.get("play")) || 0);
 }
 
 window.addEventListener("hashchange", fromAddress);  // an address typed or followed on this page

@@ -141,6 +141,12 @@ function renderDecision(game, decision, frame) {
   $("analyse-position").hidden = !decision;
   if (decision) {
     const address = new URLSearchParams({ position: decision.position, dice: diceText(decision), depth: "2" });
+    const order = review.order?.join(",") === "portes,plakoto,fevga" ? "tavli" : review.order?.length === 1 ? "single" : null;
+    if (decision.away && order) {  // at the decision's score, in a match of an order the page knows
+      const [mine, theirs] = decision.away.map((need) => review.length - need);
+      const [white, black] = decision.player === "white" ? [mine, theirs] : [theirs, mine];
+      for (const [k, v] of Object.entries({ length: review.length, white, black, order })) address.set(k, String(v));
+    }
     $("position-link").href = `/position#${address}`;
   }
   if (!decision) {
