@@ -17,7 +17,7 @@ from tavli.dice import Dice, DiceRoller
 from tavli.errors import TavliError
 from tavli.game import Game
 from tavli.gnubg_id import POSITION_ID
-from tavli.match import MatchSettings
+from tavli.match import TAVLI_SEQUENCE, MatchSettings
 from tavli.position import Position
 from tavli.variants import BLACK, WHITE, Color, Variant, variant_from_string
 
@@ -846,48 +846,79 @@ def rollout(position: str, variant: str | None, dice: str | None, trials: int, l
 @click.option("--variant", "-v", help="the game, when the position string leaves it out")
 @click.option("--depth", type=click.IntRange(0, 3), default=2, show_default=True,
               help="plies searched: 0 to 2 are the advanced, expert and champion levels' own")
+@click.option("--match", "length", type=click.IntRange(1, 64), default=None,
+              help="rank the plays for a match to this many points, at --score")
+@click.option("--score", default="0-0", show_default=True, help="with --match: White's and Black's points so far")
+@click.option("--order", type=click.Choice(["tavli", "single"]), default="tavli", show_default=True,
+              help="with --match: the Tavli order of games, or the position's game alone")
 @click.option("--json", "as_json", is_flag=True, help="print the plays as one JSON object")
-def hint(position: str, dice: str, variant: str | None, depth: int, as_json: bool) -> None:
-    """Rank every play of DICE (like 6-4) in POSITION (a position string or GNU Backgammon ID).
+def hint(position: str, dice: str, variant: str | None, depth: int, length: int | None, score: str, order: str,
+         as_json: bool) -> None:
+    """Rank every play of DICE (like 6-4) in POSITION (a position string or GNU Backgammon ID),
+    for points per game or, with --match, for the match at --score.
 
     \b
     tavli hint 4HPwATDgc/ABMA 31
     tavli hint 'plakoto 15b................1w1w....13w b 0:0 0:0' 64 --depth 1
+    tavli hint 'portes 2w2w3w.2w3w3b..1b.2b2w1b..1w.4b.2b.2b. b 0:0 0:0' 51 --match 3 --score 2-1
     """
     from rich import box
     from rich.console import Console
     from rich.table import Table
 
     from tavli.analysis import rank_plays
+    from tavli.met import MatchScore
 
     try:
         pos, _ = read_position(variant, position)
         rolled = Dice.parse(dice)
         roll = Dice(max(rolled), min(rolled))  # high-low, as players say it
-        ranked = rank_plays(pos, roll, depth)
+        at = None
+        if length is not None:
+            white, black = _score_pair(score)
+            if max(white, black) >= length:
+                raise InputError(f"in a match to {length} each side has 0 to {length - 1} points, not {score}")
+            mine, theirs = (white, black) if pos.turn == WHITE else (black, white)
+            at = MatchScore.in_game(pos.variant, mine, theirs, length, TAVLI_SEQUENCE if order == "tavli" else None)
+        ranked = rank_plays(pos, roll, depth, score=at)
     except ValueError as e:
         raise InputError(str(e)) from None
     if as_json:
-        click.echo(json.dumps({"position": str(pos), "dice": str(roll), "depth": depth, "plays": [
+        match = None if at is None else {"length": length, "score": score, "order": order}
+        click.echo(json.dumps({"position": str(pos), "dice": str(roll), "depth": depth, "match": match, "plays": [
             {"play": str(r.play), "depth": r.depth, "equity": round(r.equity, 4), "win": round(r.probabilities.win, 4),
              "win2": round(r.probabilities.win2, 4), "lose2": round(r.probabilities.lose2, 4),
-             "loss": round(r.loss, 4), "skill": r.skill} for r in ranked]}))
+             "loss": round(r.loss, 4), "skill": r.skill}
+            | ({} if r.mwc is None else {"mwc": round(r.mwc, 4), "mwc_loss": round(r.mwc_loss or 0.0, 4)})
+            for r in ranked]}))
         return
     if not ranked:
         click.echo(f"{pos.turn} cannot play {roll} in {pos}: the turn passes")
         return
-    click.echo(f"{pos.turn} to play {roll} in {pos}")
+    where = "" if at is None else f", match to {length} at {score} ({order} order), ranked for the match"
+    click.echo(f"{pos.turn} to play {roll} in {pos}{where}")
     out = Table(box=box.SIMPLE_HEAD,
                 caption="equity: points per game after the play for the side playing (-2 to +2); plays within "
-                        "reach of the best are searched deeper and ranked first")
-    for k, name in enumerate(("", "play", "equity", "win", "win 2", "lose 2", "loss", "plies", "")):
-        out.add_column(name, justify="left" if k in (0, 1, 8) else "right", no_wrap=True,
-                       min_width=7 if k == 8 else None)  # "blunder" whole
+                        "reach of the best are searched deeper and ranked first"
+                        + ("; match: his chance of winning the match after it" if at else ""))
+    names = ["", "play", "equity", "win", "win 2", "lose 2", *(["match"] if at else []), "loss", "plies", ""]
+    for k, name in enumerate(names):
+        out.add_column(name, justify="left" if k in (0, 1, len(names) - 1) else "right", no_wrap=True,
+                       min_width=7 if k == len(names) - 1 else None)  # "blunder" whole
     for k, r in enumerate(ranked, 1):
         p = r.probabilities
+        mwc = [] if r.mwc is None else [f"{100 * r.mwc:.1f}%"]
         out.add_row(str(k), str(r.play), f"{r.equity:+.3f}", f"{100 * p.win:.1f}%", f"{100 * p.win2:.1f}%",
-                    f"{100 * p.lose2:.1f}%", f"{-r.loss:+.3f}" if k > 1 else "", str(r.depth), r.skill)
+                    f"{100 * p.lose2:.1f}%", *mwc, f"{-r.loss:+.3f}" if k > 1 else "", str(r.depth), r.skill)
     Console().print(out)
+
+
+def _score_pair(text: str) -> tuple[int, int]:
+    """``2-1`` as (2, 1): White's and Black's points."""
+    parts = text.replace(":", "-").split("-")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise InputError(f"write the score as White's points and Black's, like 2-1, not {text!r}")
+    return int(parts[0]), int(parts[1])
 
 
 def _verify_record(url: str, data: dict[str, object]) -> None:

@@ -158,7 +158,24 @@ def test_hint_ranks_every_play() -> None:
     assert done.returncode == 0 and "White cannot play 6-5" in done.stdout
 
 
+def test_hint_for_a_match_at_its_score() -> None:
+    # docs/match-equity.md, "Gammon-go: the trailer hits": Black trails 1-2 in a match to 3
+    position = "portes 2w2w3w.2w3w3b..1b.2b2w1b..1w.4b.2b.2b. b 0:0 0:0"
+    points = json.loads(tavli("hint", position, "51", "--depth", "2", "--json").stdout)
+    done = tavli("hint", position, "51", "--depth", "2", "--match", "3", "--score", "2-1", "--json")
+    assert done.returncode == 0, done.stderr
+    match = json.loads(done.stdout)
+    assert points["match"] is None and points["plays"][0]["play"] == "15/10 11/10" and "mwc" not in points["plays"][0]
+    assert match["match"] == {"length": 3, "score": "2-1", "order": "tavli"}
+    assert match["plays"][0]["play"] == "13/8* 11/10" and match["plays"][0]["mwc_loss"] == 0.0
+    assert match["plays"][0]["mwc"] > match["plays"][1]["mwc"]
+    shown = tavli("hint", position, "51", "--depth", "1", "--match", "3", "--score", "2-1").stdout
+    assert "match to 3 at 2-1 (tavli order), ranked for the match" in shown.splitlines()[0]
+
+
 @pytest.mark.parametrize(("args", "message"), [
+    (("4HPwATDgc/ABMA", "31", "--match", "3", "--score", "3-0"), "each side has 0 to 2 points, not 3-0"),
+    (("4HPwATDgc/ABMA", "31", "--match", "3", "--score", "two"), "like 2-1"),
     (("nonsense", "31"), "position"),
     (("4HPwATDgc/ABMA", "71"), "dice"),
     (("portes ......................15b.  w 0:0 15:0", "31"), "over"),
