@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 from app_client import make_client
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from tavli import Dice, Position
@@ -182,3 +184,16 @@ def test_the_api_limits_each_address_and_counts_only_what_it_analysed(tmp_path: 
             assert limited.get("/api/position", params={"position": "4HPwATDgc/ABMA", "dice": "31"}).status_code == 200
         refused = limited.get("/api/position", params={"position": "4HPwATDgc/ABMA", "dice": "31"})
         assert refused.status_code == 429 and "at most 2 analyses a minute" in refused.json()["error"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=60), st.text(max_size=6), st.integers(-2, 4), st.integers(-3, 30), st.integers(-2, 30))
+def test_whatever_is_asked_gets_an_analysis_or_one_line_why_not(text: str, dice: str, depth: int, length: int,
+                                                                 white: int) -> None:
+    for position in (text, f"portes {text}", "4HPwATDgc/ABMA"):
+        try:
+            found = position_json(position, dice, depth, length=length, white=white)
+        except PositionAnalysisError as exc:
+            assert str(exc) and "\n" not in str(exc)
+        else:
+            assert found["legal"] == len(found["plays"])

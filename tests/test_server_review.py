@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 from app_client import make_client
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from tavli import Dice, Position
@@ -279,3 +281,14 @@ def test_an_upload_that_cannot_be_reviewed_gets_a_one_line_4xx(db: Path, monkeyp
             assert client.post("/api/review", content=small).status_code == 200
         limited = client.post("/api/review", content=small)
         assert limited.status_code == 429 and "at most 2 match files a minute" in limited.json()["error"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=300) | st.text(max_size=300).map(str.encode)
+       | st.sampled_from([b'{"format": "tavli-match", "version": 1', b" 1 point match\n Game 1\n"]).flatmap(
+           lambda head: st.binary(max_size=200).map(lambda tail: head + tail)))
+def test_any_bytes_are_a_match_file_or_one_line_why_not(data: bytes) -> None:
+    try:
+        read_match_file(data)
+    except ValueError as exc:
+        assert str(exc) and "\n" not in str(exc)
