@@ -50,6 +50,7 @@ def test_the_position_page(browser: Browser, shared_server: Server) -> None:
         expect(rows.first).to_have_class("played")
         expect(page.locator("[data-testid=plays-title]")).to_have_text("White to play 3-1")
         expect(page.locator("[data-testid=position-text]")).to_contain_text("4HPwATDgc/ABMA")
+        expect(page.locator("[data-testid=opening-link]")).to_have_attribute("href", "/openings#portes/3-1/0")
         board_after(page, start, "8/5 6/5", Dice(3, 1))
         # the arrow keys and a click choose the play drawn, and the address keeps it
         page.keyboard.press("ArrowDown")
@@ -69,6 +70,7 @@ def test_the_position_page(browser: Browser, shared_server: Server) -> None:
         plakoto = position_json(PLAKOTO, "64", 2)
         shown(page, PLAKOTO, "6-4", plakoto["plays"][0]["play"])
         expect(page.locator("[data-testid=game-name]")).to_have_text("Plakoto")
+        expect(page.locator("[data-testid=opening-link]")).to_be_hidden()
         expect(page.locator("[data-testid=plays] tbody tr")).to_have_count(plakoto["legal"])
         expect(page.locator("[data-testid=plays] tbody tr").first.locator("td").nth(5)).to_have_text("2-ply")
         board_after(page, Position.from_string(PLAKOTO), plakoto["plays"][0]["play"], Dice(6, 4))

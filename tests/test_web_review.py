@@ -270,8 +270,15 @@ def test_a_match_file_is_reviewed(browser: Browser, shared_server: Server, tmp_p
             page.set_input_files("[data-testid=file]", str(tmp_path / "notes.txt"))
             expect(page.locator("[data-testid=file-error]")).to_contain_text("not a match file")
             expect(page.locator("[data-testid=board]")).to_be_hidden()
-            name = "match.json" if width > 500 else "match.mat"
-            page.set_input_files("[data-testid=file]", str(tmp_path / name))
+            if width > 500:  # a record dropped on the page
+                page.evaluate("""text => {
+                    const files = new DataTransfer();
+                    files.items.add(new File([text], "match.json", { type: "application/json" }));
+                    const drop = new DragEvent("drop", { dataTransfer: files, bubbles: true, cancelable: true });
+                    document.body.dispatchEvent(drop);
+                }""", dumps(record))
+            else:  # a .mat file chosen
+                page.set_input_files("[data-testid=file]", str(tmp_path / "match.mat"))
             page.wait_for_function("window.tavliReview && window.tavliReview.status === 'done'", timeout=60_000)
             review = page.evaluate("window.tavliReview")
             assert len(review["decisions"]) == sum(len(g.turns) for g in record.games)

@@ -123,6 +123,11 @@ function render() {
   $("position-text").replaceChildren(code(found.position),
     ...(found.gnubg_id ? [` · ${t("gnubgId")} `, code(found.gnubg_id)] : []));
 
+  // a start position's first roll: the opening tables have it, valued by rollouts (standard rules)
+  const opening = found.position === STARTS[found.game];
+  $("opening").hidden = !opening;
+  if (opening) $("opening-link").href = `/openings#${found.game}/${found.dice}/0`;
+
   let status;
   if (!play) status = t("positionNoPlay", { who, dice: found.dice });
   else if (found.plays.length === 1) status = t("positionOnly", { who, dice: found.dice, play: play.play });

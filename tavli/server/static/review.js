@@ -308,4 +308,13 @@ else {  // /review: a match file from the player's computer; until one is review
   $("file-card").hidden = false;
   document.body.classList.add("no-review");
   $("file").addEventListener("change", () => { if ($("file").files.length) reviewFile($("file").files[0]); });
+  // or a file dropped anywhere on the page
+  document.addEventListener("dragover", (e) => { e.preventDefault(); document.body.classList.add("dropping"); });
+  document.addEventListener("dragleave", (e) => { if (!e.relatedTarget) document.body.classList.remove("dropping"); });
+  document.addEventListener("drop", (e) => {
+    e.preventDefault();
+    document.body.classList.remove("dropping");
+    const file = e.dataTransfer?.files[0];
+    if (file && !$("file").disabled) reviewFile(file);
+  });
 }
