@@ -513,12 +513,13 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         raw = await read_body(request, MAX_FILE_BYTES)
         if isinstance(raw, Response):
             return raw
-        try:
-            record = read_match_file(raw)
-        except (ValueError, RecursionError) as exc:
-            return error(one_line(exc) if isinstance(exc, ValueError) else "the file is malformed", 400)
         if not file_reviews.allow(client):
             return error(f"at most {file_reviews_per_minute} match files a minute: try again soon", 429)
+        try:  # reading a record replays and checks every play: off the event loop
+            record = await asyncio.to_thread(read_match_file, raw)
+        except (ValueError, RecursionError) as exc:
+            file_reviews.refund(client)  # only files reviewed count
+            return error(one_line(exc) if isinstance(exc, ValueError) else "the file is malformed", 400)
         if files_waiting >= FILE_REVIEWS_WAITING:
             file_reviews.refund(client)
             return error("the server is busy reviewing other files: try again in a minute", 503)
