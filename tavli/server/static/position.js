@@ -21,7 +21,7 @@ function signed(x) { return (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(3); }
 function pct(x) { return `${(100 * x).toFixed(1)}%`; }
 function colorName(c) { return t(c); }
 
-const LENGTHS = [0, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 25];  // 0: points per game
+const LENGTHS = Array.from({ length: 26 }, (_, n) => n);  // 0: points per game; matches to 1 to 25 points
 
 /** What the form asks: the position, the roll, the search and the match score. */
 function asking() {
