@@ -27,7 +27,7 @@ from rich.text import Text
 
 from tavli.bots import BOTS, Player, make_bot
 from tavli.dice import Dice, DiceRoller
-from tavli.match import GameRecord, Match, MatchSettings
+from tavli.match import TAVLI_SEQUENCE, GameRecord, Match, MatchSettings
 from tavli.position import LegalPlays, Play, PointView, Position
 from tavli.variants import BLACK, WHITE, Color, Variant
 
@@ -360,6 +360,7 @@ Type your move in notation, from your side (your points are numbered 24 down to 
 or type the number of a play in the list.
   list or ?   show the legal plays again       board   draw the board again
   hint        the expert bot's best plays      help    this help
+  position    the position string, for tavli hint or the web app's position page
   quit        leave the match"""
 
 
@@ -570,6 +571,8 @@ class TerminalMatch:
             self.show_board(self.match.records[-1], legal.dice)
         elif command == "hint":
             self.show_hint(legal)
+        elif command in ("position", "pos"):
+            self.show_position(legal)
         elif command in ("quit", "exit", "q"):
             if self.ask("Leave the match? [y/N] ").strip().lower() in ("y", "yes"):
                 raise LeaveMatch
@@ -578,6 +581,21 @@ class TerminalMatch:
         else:
             return self.parse(legal, text)
         return None
+
+    def show_position(self, legal: LegalPlays) -> None:
+        """The position string (and a Portes position's GNU Backgammon ID), with the command that
+        ranks the roll's plays at this score, to study it later."""
+        position, dice = legal.position, legal.dice
+        length, score = self.match.settings.length, self.match.score
+        self.say(("Position: ", NOTE_STYLE), (str(position), "bold"))
+        if position.variant.name == "portes":
+            self.say(("GNU Backgammon Position ID: ", NOTE_STYLE), (position.gnubg_id(), "bold"))
+        games = self.match.settings.games
+        order = "tavli" if games == TAVLI_SEQUENCE else "single" if len(games) == 1 else None
+        # a custom order of games has no flag: its plays are then ranked for points
+        match = "" if order is None else f" --match {length} --score {score[WHITE]}-{score[BLACK]} --order {order}"
+        command = f"tavli hint '{position}' {dice.first}{dice.second}{match}"
+        self.say(("Its plays, ranked: ", NOTE_STYLE), (command, "bold"))
 
     def show_hint(self, legal: LegalPlays) -> None:
         """The best plays for the match at its score, by the expert bot (as its bots play): each

@@ -392,3 +392,20 @@ def test_the_hint_is_for_the_match_at_its_score() -> None:
     assert one.group(1) == "16/12"  # at 1-away each only the game counts: the safe play
     assert seven.group(1) == "16/15*/12"  # early in a long match the 2-point wins are worth it
     assert float(one.group(2)) > 95.0
+
+
+def test_position_prints_the_position_and_the_command_that_ranks_its_plays() -> None:
+    from tavli.neural import NeuralBot
+
+    out = StringIO()
+    seats = {c: Seat(c, "human", NeuralBot("advanced"), str(c)) for c in (WHITE, BLACK)}
+    match = Match(MatchSettings(length=3), DiceRoller(seed=2))
+    match.roll("31")
+    terminal = TerminalMatch(match, seats, Console(file=out, width=200), input)
+    assert terminal.read_play(match.legal_plays(), "position") is None
+    text = out.getvalue()
+    start = str(match.game.position)
+    assert f"Position: {start}" in text and "GNU Backgammon Position ID: 4HPwATDgc/ABMA" in text
+    command = re.search(r"tavli hint '([^']+)' (\d\d)( .*)$", text, re.MULTILINE)
+    assert command is not None and command.group(1) == start and command.group(2) == "31"
+    assert command.group(3) == " --match 3 --score 0-0 --order tavli"
