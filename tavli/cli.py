@@ -862,7 +862,6 @@ def hint(position: str, dice: str, variant: str | None, depth: int, length: int 
     tavli hint 'plakoto 15b................1w1w....13w b 0:0 0:0' 64 --depth 1
     tavli hint 'portes 2w2w3w.2w3w3b..1b.2b2w1b..1w.4b.2b.2b. b 0:0 0:0' 51 --match 3 --score 2-1
     """
-    from rich import box
     from rich.console import Console
     from rich.table import Table
 
@@ -897,11 +896,8 @@ def hint(position: str, dice: str, variant: str | None, depth: int, length: int 
         return
     where = "" if at is None else f", match to {length} at {score} ({order} order), ranked for the match"
     click.echo(f"{pos.turn} to play {roll} in {pos}{where}")
-    out = Table(box=box.SIMPLE_HEAD,
-                caption="equity: points per game after the play for the side playing (-2 to +2); plays within "
-                        "reach of the best are searched deeper and ranked first"
-                        + ("; match: his chance of winning the match after it" if at else ""))
-    names = ["", "play", "equity", "win", "win 2", "lose 2", *(["match"] if at else []), "loss", "plies", ""]
+    out = Table(box=None, pad_edge=False, header_style="bold")
+    names = ["", "play", "equity", "win", "win 2", "lose 2", *(["match"] if at else []), "loss", "ply", ""]
     for k, name in enumerate(names):
         out.add_column(name, justify="left" if k in (0, 1, len(names) - 1) else "right", no_wrap=True,
                        min_width=7 if k == len(names) - 1 else None)  # "blunder" whole
@@ -911,6 +907,9 @@ def hint(position: str, dice: str, variant: str | None, depth: int, length: int 
         out.add_row(str(k), str(r.play), f"{r.equity:+.3f}", f"{100 * p.win:.1f}%", f"{100 * p.win2:.1f}%",
                     f"{100 * p.lose2:.1f}%", *mwc, f"{-r.loss:+.3f}" if k > 1 else "", str(r.depth), r.skill)
     Console().print(out)
+    click.echo("equity: points per game after the play for the side playing (-2 to +2); plays within reach of "
+               "the best are searched deeper and ranked first" + ("; match: his chance of winning the match after "
+                                                                  "it, by which the plays are ranked" if at else ""))
 
 
 def _score_pair(text: str) -> tuple[int, int]:
