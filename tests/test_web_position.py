@@ -146,3 +146,62 @@ def test_the_position_page_on_a_phone_and_in_greek(browser: Browser, shared_serv
         assert {"Position", "Analyse", "Roll"} <= english_words(page)
     finally:
         ctx.close()
+
+
+def test_a_position_set_up_on_the_board(browser: Browser, shared_server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(shared_server.url + "/position")
+        shown(page, str(Position.start("portes")), "3-1", "8/5 6/5")
+        page.click("[data-testid=setup]")
+        expect(page.locator("[data-testid=setup-bar]")).to_be_visible()
+        page.click("[data-testid=setup-clear]")
+        setup = "window.tavliSetup"
+        assert page.evaluate(setup) == "portes " + "." * 24 + " w 0:0 15:15"
+
+        def put(point: int, times: int = 1) -> None:
+            for _ in range(times):
+                page.locator(f"[data-point='{point}']").click()
+
+        put(6, 3)
+        page.click("[data-testid=brush-black]")
+        put(19, 2)
+        put(6)  # a Portes point holds one side's checkers
+        expect(page.locator("[data-testid=status]")).to_contain_text("cannot go there")
+        put(25)  # the bar
+        assert page.evaluate(setup) == "portes .....3w............2b..... w 0:1 12:12"
+        page.click("[data-testid=brush-remove]")
+        put(25)
+        racing = "portes .....3w............2b..... w 0:0 12:13"
+        assert page.evaluate(setup) == racing
+        expect(page.locator("[data-testid=position]")).to_have_value(racing)
+        board_shows_position(page, Position.from_string(racing))
+        page.click("[data-testid=analyse]")
+        shown(page, racing, "3-1", position_json(racing, "31", 1)["plays"][0]["play"])
+        expect(page.locator("[data-testid=setup-bar]")).to_be_hidden()
+        # in Plakoto a checker put on a lone opposing one pins it; Black to play
+        page.click("[data-testid=start-plakoto]")
+        shown(page, str(Position.start("plakoto")), "3-1", position_json(str(Position.start("plakoto")), "31", 1)[
+            "plays"][0]["play"])
+        page.click("[data-testid=setup]")
+        put(24)  # White's fifteen are all on the board
+        expect(page.locator("[data-testid=status]")).to_contain_text("fifteen checkers")
+        page.click("[data-testid=setup-clear]")
+        put(10)
+        put(20, 2)
+        page.click("[data-testid=brush-black]")
+        put(10)
+        put(5)
+        page.click("[data-testid=setup-turn]")
+        expect(page.locator("[data-testid=setup-turn]")).to_have_text("Black to play")
+        pinned = "plakoto ....1b....1bw.........2w.... b 0:0 12:13"
+        assert page.evaluate(setup) == pinned
+        page.click("[data-testid=analyse]")
+        shown(page, pinned, "3-1", position_json(pinned, "31", 1)["plays"][0]["play"])
+        expect(page.locator("[data-point='10'] [data-pinned]")).to_have_count(1)
+        assert errors == []
+    finally:
+        ctx.close()

@@ -66,6 +66,7 @@ async function analyse(ask, k = 0) {
       return;
     }
     found = body;
+    if (setup) toggleSetup();  // the analysis of what was set up
     playIndex = Math.max(0, Math.min(found.plays.length - 1, k));
     $("dice").value = found.dice;
     remember();
@@ -84,6 +85,7 @@ function remember() {
 }
 
 function render() {
+  if (setup) { drawSetup(); return; }
   if (!found) return;
   const portrait = portraitScreen();
   document.body.classList.toggle("portrait", portrait);
@@ -144,7 +146,7 @@ function render() {
 }
 
 function step(by) {
-  if (!found || !found.plays.length) return;
+  if (setup || !found || !found.plays.length) return;
   playIndex = Math.max(0, Math.min(found.plays.length - 1, playIndex + by));
   remember();
   render();
@@ -172,6 +174,114 @@ for (const button of document.querySelectorAll("[data-start]")) {
     $("ask").requestSubmit();
   });
 }
+// -- setting a position up on the board ---------------------------------------------------------
+// Clicks put a checker of the chosen colour on a point (in Plakoto, on a lone opposing checker: a
+// pin) or on the bar (Portes), or take one off; the position string follows every click and is
+// analysed as any other. The borne-off checkers are the rest of each side's fifteen.
+let setup = null;  // while setting up: {game, variant, turn, points, bar, brush}
+const other = (color) => (color === "white" ? "black" : "white");
+
+function startSetup() {
+  const board = found ? found.board : null;
+  setup = {
+    game: found ? found.game : "portes", variant: found ? found.variant : "portes", turn: found ? found.turn : "white",
+    points: board ? board.points.map((s) => ({ ...s })) : Array.from({ length: 24 }, () => ({ white: 0, black: 0, pinned: null })),
+    bar: board ? { ...board.bar } : { white: 0, black: 0 }, brush: "white", blackNumbers: board ? board.black_numbers : null,
+  };
+  drawSetup();
+}
+
+function onBoard(color) {
+  return setup.points.reduce((n, s) => n + s[color], 0) + setup.bar[color];
+}
+
+/** The position string of what is set up (docs/formats.md). */
+function setupText() {
+  const token = (s) => {
+    if (s.pinned) return `${s[other(s.pinned)]}${other(s.pinned)[0]}${s.pinned[0]}`;
+    if (s.white) return `${s.white}w`;
+    return s.black ? `${s.black}b` : ".";
+  };
+  const off = (c) => 15 - onBoard(c);
+  return `${setup.variant} ${setup.points.map(token).join("")} ${setup.turn[0]} ` +
+    `${setup.bar.white}:${setup.bar.black} ${off("white")}:${off("black")}`;
+}
+
+/** Put a checker of the brush's colour on point `p` (25: the bar), or take one off; false if it cannot be. */
+function edit(p) {
+  const { brush } = setup;
+  if (p === 25) {
+    if (brush === "remove") {
+      const color = setup.bar.white ? "white" : "black";
+      if (!setup.bar[color]) return false;
+      setup.bar[color] -= 1;
+      return true;
+    }
+    if (setup.game !== "portes" || onBoard(brush) >= 15) return false;
+    setup.bar[brush] += 1;
+    return true;
+  }
+  const s = setup.points[p - 1];
+  if (brush === "remove") {
+    const top = s.pinned ? other(s.pinned) : s.white ? "white" : "black";
+    if (!s[top]) return false;
+    s[top] -= 1;
+    if (s.pinned && !s[top]) s.pinned = null;  // the pinned checker is free again
+    return true;
+  }
+  if (onBoard(brush) >= 15) return false;
+  if (s.pinned) {
+    if (s.pinned === brush) return false;  // nothing goes under the checkers on top
+  } else if (s[other(brush)]) {
+    // only a lone opposing checker can be pinned, by the first checker to land on it (Plakoto)
+    if (setup.game !== "plakoto" || s[other(brush)] !== 1 || s[brush]) return false;
+    s.pinned = other(brush);
+  }
+  s[brush] += 1;
+  return true;
+}
+
+function drawSetup() {
+  const portrait = portraitScreen();
+  document.body.classList.toggle("portrait", portrait);
+  view.reset(portrait, setup.turn, setup.blackNumbers || found?.board.black_numbers);
+  const off = { white: 15 - onBoard("white"), black: 15 - onBoard("black") };
+  view.drawPosition({ points: setup.points, bar: setup.bar, off });
+  $("position").value = setupText();
+  for (const b of document.querySelectorAll("[data-brush]")) b.classList.toggle("on", b.dataset.brush === setup.brush);
+  $("setup-turn").textContent = t("setupTurn", { who: t(setup.turn) });
+  $("status").textContent = t("setupHelp");
+  window.tavliSetup = setupText();  // what is set up, for tests and tools
+}
+
+function toggleSetup() {
+  if (setup) {
+    setup = null;
+    render();
+  } else startSetup();
+  $("setup-bar").hidden = !setup;
+  $("setup").classList.toggle("on", Boolean(setup));
+  $("plays").closest(".card").classList.toggle("stale", Boolean(setup));
+}
+
+$("setup").addEventListener("click", toggleSetup);
+for (const b of document.querySelectorAll("[data-brush]")) {
+  b.addEventListener("click", () => { setup.brush = b.dataset.brush; drawSetup(); });
+}
+$("setup-turn").addEventListener("click", () => { setup.turn = other(setup.turn); drawSetup(); });
+$("setup-clear").addEventListener("click", () => {
+  setup.points = setup.points.map(() => ({ white: 0, black: 0, pinned: null }));
+  setup.bar = { white: 0, black: 0 };
+  drawSetup();
+});
+$("board").addEventListener("click", (e) => {
+  const group = setup && e.target.closest("[data-point]");
+  if (!group) return;
+  if (edit(Number(group.dataset.point))) drawSetup();
+  else if (setup.brush !== "remove" && onBoard(setup.brush) >= 15) $("status").textContent = t("setupFull");
+  else $("status").textContent = t("setupCannot");
+});
+
 $("back").addEventListener("click", () => step(-1));
 $("forward").addEventListener("click", () => step(1));
 document.addEventListener("keydown", (e) => {
