@@ -875,10 +875,8 @@ def hint(position: str, dice: str, variant: str | None, depth: int, length: int 
         at = None
         if length is not None:
             white, black = _score_pair(score)
-            if max(white, black) >= length:
-                raise InputError(f"in a match to {length} each side has 0 to {length - 1} points, not {score}")
-            mine, theirs = (white, black) if pos.turn == WHITE else (black, white)
-            at = MatchScore.in_game(pos.variant, mine, theirs, length, TAVLI_SEQUENCE if order == "tavli" else None)
+            at = MatchScore.for_colors(pos.variant, pos.turn, white, black, length,
+                                       TAVLI_SEQUENCE if order == "tavli" else None)
         ranked = rank_plays(pos, roll, depth, score=at)
     except ValueError as e:
         raise InputError(str(e)) from None

@@ -336,6 +336,23 @@ class MatchScore:
         return cls.at(settings, length - mine, length - theirs, game)
 
     @classmethod
+    def for_colors(cls, variant: Variant | str, turn: Color, white: int, black: int, length: int,
+                   games: Sequence[str] | None = None) -> MatchScore:
+        """``in_game`` for ``turn`` (the side to play) when White has won ``white`` points of the
+        match and Black ``black``, as a position and a score board give them.
+
+        >>> from tavli.variants import BLACK
+        >>> score = MatchScore.for_colors("portes", BLACK, white=2, black=0, length=3)
+        >>> score.need, score.opp_need
+        (3, 1)
+        """
+        if not (0 <= white < length and 0 <= black < length):
+            raise MatchEquityError(f"in a match to {length} each side has 0 to {length - 1} points, "
+                                   f"not White {white} and Black {black}")
+        mine, theirs = (black, white) if turn == Color.BLACK else (white, black)
+        return cls.in_game(variant, mine, theirs, length, games)
+
+    @classmethod
     def of(cls, match: Match, side: Color | None = None) -> MatchScore:
         """The score of a running ``tavli.match.Match`` for ``side`` (the side to move by default)."""
         me = match.turn if side is None else side

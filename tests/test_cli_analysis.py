@@ -174,7 +174,7 @@ def test_hint_for_a_match_at_its_score() -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (("4HPwATDgc/ABMA", "31", "--match", "3", "--score", "3-0"), "each side has 0 to 2 points, not 3-0"),
+    (("4HPwATDgc/ABMA", "31", "--match", "3", "--score", "3-0"), "0 to 2 points, not white 3 and black 0"),
     (("4HPwATDgc/ABMA", "31", "--match", "3", "--score", "two"), "like 2-1"),
     (("nonsense", "31"), "position"),
     (("4HPwATDgc/ABMA", "71"), "dice"),

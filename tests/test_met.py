@@ -22,7 +22,7 @@ from tavli.met import (
     outcomes_for,
     shipped_outcomes,
 )
-from tavli.variants import make_variant
+from tavli.variants import BLACK, WHITE, Color, make_variant
 
 STARTERS = (Starter.ME, Starter.OPPONENT, Starter.ROLL_OFF)
 
@@ -245,3 +245,12 @@ def test_a_score_in_a_game_of_a_match() -> None:
         MatchScore.in_game("fevga", 0, 0, 7, ("portes", "plakoto"))
     with pytest.raises(MatchEquityError, match="each side has 0 to 4 points, not 5 and 0"):
         MatchScore.in_game("fevga", 5, 0, 5)
+
+
+@pytest.mark.parametrize(("turn", "need", "opp_need"), [(WHITE, 1, 4), (BLACK, 4, 1)])
+def test_a_score_from_whites_and_blacks_points(turn: Color, need: int, opp_need: int) -> None:
+    score = MatchScore.for_colors("plakoto", turn, white=4, black=1, length=5, games=TAVLI_SEQUENCE)
+    assert (score.need, score.opp_need, score.game) == (need, opp_need, 1)
+    assert score == MatchScore.in_game("plakoto", 5 - need, 5 - opp_need, 5, TAVLI_SEQUENCE)
+    with pytest.raises(MatchEquityError, match="each side has 0 to 2 points, not White 0 and Black 3"):
+        MatchScore.for_colors("portes", turn, white=0, black=3, length=3)

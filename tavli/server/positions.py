@@ -27,7 +27,7 @@ from tavli.met import MatchScore
 from tavli.neural import Evaluator, Probabilities
 from tavli.position import Position
 from tavli.server.view import COLOR_NAMES, board_json, steps_json
-from tavli.variants import WHITE, Color
+from tavli.variants import Color
 
 DEPTHS = (0, 1, 2)
 """The plies the server searches: the advanced, expert and champion levels' own (3 plies
@@ -124,11 +124,7 @@ def _score(game: str, color: Color, length: int, white: int, black: int, order: 
         raise PositionAnalysisError(f"a match is played to 1 to {MAX_LENGTH} points, not {length}")
     if order not in ORDERS:
         raise PositionAnalysisError(f"the order of games is tavli or single, not {order!r}")
-    if not (0 <= white < length and 0 <= black < length):
-        raise PositionAnalysisError(f"in a match to {length} each side has 0 to {length - 1} points, "
-                                    f"not White {white} and Black {black}")
-    mine, theirs = (white, black) if color == WHITE else (black, white)
     try:
-        return MatchScore.in_game(game, mine, theirs, length, TAVLI_SEQUENCE if order == "tavli" else None)
+        return MatchScore.for_colors(game, color, white, black, length, TAVLI_SEQUENCE if order == "tavli" else None)
     except TavliError as exc:
         raise PositionAnalysisError(str(exc)) from None
