@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 from urllib.parse import urlencode
 
 import pytest
@@ -97,7 +98,7 @@ def test_the_position_page(browser: Browser, shared_server: Server) -> None:
         # a malformed position: a one-line error, and what was shown stays
         page.fill("[data-testid=position]", "plakoto 15b w")
         page.click("[data-testid=analyse]")
-        expect(page.locator("[data-testid=error]")).to_contain_text("5 fields")
+        expect(page.locator("[data-testid=error]")).to_have_text(re.compile(r"^Not analysed: .*5 fields"))
         expect(page.locator("[data-testid=analyse]")).to_be_enabled()
         shown(page, GAMMON_GO, "5-1", "15/10 11/10")
         page.fill("[data-testid=position]", PLAKOTO)
@@ -141,7 +142,12 @@ def test_the_position_page_on_a_phone_and_in_greek(browser: Browser, shared_serv
         expect(page.locator("[data-testid=plays] thead th").nth(3)).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         page.screenshot(path=str(SCREENSHOTS / "position-390x844.png"), full_page=True, animations="disabled")
+        # a malformed position: the page's words with the library's reason, in the language chosen
+        page.fill("[data-testid=position]", "plakoto 15b w")
+        page.click("[data-testid=analyse]")
+        expect(page.locator("[data-testid=error]")).to_have_text(re.compile(r"^Δεν αναλύθηκε: .*5 fields"))
         page.select_option("[data-testid=lang]", "en")
+        expect(page.locator("[data-testid=error]")).to_have_text(re.compile(r"^Not analysed: .*5 fields"))
         expect(page.locator("[data-testid=plays-title]")).to_have_text("Black to play 6-4")
         assert {"Position", "Analyse", "Roll"} <= english_words(page)
     finally:

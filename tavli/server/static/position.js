@@ -2,7 +2,7 @@
 // search (GET /api/position, docs/web.md). The address keeps what is asked and shown
 // (#position=...&dice=3-1&depth=1&play=0), so a position can be shared; the review page links here.
 import { BoardView, diceFaces, portraitScreen } from "/static/board.js";
-import { languageSwitch, t, translatePage } from "/static/strings.js";
+import { languageSwitch, say, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
 const view = new BoardView($("board"));
@@ -54,7 +54,7 @@ function query(ask) {
 /** Analyse what `ask` names and show play `k`; a bad request keeps what is shown. */
 async function analyse(ask, k = 0) {
   const request = ++asked;
-  $("error").textContent = "";
+  say($("error"));
   fill(ask);
   $("analyse").disabled = true;
   try {
@@ -62,7 +62,8 @@ async function analyse(ask, k = 0) {
     const body = await answer.json().catch(() => ({}));
     if (request !== asked) return;
     if (!answer.ok) {
-      $("error").textContent = body.error || t("positionFailed");
+      // the reason is the library's (in English); the lead-in is in the page's language
+      say($("error"), body.error ? "positionRefused" : "positionFailed", { reason: body.error });
       return;
     }
     found = body;
@@ -72,7 +73,7 @@ async function analyse(ask, k = 0) {
     remember();
     render();
   } catch {
-    if (request === asked) $("error").textContent = t("positionFailed");
+    if (request === asked) say($("error"), "positionFailed");
   } finally {
     if (request === asked) $("analyse").disabled = false;
   }

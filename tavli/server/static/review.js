@@ -5,7 +5,7 @@
 // for it until it is ready, showing the progress. At /review, without a match, it reviews a match
 // file the player opens instead (POST /api/review): a match record or a GNU Backgammon .mat file.
 import { BoardView, diceFaces, el, portraitScreen } from "/static/board.js";
-import { languageSwitch, t, translatePage } from "/static/strings.js";
+import { languageSwitch, say, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
 const view = new BoardView($("board"));
@@ -277,9 +277,9 @@ const MAX_FILE_BYTES = 1 << 20;  // as the server's limit
 
 /** Review the match file chosen: its text to the server, which answers with the review or one line why not. */
 async function reviewFile(file) {
-  $("file-error").textContent = "";
+  say($("file-error"));
   if (file.size > MAX_FILE_BYTES) {
-    $("file-error").textContent = t("fileTooLarge");
+    say($("file-error"), "fileTooLarge");
     return;
   }
   $("file").disabled = true;
@@ -292,10 +292,11 @@ async function reviewFile(file) {
       shown(body);
       $("status").textContent = t("fileReviewed", { name: file.name });
     } else {
-      $("file-error").textContent = body?.error || t("reviewFailed");  // what was shown before stays
+      // what was shown before stays; the reason is the library's (in English)
+      say($("file-error"), body?.error ? "fileRefused" : "reviewFailed", { reason: body?.error });
     }
   } catch {
-    $("file-error").textContent = t("reviewFailed");
+    say($("file-error"), "reviewFailed");
   } finally {
     $("file").disabled = false;
     $("file").value = "";  // the same file may be chosen again

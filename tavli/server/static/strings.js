@@ -258,11 +258,13 @@ export const STRINGS = {
     positionBestMatch: "{who}, {dice}: {play}, the best for the match ({mwc} to win it)",
     positionOtherMatch: "{who}, {dice}: {play}, {mwc} percentage points of the match behind the best",
     positionFailed: "The analysis could not be loaded.",
+    positionRefused: "Not analysed: {reason}",
     reviewFileTitle: "Open a match file",
     chooseFile: "Choose a file…",
     dropFile: "or drop it on the page.",
     reviewFileText: "A match record (.json: the match page's \"Download the match\", or tavli play --save) or a GNU Backgammon .mat file (Portes games). The file goes to this server only to be analysed; it is not kept.",
     fileTooLarge: "The file is larger than 1 MB: it cannot be a match file.",
+    fileRefused: "Not reviewed: {reason}",
     analysingFile: "Analysing {name}…",
     fileReviewed: "{name}: ← → step through the turns, ↑ ↓ through the mistakes.",
     reviewAFile: "Review a match file",
@@ -526,11 +528,13 @@ export const STRINGS = {
     positionBestMatch: "{who}, {dice}: {play}, η καλύτερη για τον αγώνα ({mwc} πιθανότητα νίκης)",
     positionOtherMatch: "{who}, {dice}: {play}, {mwc} ποσοστιαίες μονάδες του αγώνα πίσω από την καλύτερη",
     positionFailed: "Η ανάλυση δεν φόρτωσε.",
+    positionRefused: "Δεν αναλύθηκε: {reason}",
     reviewFileTitle: "Άνοιγμα αρχείου αγώνα",
     chooseFile: "Επιλογή αρχείου…",
     dropFile: "ή αφήστε το πάνω στη σελίδα.",
     reviewFileText: "Καταγραφή αγώνα του Τάβλι (η «Λήψη του αγώνα» της σελίδας του αγώνα ή αγώνας από το τερματικό) ή αρχείο αγώνα του GNU Backgammon (παιχνίδια Πόρτες). Το αρχείο στέλνεται σε αυτόν τον διακομιστή μόνο για ανάλυση· δεν κρατιέται.",
     fileTooLarge: "Το αρχείο είναι μεγαλύτερο από 1 MB: δεν μπορεί να είναι αρχείο αγώνα.",
+    fileRefused: "Το αρχείο δεν αναλύθηκε: {reason}",
     analysingFile: "Ανάλυση του {name}…",
     fileReviewed: "{name}: ← → περνάτε τις κινήσεις, ↑ ↓ τα λάθη.",
     reviewAFile: "Ανάλυση αρχείου αγώνα",
@@ -561,8 +565,24 @@ export function t(key, vars = {}) {
 export function translatePage(root = document) {
   document.documentElement.lang = language();
   document.title = t("title");
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n]")) {
+    el.textContent = t(el.dataset.i18n, el.dataset.i18nVars ? JSON.parse(el.dataset.i18nVars) : {});
+  }
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
+}
+
+/** Show string `key` with `vars` in `el`, and again in the other language when it is switched;
+ * no key empties it. */
+export function say(el, key = null, vars = {}) {
+  if (key === null) {
+    delete el.dataset.i18n;
+    delete el.dataset.i18nVars;
+    el.textContent = "";
+    return;
+  }
+  el.dataset.i18n = key;
+  el.dataset.i18nVars = JSON.stringify(vars);
+  el.textContent = t(key, vars);
 }
 
 /** A language switch in `select`. */
