@@ -220,6 +220,27 @@ def met_command(length: int, games: str, next_game: int, starter: str, mother_pi
 
 
 @cli.command()
+@click.argument("game", default="portes", type=click.Choice(["portes", "plakoto", "fevga"]))
+@click.option("--rolls", type=click.IntRange(1), default=None, help="stop after this many rolls (default: at q)")
+@click.option("--seed", type=int, default=None, help="deal the same rolls again")
+def practise(game: str, rolls: int | None, seed: int | None) -> None:
+    """Practise the openings of GAME: play opening rolls from the start and see what each play
+    gives up against the best by the opening tables.
+
+    \b
+    tavli practise plakoto
+    """
+    import random
+
+    from tavli.terminal import practise_openings
+
+    try:  # the count follows each roll
+        practise_openings(game, rolls=rolls, rng=random.Random(seed))
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+
+
+@cli.command()
 @click.argument("game", required=False, type=click.Choice(["portes", "plakoto", "fevga"]))
 @click.argument("roll", required=False)
 @click.option("--json", "as_json", is_flag=True, help="print JSON for tools")

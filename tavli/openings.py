@@ -356,6 +356,19 @@ class OpeningTables:
         found += [PlaySummary(p, e, 0, nan, nan, nan, nan, nan) for p, e in ply2.items() if p not in values]
         return found
 
+    def losses(self, game: str, dice: Dice) -> dict[str, float]:
+        """Every legal play of an opening roll with what it gives up against the best play, in
+        points per game (never below 0): the rollout's difference where the play was rolled out (0
+        for the best), else the 2-ply search's difference from the best play's 2-ply value.
+
+        >>> losses = shipped().losses("portes", Dice(3, 1))
+        >>> losses["8/5 6/5"], len(losses), min(losses.values()) == 0.0
+        (0.0, 16, True)
+        """
+        plays = self.summary(game, dice)
+        best = plays[0]
+        return {p.play: max(0.0, -p.diff if p.rolled_out else best.ply2 - p.ply2) for p in plays}
+
     def markdown(self, game: str, runners_up: int = 3) -> str:
         """The table of one game, for docs/openings.md."""
         head = ("| roll | best play | rollout | 2-ply | trials | runners-up (difference ± 95%) |\n"

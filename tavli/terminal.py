@@ -295,6 +295,12 @@ def render_text(renderable: RenderableType, width: int = 100) -> str:
     return out.getvalue()
 
 
+def numbered_plays(legal: LegalPlays) -> Columns:
+    """The legal plays in columns, numbered from 1 as the player may pick them."""
+    return Columns([Text.assemble((f"{k:>3}) ", LABEL_STYLE), str(play)) for k, play in enumerate(legal, 1)],
+                   padding=(0, 2))
+
+
 # -- the match --------------------------------------------------------------
 class LeaveMatch(Exception):
     """The human at the keyboard chose to leave the match."""
@@ -552,8 +558,7 @@ class TerminalMatch:
             self.say(("Only one legal play: ", NOTE_STYLE), (str(legal[0]), "bold"),
                      (" (Enter plays it).", NOTE_STYLE))
             return
-        items = [Text.assemble((f"{k:>3}) ", LABEL_STYLE), str(play)) for k, play in enumerate(legal, 1)]
-        self.console.print(Columns(items, padding=(0, 2)))
+        self.console.print(numbered_plays(legal))
 
     def read_play(self, legal: LegalPlays, line: str) -> Play | None:
         """The play that ``line`` names, or None after handling a command or showing an error."""
@@ -688,3 +693,77 @@ def save_match(session: TerminalMatch, path: Path) -> None:
         session.console.print(Text(f"✗ cannot save the match in {path}: {e.strerror or e}", ERROR_STYLE))
         return
     session.console.print(f"The match is saved in {path}.")
+
+
+# -- the openings practice --------------------------------------------------
+@dataclass
+class PracticeTally:
+    """Opening rolls played in a practice, how many with the best play, and the points given up."""
+
+    played: int = 0
+    best: int = 0
+    lost: float = 0.0
+
+    def text(self) -> str:
+        mean = self.lost / self.played if self.played else 0.0
+        return f"{self.played} played, {self.best} best, {self.lost:.3f} points given up ({mean:.3f} a roll)"
+
+
+def practise_openings(game: str, *, rolls: int | None = None, rng: random.Random | None = None,
+                      console: Console | None = None,
+                      read_line: Callable[[str], str] | None = None) -> PracticeTally:
+    """Deal opening rolls of ``game`` as the dice fall, read the player's play of each from the
+    start position (notation, or a number from ``list``), and judge it by the opening tables
+    (``tavli.openings.shipped().losses``): what it gives up against the best, doubtful to blunder
+    by the review's thresholds. Stops after ``rolls`` rolls, at ``q`` or at the end of input."""
+    from tavli.analysis import THRESHOLDS
+    from tavli.openings import shipped
+
+    console = console or Console(highlight=False)
+    read = read_line or console_reader(console)
+    rng = rng or random.Random()
+    tables, thresholds = shipped(), THRESHOLDS.get(game, THRESHOLDS["portes"])
+    start = Position.start(game)
+    tally = PracticeTally()
+
+    def say(*parts: str | tuple[str, str]) -> None:
+        console.print(Text.assemble(*parts))
+
+    while rolls is None or tally.played < rolls:
+        a, b = rng.randint(1, 6), rng.randint(1, 6)
+        dice = Dice(max(a, b), min(a, b))
+        legal = start.legal_plays(dice)
+        console.print(board(start, dice=dice))
+        play: Play | None = None
+        while play is None:
+            try:
+                text = read(f"Your play of {dice} (list, q to stop): ").strip()
+            except EOFError:
+                return tally
+            if text.lower() in ("q", "quit", "exit"):
+                return tally
+            if text.lower() in ("?", "list", "l", "ls"):
+                console.print(numbered_plays(legal))
+            elif text.isdigit() and 1 <= int(text) <= len(legal):
+                play = legal[int(text) - 1]
+            elif text:
+                try:
+                    play = start.parse_play(text, dice)
+                except ValueError as e:
+                    say((f"✗ {e}", ERROR_STYLE))
+        losses = tables.losses(game, dice)
+        best = tables.summary(game, dice)[0]
+        loss = losses[str(play)]
+        tally.played += 1
+        if str(play) == best.play:
+            tally.best += 1
+            say(("✓ ", "bold green"), (str(play), "bold"), (": the best play" if len(legal) > 1 else ": the only play",
+                                                          NOTE_STYLE))
+        else:
+            tally.lost += loss
+            skill = thresholds.skill(loss)
+            judged = f"{skill}, " if skill else "a good play, "
+            say((str(play), "bold"), (f": {judged}{loss:.3f} points behind the best, ", NOTE_STYLE),
+                (best.play, "bold"))
+        say((f"{game.capitalize()}: {tally.text()}.", NOTE_STYLE))
+    return tally

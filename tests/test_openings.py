@@ -155,6 +155,20 @@ def test_the_shipped_tables_cover_every_roll_with_legal_plays(game: str) -> None
     assert mean == pytest.approx(sum(w * tables.summary(game, d)[0].equity for d, w in throws.items()) / 36)
 
 
+@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+def test_every_legal_opening_play_has_its_loss(game: str) -> None:
+    tables = shipped()
+    start = Position.start(game)
+    for dice in OPENING_ROLLS:
+        losses = tables.losses(game, dice)
+        assert set(losses) == {str(p) for p in start.legal_plays(dice)}
+        plays = tables.summary(game, dice)
+        assert losses[plays[0].play] == 0.0 and min(losses.values()) >= 0.0
+        for p in plays[1:]:  # the rollout's difference where there is one, else the 2-ply search's
+            expected = -p.diff if p.rolled_out else plays[0].ply2 - p.ply2
+            assert losses[p.play] == pytest.approx(max(0.0, expected))
+
+
 def test_the_mean_waits_for_every_roll() -> None:
     tables = OpeningTables(OpeningSettings(trials=1))
     tables.run(["fevga"], [Dice(6, 6)], workers=1)

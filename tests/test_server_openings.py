@@ -9,9 +9,10 @@ from app_client import make_client
 from starlette.testclient import TestClient
 
 from tavli import Dice, Position
+from tavli.analysis import THRESHOLDS
 from tavli.openings import OPENING_ROLLS, OpeningsError, shipped
-from tavli.server.openings import SHOWN_PLAYS, openings_json, roll_json
-from tavli.server.view import board_json
+from tavli.server.openings import SHOWN_PLAYS, openings_json, practice_json, roll_json
+from tavli.server.view import board_json, step_tree_json
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +52,26 @@ def test_a_roll_lists_its_plays_with_their_boards(game: str, roll: str) -> None:
         assert shown["steps"] == [[s.src, s.dst, bool(s.hit)] for s in moved]
 
 
+@pytest.mark.parametrize(("game", "roll"), [("portes", "6-5"), ("plakoto", "2-2"), ("fevga", "5-5"),
+                                            ("fevga", "6-6")])
+def test_a_roll_to_practise_has_every_play_its_loss_and_the_best(game: str, roll: str) -> None:
+    found = practice_json(game, roll)
+    dice = Dice.parse(roll)
+    start = Position.start(game)
+    legal = start.legal_plays(dice)
+    losses = shipped().losses(game, dice)
+    assert found["start"] == board_json(start)
+    assert found["legal"] == {"plays": [str(p) for p in legal], "tree": step_tree_json(legal)}
+    assert found["losses"] == [pytest.approx(losses[str(p)], abs=1e-4) for p in legal]
+    forced = len(legal) == 1  # Fevga's 6-6 has one play: nothing to judge
+    assert found["skills"] == ["" if forced else THRESHOLDS[game].skill(losses[str(p)]) for p in legal]
+    best = shipped().summary(game, dice)[0]
+    k = found["best"]["index"]
+    assert found["best"]["play"] == str(legal[k]) == best.play and found["losses"][k] == 0
+    assert found["best"]["board"] == board_json(start.play(legal[k], dice))
+    assert found["best"]["steps"] == [[s.src, s.dst, bool(s.hit)] for s in legal[k].steps]
+
+
 def test_a_roll_can_be_named_in_either_order() -> None:
     assert roll_json("plakoto", "56") == roll_json("plakoto", "5-6") == roll_json("plakoto", "6-5")
     assert roll_json("plakoto", "56")["roll"] == "6-5"
@@ -73,11 +94,16 @@ def test_the_routes(client: TestClient) -> None:
     assert "max-age" in overview.headers["cache-control"]
     detail = client.get("/api/openings/portes/13")
     assert detail.status_code == 200 and detail.json() == roll_json("portes", "3-1")
-    assert "/openings" in client.get("/").text
+    practice = client.get("/api/openings/plakoto/56/practice")
+    assert practice.status_code == 200 and practice.json() == practice_json("plakoto", "6-5")
+    page = client.get("/practice")
+    assert page.status_code == 200 and "practice.js" in page.text
+    assert "/openings" in client.get("/").text and "/practice" in client.get("/openings").text
 
 
 @pytest.mark.parametrize("path", ["/api/openings/chess", "/api/openings/portes/7-1", "/api/openings/portes/x",
-                                  "/api/openings/portes/%20", "/api/openings/PORTES/6-5"])
+                                  "/api/openings/portes/%20", "/api/openings/PORTES/6-5",
+                                  "/api/openings/chess/6-5/practice", "/api/openings/portes/0-0/practice"])
 def test_bad_requests_get_a_one_line_error(client: TestClient, path: str) -> None:
     answer = client.get(path)
     assert answer.status_code == 404

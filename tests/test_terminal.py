@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import random
 import re
 import select
 import signal
@@ -17,9 +18,21 @@ import pytest
 from rich.console import Console
 
 from tavli import BLACK, WHITE, Color, Dice, DiceRoller, Position
+from tavli.analysis import THRESHOLDS
 from tavli.bots import HeuristicBot
 from tavli.match import Match, MatchSettings
-from tavli.terminal import LIST_LIMIT, Seat, TerminalMatch, board, board_lines, play_match, render_text
+from tavli.openings import shipped
+from tavli.terminal import (
+    LIST_LIMIT,
+    PracticeTally,
+    Seat,
+    TerminalMatch,
+    board,
+    board_lines,
+    play_match,
+    practise_openings,
+    render_text,
+)
 
 # -- reading a drawn board ----------------------------------------------------
 
@@ -409,3 +422,52 @@ def test_position_prints_the_position_and_the_command_that_ranks_its_plays() -> 
     command = re.search(r"tavli hint '([^']+)' (\d\d)( .*)$", text, re.MULTILINE)
     assert command is not None and command.group(1) == start and command.group(2) == "31"
     assert command.group(3) == " --match 3 --score 0-0 --order tavli"
+
+
+# -- the openings practice ---------------------------------------------------------------------------
+def practice_rolls(seed: int, n: int) -> list[Dice]:
+    """The rolls ``practise_openings`` deals with ``random.Random(seed)``."""
+    rng = random.Random(seed)
+    rolls = []
+    for _ in range(n):
+        a, b = rng.randint(1, 6), rng.randint(1, 6)
+        rolls.append(Dice(max(a, b), min(a, b)))
+    return rolls
+
+
+def test_the_openings_practice_judges_each_play_by_the_tables() -> None:
+    rolls = practice_rolls(5, 3)
+    tables = shipped()
+    best = [tables.summary("plakoto", d)[0].play for d in rolls]
+    worst, lost = max(tables.losses("plakoto", rolls[1]).items(), key=lambda kv: kv[1])
+    answers = iter([best[0], "list", "24/1", worst, "", "q"])
+    prompts: list[str] = []
+
+    def read_line(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    out = StringIO()
+    tally = practise_openings("plakoto", rng=random.Random(5), console=Console(file=out, width=100, color_system=None),
+                              read_line=read_line)
+    assert tally == PracticeTally(played=2, best=1, lost=lost)
+    text = out.getvalue()
+    assert f"✓ {best[0]}: the best play" in text
+    assert "  1) " in text  # the list
+    assert sum(line.startswith("✗ ") for line in text.splitlines()) == 1  # 24/1 is no play of the roll
+    skill = THRESHOLDS["plakoto"].skill(lost)
+    judged = f"{skill}, " if skill else "a good play, "
+    assert f"{worst}: {judged}{lost:.3f} points behind the best, {best[1]}" in text
+    assert f"Plakoto: 2 played, 1 best, {lost:.3f} points given up ({lost / 2:.3f} a roll)." in text
+    assert prompts == [f"Your play of {d} (list, q to stop): " for d in [rolls[0], *[rolls[1]] * 3, *[rolls[2]] * 2]]
+
+
+def test_the_openings_practice_stops_at_the_end_of_input_and_after_its_rolls() -> None:
+    def no_more(prompt: str) -> str:
+        raise EOFError
+
+    assert practise_openings("fevga", console=Console(file=StringIO()), read_line=no_more) == PracticeTally()
+    run = subprocess.run([sys.executable, "-m", "tavli.cli", "practise", "fevga", "--rolls", "1", "--seed", "2"],
+                         input="1\n", capture_output=True, text=True, timeout=120, env=plain_env())
+    assert run.returncode == 0, run.stderr
+    assert "Fevga: 1 played" in run.stdout and "Traceback" not in run.stdout + run.stderr

@@ -38,7 +38,7 @@ from tavli.neural import DEFAULT_LEVEL, LEVELS
 from tavli.openings import OpeningsError
 from tavli.record import dumps
 from tavli.server.chances import ChanceWatch
-from tavli.server.openings import openings_json, roll_json
+from tavli.server.openings import openings_json, practice_json, roll_json
 from tavli.server.positions import PositionAnalysisError, position_json
 from tavli.server.protocol import (
     Answer,
@@ -496,11 +496,16 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
     async def openings_page(request: Request) -> Response:
         return FileResponse(STATIC / "openings.html", headers={"Cache-Control": "no-cache"})
 
+    async def practice_page(request: Request) -> Response:
+        return FileResponse(STATIC / "practice.html", headers={"Cache-Control": "no-cache"})
+
     async def openings(request: Request) -> Response:
         game, roll = request.path_params["game"], request.path_params.get("roll")
         try:  # the first call of each reads the tables and builds the boards: off the event loop
             if roll is None:
                 answer = await asyncio.to_thread(openings_json, game)
+            elif request.url.path.endswith("/practice"):
+                answer = await asyncio.to_thread(practice_json, game, roll)
             else:
                 answer = await asyncio.to_thread(roll_json, game, roll)
         except OpeningsError as exc:
@@ -769,8 +774,10 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         Route("/review", review_page),
         Route("/api/review", review_file, methods=["POST"]),
         Route("/openings", openings_page),
+        Route("/practice", practice_page),
         Route("/api/openings/{game}", openings),
         Route("/api/openings/{game}/{roll}", openings),
+        Route("/api/openings/{game}/{roll}/practice", openings),
         Route("/position", position_page),
         Route("/api/position", position_analysis),
         Route("/healthz", health),

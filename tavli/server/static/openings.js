@@ -101,6 +101,7 @@ function render() {
 
   $("rolls").replaceChildren(...brief.rolls.map((r, i) =>
     row([r.roll, r.best.play, value(r.best)], i === rollIndex ? "played" : "", () => show(game, i))));
+  $("practice-link").href = `/practice#${game}`;
   $("mean").textContent = brief.mean === null ? "" : t("openingMean", { game: gameName(game), mean: signed(brief.mean) });
   $("method").textContent = t("openingsMethod", { level: t(`level-${brief.level}`) });
 

@@ -4,6 +4,7 @@
 // step from the server's tree of legal steps, can be taken back, and is sent whole on Confirm.
 import { BoardView, diceFaces, portraitScreen } from "/static/board.js";
 import { checkGame, rematchToken, spectatorRematchToken } from "/static/fairdice.js";
+import { StepInput } from "/static/steps.js";
 import { language, languageSwitch, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -17,9 +18,7 @@ const token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
 
 let state = null;          // the last state from the server
 let previous = null;       // the state before it
-let made = [];             // steps made on the board this turn, not yet confirmed: [from, to, hit]
-let selected = null;       // the point whose checker is picked up
-let dragFrom = null;
+const input = new StepInput(() => state?.legal);  // the steps made on the board this turn, not yet confirmed
 let socket = null;
 let retry = 0;
 let gaveUp = false;
@@ -95,7 +94,7 @@ function receive(next) {
   previous = state;
   state = next;
   window.tavliState = next;
-  if (!sameTurn) { made = []; selected = null; }
+  if (!sameTurn) input.clear();
   if (previous && next.seq > previous.seq) noticeChanges(previous, next);
   announceGames();
   if (state.rematch && token) {  // on to the rematch: players in their swapped seats, spectators watching
@@ -128,57 +127,13 @@ function noticeChanges(before, after) {
       && !after.over) toast(t("offerDeclined"));
 }
 
-// -- moves built on the board -------------------------------------------------------------------
-function sameStep(a, b) { return a[0] === b[0] && a[1] === b[1]; }
-
-/** The node of the legal step tree (docs/web.md) reached by the steps made so far; null if none. */
-function currentNode() {
-  const tree = state?.legal?.tree;
-  if (!tree) return null;
-  let node = tree[0];
-  for (const s of made) {
-    const edge = node.next.find((e) => sameStep(e, s));
-    if (!edge) return null;
-    node = tree[edge[3]];
-  }
-  return node;
-}
-
-function nextSteps() {
-  return (currentNode()?.next || []).map((e) => e.slice(0, 3));
-}
-
-function completePlay() {
-  const node = currentNode();
-  return node && node.play !== null ? state.legal.plays[node.play] : null;
-}
-
-function sources() { return new Set(nextSteps().map((s) => s[0])); }
-
-function targetsFrom(point) {
-  return new Set(nextSteps().filter((s) => s[0] === point).map((s) => s[1]));
-}
-
-function makeStep(from, to) {
-  const step = nextSteps().find((s) => s[0] === from && s[1] === to);
-  if (!step) return;
-  made.push(step);
-  selected = null;
-  const left = [...sources()];
-  if (left.length === 1) selected = left[0];
-  animateSteps.push([from, to, state.turn]);
-  sound("move");
-  render();
-}
-
 function undo() {
-  made.pop();
-  selected = null;
+  input.undo();
   render();
 }
 
 function confirmMove() {
-  const play = completePlay();
+  const play = input.play();
   if (play === null) return;
   if (state.coach && $("tutor").checked) {  // the tutor looks at the play first
     tutorPlay = play;
@@ -267,24 +222,8 @@ function claim() { send({ type: "claim", seq: state.seq }); }
 
 /** The board after the steps made so far: counts per point in White's numbering, bar, off, pins. */
 function boardModel(g) {
-  const points = g.points.map((p) => ({ ...p }));
-  const bar = { ...g.bar }, off = { ...g.off };
-  if (g !== state.game) return { points, bar, off };
-  const me = state.turn, them = me === "white" ? "black" : "white";
-  for (const [from, to, hit] of made) {
-    if (from === 25) bar[me] -= 1;
-    else {
-      const p = points[from - 1];
-      p[me] -= 1;
-      if (p[me] === 0 && p.pinned === them) p.pinned = null;
-    }
-    if (to === 0) { off[me] += 1; continue; }
-    const q = points[to - 1];
-    if (hit && state.game.variant === "plakoto") q.pinned = them;
-    else if (hit) { q[them] -= 1; bar[them] += 1; }
-    q[me] += 1;
-  }
-  return { points, bar, off };
+  if (g !== state.game) return { points: g.points.map((p) => ({ ...p })), bar: { ...g.bar }, off: { ...g.off } };
+  return input.board(g, state.turn, state.game.variant);
 }
 
 // -- drawing (the board itself: board.js) ------------------------------------------------------
@@ -301,8 +240,9 @@ function render() {
   const game = shown && shown.final ? shown.final : state.game;
   const live = game === state.game;
   const model = boardModel(game);
-  const targets = selected === null || !live ? new Set() : targetsFrom(selected);
-  const from = state.can_play && live ? sources() : new Set();
+  const selected = input.selected;
+  const targets = selected === null || !live ? new Set() : input.targetsFrom(selected);
+  const from = state.can_play && live ? input.sources() : new Set();
   const last = live ? lastMove() : null;
   const lastPoints = new Set((last?.steps || []).flatMap(([a, b]) => [a, b]));
   const tops = view.drawPosition(model, { last: lastPoints, targets, sources: from, selected, turn: state.turn });
@@ -316,17 +256,7 @@ function render() {
 function drawDice() {
   if (!state.dice) return;
   const values = diceFaces(state.dice);
-  const used = new Array(values.length).fill(false);
-  if (state.can_play) {
-    for (const [from, to] of made) {  // mark the die each step used (a bear-off may use a larger die)
-      // steps are in White's numbering, where the two sides run opposite ways
-      const exact = from === 25 ? [25 - to, to] : to === 0 ? [from, 25 - from] : [Math.abs(from - to)];
-      let i = values.findIndex((v, k) => !used[k] && exact.includes(v));
-      if (i < 0) i = values.findIndex((v, k) => !used[k] && v >= Math.min(...exact));
-      if (i < 0) i = used.indexOf(false);
-      if (i >= 0) used[i] = true;
-    }
-  }
+  const used = state.can_play ? input.usedDice(values) : new Array(values.length).fill(false);
   view.drawDice(values, state.turn, { used, right: state.turn === viewer(), rolling: rolled });
   rolled = false;
 }
@@ -424,11 +354,11 @@ function renderPanel() {
   $("commitment").textContent = s.game.commitment || "";
 
   const mine = s.you === s.turn && !s.over;
-  const complete = completePlay();
+  const complete = input.play();
   const myOffer = s.offer && s.offer.from === s.you;
   const frozen = reviewing !== null;
   $("roll").hidden = !s.can_roll || myOffer || frozen;
-  $("undo").hidden = !(s.can_play && made.length > 0) || frozen;
+  $("undo").hidden = !(s.can_play && input.made.length > 0) || frozen;
   $("hint").hidden = !(s.coach && s.can_play) || myOffer || frozen;
   $("tutor-label").hidden = !s.coach || s.you === "spectator";
   $("coach-badge").hidden = !s.coach;
@@ -590,29 +520,11 @@ function sound(kind) {
 }
 
 // -- input --------------------------------------------------------------------------------------
-function pointAt(event) {
-  const node = document.elementFromPoint(event.clientX, event.clientY);
-  const group = node && node.closest("[data-point]");
-  return group ? Number(group.dataset.point) : null;
-}
-
-$("board").addEventListener("pointerdown", (event) => {
-  for (const a of document.getAnimations()) a.finish();  // a click skips the animations
-  if (!state || !state.can_play || reviewing !== null) return;
-  const p = pointAt(event);
-  if (p === null) return;
-  if (selected !== null && targetsFrom(selected).has(p)) { makeStep(selected, p); return; }
-  if (sources().has(p)) { selected = p; dragFrom = p; render(); return; }
-  selected = null;
+input.listen($("board"), () => state && state.can_play && reviewing === null, (step) => {
+  if (!step) { render(); return; }
+  animateSteps.push([step[0], step[1], state.turn]);
+  sound("move");
   render();
-});
-
-$("board").addEventListener("pointerup", (event) => {
-  const from = dragFrom;
-  dragFrom = null;
-  if (from === null || !state || !state.can_play) return;
-  const p = pointAt(event);
-  if (p !== null && p !== from && targetsFrom(from).has(p)) makeStep(from, p);
 });
 
 $("roll").addEventListener("click", roll);
@@ -624,8 +536,7 @@ $("tutor-play").addEventListener("click", () => {
 });
 $("tutor-cancel").addEventListener("click", () => {
   $("tutor-panel").hidden = true;
-  made = [];
-  selected = null;
+  input.clear();
   render();
 });
 $("tutor").checked = localStorage.getItem("tavli:tutor") === "1";
@@ -685,8 +596,8 @@ for (const button of document.querySelectorAll("[data-copy]")) {
 document.addEventListener("keydown", (event) => {
   if (event.target instanceof HTMLInputElement) return;
   if (event.key === "r" && state?.can_roll && reviewing === null) roll();
-  if (event.key === "Enter" && completePlay() !== null) confirmMove();
-  if ((event.key === "Backspace" || event.key === "u") && made.length) undo();
+  if (event.key === "Enter" && input.play() !== null) confirmMove();
+  if ((event.key === "Backspace" || event.key === "u") && input.made.length) undo();
 });
 window.addEventListener("resize", () => render());
 setInterval(() => { if (state) renderClaim(); }, 1000);
