@@ -85,14 +85,25 @@ def test_practising_the_openings(browser: Browser, shared_server: Server) -> Non
         expect(page.locator("[data-testid=tally]")).to_have_text(
             f"Portes: 2 played, 1 best, {loss:.3f} points given up ({loss / 2:.3f} a roll).")
         page.screenshot(path=str(SCREENSHOTS / "practice-1366x768.png"), animations="disabled")
+        # the same roll again, and this time the best play
+        page.click("[data-testid=again]")
+        practising(page, "portes", "6-1")
+        board_shows_position(page, start)
+        move(page, *[(src, dst) for src, dst, _ in quiz["best"]["steps"]])
+        page.click("[data-testid=confirm]")
+        practising(page, "portes", "6-1", True)
+        expect(page.locator("[data-testid=verdict]")).to_have_text(f"{quiz['best']['play']}: The best play.")
+        expect(page.locator("[data-testid=again]")).to_be_hidden()
+        expect(page.locator("[data-testid=tally]")).to_have_text(
+            f"Portes: 3 played, 2 best, {loss:.3f} points given up ({loss / 3:.3f} a roll).")
         # the next roll; the count is kept per game and can start again
         page.click("[data-testid=next]")
         page.wait_for_function("!window.tavliPractice.answered")
         page.click("[data-testid=games] [data-game=fevga]")
-        practising(page, "fevga", str(page.evaluate("window.tavliPractice.roll")))
+        page.wait_for_function("window.tavliPractice.game === 'fevga' && !window.tavliPractice.answered")
         expect(page.locator("[data-testid=tally]")).to_have_text("Fevga: no rolls played yet.")
         page.click("[data-testid=games] [data-game=portes]")
-        expect(page.locator("[data-testid=tally]")).to_contain_text("Portes: 2 played")
+        expect(page.locator("[data-testid=tally]")).to_contain_text("Portes: 3 played")
         page.click("[data-testid=reset]")
         expect(page.locator("[data-testid=tally]")).to_have_text("Portes: no rolls played yet.")
         # a roll that is not one: the page says so

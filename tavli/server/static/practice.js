@@ -114,6 +114,7 @@ function render() {
   $("confirm").hidden = answered || complete === null;
   $("next").hidden = !answered;
   $("switch").hidden = !answered || answer === quiz.best.index;
+  $("again").hidden = $("switch").hidden;
   $("switch").textContent = t(showBest ? "showMine" : "showBest");
   $("in-tables").hidden = !answered;
   $("in-tables").href = `/openings#${quiz.game}/${quiz.roll}/0`;
@@ -138,6 +139,7 @@ $("undo").addEventListener("click", () => { input.undo(); render(); });
 $("confirm").addEventListener("click", confirmPlay);
 $("next").addEventListener("click", () => load(quiz.game, randomRoll()));
 $("switch").addEventListener("click", () => { showBest = !showBest; render(); });
+$("again").addEventListener("click", () => load(quiz.game, quiz.roll));
 $("reset").addEventListener("click", () => {
   const all = tallies();
   delete all[quiz.game];
