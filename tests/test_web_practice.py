@@ -96,14 +96,26 @@ def test_practising_the_openings(browser: Browser, shared_server: Server) -> Non
         expect(page.locator("[data-testid=again]")).to_be_hidden()
         expect(page.locator("[data-testid=tally]")).to_have_text(
             f"Portes: 3 played, 2 best, {loss:.3f} points given up ({loss / 3:.3f} a roll).")
-        # the next roll; the count is kept per game and can start again
+        expect(page.locator("[data-testid=missed]")).to_have_text("")  # played best at last
+        # a roll missed is kept, and dealt again on request until it is played best
+        legal = start.legal_plays(Dice(3, 2))
+        losses = practice_json("portes", "3-2")["losses"]
+        worst = legal[max(range(len(legal)), key=lambda i: losses[i])]
+        page.goto(shared_server.url + "/practice#portes/3-2")
+        practising(page, "portes", "3-2")
+        move(page, *[(step.src, step.dst) for step in worst.steps])
+        page.click("[data-testid=confirm]")
+        practising(page, "portes", "3-2", True)
+        expect(page.locator("[data-testid=missed]")).to_have_text("To practise again (1): 3-2.")
+        page.check("[data-testid=missed-only]")
         page.click("[data-testid=next]")
-        page.wait_for_function("!window.tavliPractice.answered")
+        practising(page, "portes", "3-2")
+        # the count is kept per game and can start again
         page.click("[data-testid=games] [data-game=fevga]")
         page.wait_for_function("window.tavliPractice.game === 'fevga' && !window.tavliPractice.answered")
         expect(page.locator("[data-testid=tally]")).to_have_text("Fevga: no rolls played yet.")
         page.click("[data-testid=games] [data-game=portes]")
-        expect(page.locator("[data-testid=tally]")).to_contain_text("Portes: 3 played")
+        expect(page.locator("[data-testid=tally]")).to_contain_text("Portes: 4 played")
         page.click("[data-testid=reset]")
         expect(page.locator("[data-testid=tally]")).to_have_text("Portes: no rolls played yet.")
         # a roll that is not one: the page says so

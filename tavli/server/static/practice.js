@@ -20,8 +20,11 @@ const input = new StepInput(() => (quiz && answer === null ? quiz.legal : null))
 
 function gameName(g) { return t(g[0].toUpperCase() + g.slice(1)); }
 
-/** A roll as the dice fall: each of the 36 throws equally likely, higher die first. */
-function randomRoll() {
+/** The next roll of `game`: one the player missed when he asks for those and has some, else as the
+ * dice fall (each of the 36 throws equally likely), higher die first. */
+function nextRoll(game) {
+  const missed = tallies()[game]?.missed || [];
+  if ($("missed-only").checked && missed.length) return missed[Math.floor(Math.random() * missed.length)];
   const a = 1 + Math.floor(Math.random() * 6), b = 1 + Math.floor(Math.random() * 6);
   return `${Math.max(a, b)}-${Math.min(a, b)}`;
 }
@@ -59,10 +62,12 @@ function confirmPlay() {
   answer = quiz.legal.plays.indexOf(play);
   input.selected = null;
   const all = tallies();
-  const mine = all[quiz.game] || { played: 0, best: 0, lost: 0 };
+  const mine = { played: 0, best: 0, lost: 0, missed: [], ...all[quiz.game] };
   mine.played += 1;
   mine.best += answer === quiz.best.index ? 1 : 0;
   mine.lost += quiz.losses[answer];
+  // a roll missed is dealt again on request until it is played best
+  mine.missed = mine.missed.filter((r) => r !== quiz.roll).concat(answer === quiz.best.index ? [] : [quiz.roll]);
   all[quiz.game] = mine;
   localStorage.setItem(TALLY, JSON.stringify(all));
   render();
@@ -103,7 +108,7 @@ function render() {
     b.className = `tab${g === quiz.game ? " on" : ""}`;
     b.dataset.game = g;
     b.textContent = gameName(g);
-    b.addEventListener("click", () => { if (g !== quiz.game) load(g, randomRoll()); });
+    b.addEventListener("click", () => { if (g !== quiz.game) load(g, nextRoll(g)); });
     return b;
   }));
   $("roll-title").textContent = t("practiseTitle", { game: gameName(quiz.game), dice: quiz.roll });
@@ -129,6 +134,9 @@ function render() {
       mean: (mine.lost / mine.played).toFixed(3) })
     : t("practiseNoTally", { game: gameName(quiz.game) });
   $("reset").hidden = !mine?.played;
+  const missed = mine?.missed?.length || 0;
+  $("missed").textContent = missed ? t("practiseMissed", { n: missed, rolls: mine.missed.join(", ") }) : "";
+  $("missed-choice").hidden = missed === 0;
   // what is shown, for tests and tools
   window.tavliPractice = { game: quiz.game, roll: quiz.roll, play: answered ? quiz.legal.plays[answer] : complete,
     answered, loss: answered ? quiz.losses[answer] : null };
@@ -137,9 +145,13 @@ function render() {
 input.listen($("board"), () => quiz !== null && answer === null && !showBest, () => render());
 $("undo").addEventListener("click", () => { input.undo(); render(); });
 $("confirm").addEventListener("click", confirmPlay);
-$("next").addEventListener("click", () => load(quiz.game, randomRoll()));
+$("next").addEventListener("click", () => load(quiz.game, nextRoll(quiz.game)));
 $("switch").addEventListener("click", () => { showBest = !showBest; render(); });
 $("again").addEventListener("click", () => load(quiz.game, quiz.roll));
+$("missed-only").checked = localStorage.getItem("tavli:practice-missed") === "1";
+$("missed-only").addEventListener("change", () => {
+  localStorage.setItem("tavli:practice-missed", $("missed-only").checked ? "1" : "0");
+});
 $("reset").addEventListener("click", () => {
   const all = tallies();
   delete all[quiz.game];
@@ -149,7 +161,7 @@ $("reset").addEventListener("click", () => {
 document.addEventListener("keydown", (e) => {
   if (e.altKey || e.ctrlKey || e.metaKey || e.target instanceof HTMLSelectElement) return;
   if (e.key === "Enter" && answer === null && input.play() !== null) { e.preventDefault(); confirmPlay(); }
-  else if (e.key === "Enter" && answer !== null) { e.preventDefault(); load(quiz.game, randomRoll()); }
+  else if (e.key === "Enter" && answer !== null) { e.preventDefault(); load(quiz.game, nextRoll(quiz.game)); }
   else if ((e.key === "Backspace" || e.key === "u") && answer === null && input.made.length) { input.undo(); render(); }
 });
 window.addEventListener("resize", render);
@@ -159,7 +171,8 @@ translatePage();
 /** Practise what the address names (#plakoto/6-5), or a random roll of it (of Portes if none). */
 function fromAddress() {
   const [g, roll] = decodeURIComponent(location.hash.slice(1)).split("/");
-  load(GAMES.includes(g) ? g : "portes", roll || randomRoll());
+  const game = GAMES.includes(g) ? g : "portes";
+  load(game, roll || nextRoll(game));
 }
 
 window.addEventListener("hashchange", fromAddress);  // an address typed or followed on this page
