@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from urllib.parse import quote
 
 import pytest
 from app_client import make_client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from tavli import Dice, Position
@@ -110,3 +113,15 @@ def test_bad_requests_get_a_one_line_error(client: TestClient, path: str) -> Non
     message = answer.json()["error"]
     assert message and "\n" not in message
 
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(game=st.sampled_from(["portes", "plakoto", "fevga", "chess", ""]), roll=st.text(max_size=8))
+def test_any_roll_to_practise_gets_its_plays_or_one_line_why_not(client: TestClient, game: str, roll: str) -> None:
+    answer = client.get(f"/api/openings/{quote(game, safe='')}/{quote(roll, safe='')}/practice")
+    assert answer.status_code in (200, 404)
+    if answer.status_code == 200:
+        assert answer.json() == practice_json(game, roll)
+    elif answer.headers["content-type"].startswith("application/json"):
+        message = answer.json()["error"]
+        assert message and "\n" not in message
