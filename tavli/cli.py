@@ -17,7 +17,7 @@ from tavli.dice import Dice, DiceRoller
 from tavli.errors import TavliError
 from tavli.game import Game
 from tavli.gnubg_id import POSITION_ID
-from tavli.match import TAVLI_SEQUENCE, MatchSettings
+from tavli.match import MatchSettings
 from tavli.position import Position
 from tavli.variants import BLACK, WHITE, Color, Variant, variant_from_string
 
@@ -870,8 +870,9 @@ def rollout(position: str, variant: str | None, dice: str | None, trials: int, l
 @click.option("--match", "length", type=click.IntRange(1, 64), default=None,
               help="rank the plays for a match to this many points, at --score")
 @click.option("--score", default="0-0", show_default=True, help="with --match: White's and Black's points so far")
-@click.option("--order", type=click.Choice(["tavli", "single"]), default="tavli", show_default=True,
-              help="with --match: the Tavli order of games, or the position's game alone")
+@click.option("--order", default="tavli", show_default=True,
+              help="with --match: the Tavli order of games, single (the position's game alone) or a list "
+                   "like fevga,portes")
 @click.option("--json", "as_json", is_flag=True, help="print the plays as one JSON object")
 def hint(position: str, dice: str, variant: str | None, depth: int, length: int | None, score: str, order: str,
          as_json: bool) -> None:
@@ -887,7 +888,7 @@ def hint(position: str, dice: str, variant: str | None, depth: int, length: int 
     from rich.table import Table
 
     from tavli.analysis import rank_plays
-    from tavli.met import MatchScore
+    from tavli.met import MatchScore, parse_order
 
     try:
         pos, _ = read_position(variant, position)
@@ -896,8 +897,7 @@ def hint(position: str, dice: str, variant: str | None, depth: int, length: int 
         at = None
         if length is not None:
             white, black = _score_pair(score)
-            at = MatchScore.for_colors(pos.variant, pos.turn, white, black, length,
-                                       TAVLI_SEQUENCE if order == "tavli" else None)
+            at = MatchScore.for_colors(pos.variant, pos.turn, white, black, length, parse_order(order))
         ranked = rank_plays(pos, roll, depth, score=at)
     except ValueError as e:
         raise InputError(str(e)) from None

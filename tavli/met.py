@@ -279,6 +279,26 @@ def _shipped_table(settings: MatchSettings) -> MatchEquity:
     return MatchEquity([settings.variant(i) for i in range(len(settings.games))])
 
 
+def parse_order(text: str) -> tuple[str, ...] | None:
+    """A match's order of games as the front ends name it: ``tavli`` (Portes, Plakoto, Fevga
+    repeated), ``single`` (the position's game alone: None, as ``MatchScore.in_game`` takes it) or
+    a comma list like ``fevga,portes``.
+
+    >>> parse_order("tavli"), parse_order("single"), parse_order("Fevga, portes")
+    (('portes', 'plakoto', 'fevga'), None, ('fevga', 'portes'))
+    """
+    from tavli.match import MatchSettings
+
+    if text.strip().lower() == "single":
+        return None
+    try:
+        if text.strip():
+            return MatchSettings.parse_games(text)
+    except TavliError:
+        pass
+    raise MatchEquityError(f"the order of games is tavli, single or a list like fevga,portes, not {text!r}")
+
+
 @dataclass(frozen=True)
 class MatchScore:
     """Where a match stands for the side to play: the points he and his opponent still

@@ -596,9 +596,8 @@ class TerminalMatch:
         if position.variant.name == "portes":
             self.say(("GNU Backgammon Position ID: ", NOTE_STYLE), (position.gnubg_id(), "bold"))
         games = self.match.settings.games
-        order = "tavli" if games == TAVLI_SEQUENCE else "single" if len(games) == 1 else None
-        # a custom order of games has no flag: its plays are then ranked for points
-        match = "" if order is None else f" --match {length} --score {score[WHITE]}-{score[BLACK]} --order {order}"
+        order = "tavli" if games == TAVLI_SEQUENCE else ",".join(games)
+        match = f" --match {length} --score {score[WHITE]}-{score[BLACK]} --order {order}"
         command = f"tavli hint '{position}' {dice.first}{dice.second}{match}"
         self.say(("Its plays, ranked: ", NOTE_STYLE), (command, "bold"))
 

@@ -10,10 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from tavli.analysis import rank_plays
 from tavli.bots import RandomBot
-from tavli.dice import DiceRoller
+from tavli.dice import Dice, DiceRoller
 from tavli.match import Match, MatchSettings
+from tavli.met import MatchScore
 from tavli.neural import NeuralBot
+from tavli.position import Position
 from tavli.record import MatchRecord, PlayerInfo, write
 from tavli.variants import BLACK, WHITE
 
@@ -171,6 +174,13 @@ def test_hint_for_a_match_at_its_score() -> None:
     assert match["plays"][0]["mwc"] > match["plays"][1]["mwc"]
     shown = tavli("hint", position, "51", "--depth", "1", "--match", "3", "--score", "2-1").stdout
     assert "match to 3 at 2-1 (tavli order), ranked for the match" in shown.splitlines()[0]
+    # another order: this Portes game the match's second, after a Fevga game
+    other = json.loads(tavli("hint", position, "51", "--depth", "0", "--match", "3", "--score", "2-1",
+                             "--order", "fevga,portes", "--json").stdout)
+    score = MatchScore.in_game("portes", mine=1, theirs=2, length=3, games=("fevga", "portes"))
+    ranked = rank_plays(Position.from_string(position), Dice(5, 1), 0, score=score)
+    assert [p["play"] for p in other["plays"]] == [str(r.play) for r in ranked]
+    assert other["plays"][0]["mwc"] == pytest.approx(ranked[0].mwc, abs=1e-4)
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -180,6 +190,7 @@ def test_hint_for_a_match_at_its_score() -> None:
     (("4HPwATDgc/ABMA", "71"), "dice"),
     (("portes ......................15b.  w 0:0 15:0", "31"), "over"),
     (("4HPwATDgc/ABMA", "31", "--depth", "4"), "depth"),
+    (("4HPwATDgc/ABMA", "31", "--match", "3", "--order", "chess"), "tavli, single or a list like fevga,portes"),
 ])
 def test_hint_bad_input_is_one_line(args: tuple[str, ...], message: str) -> None:
     done = tavli("hint", *args)

@@ -91,6 +91,12 @@ def test_at_a_match_score_the_plays_are_ranked_for_the_match() -> None:
     # one game alone: the match is this game's, to 3
     single = position_json(GAMMON_GO, "51", 0, length=3, white=2, black=1, order="single")
     assert single["match"]["order"] == "single"
+    # a custom order: Fevga then Portes, this Portes game the second of the match
+    custom = position_json(GAMMON_GO, "51", 0, length=3, white=2, black=1, order="fevga,portes")
+    assert custom["match"]["game"] == 2
+    expected = MatchScore.in_game("portes", mine=1, theirs=2, length=3, games=("fevga", "portes"))
+    assert custom["chances"]["mwc"] == pytest.approx(expected.after_game().value(
+        custom["chances"]["win"], custom["chances"]["win2"], custom["chances"]["lose2"]), abs=1e-3)
 
 
 @pytest.mark.parametrize(("options", "words"), [
@@ -98,7 +104,8 @@ def test_at_a_match_score_the_plays_are_ranked_for_the_match() -> None:
     ({"length": 3, "black": -1}, "not White 0 and Black -1"),
     ({"length": 26}, "a match is played to 1 to 25 points, not 26"),
     ({"length": -2}, "not -2"),
-    ({"length": 5, "order": "chess"}, "the order of games is tavli or single"),
+    ({"length": 5, "order": "chess"}, "the order of games is tavli, single or a list like fevga,portes"),
+    ({"length": 5, "order": "plakoto,fevga"}, "portes is not among the match's games"),
 ])
 def test_a_score_that_cannot_be_says_why(options: dict[str, Any], words: str) -> None:
     with pytest.raises(PositionAnalysisError, match=words):

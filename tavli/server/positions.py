@@ -22,8 +22,7 @@ from tavli.analysis import THRESHOLDS, rank_plays
 from tavli.dice import Dice
 from tavli.errors import PositionFormatError, TavliError
 from tavli.gnubg_id import POSITION_ID
-from tavli.match import TAVLI_SEQUENCE
-from tavli.met import MatchScore
+from tavli.met import MatchScore, parse_order
 from tavli.neural import Evaluator, Probabilities
 from tavli.position import Position
 from tavli.server.view import COLOR_NAMES, board_json, steps_json
@@ -35,9 +34,6 @@ would cost the server seconds a request)."""
 
 MAX_LENGTH = 25
 """The longest match analysed at its score (as the longest the server plays)."""
-
-ORDERS = ("tavli", "single")
-"""A match's order of games: Portes, Plakoto, Fevga repeated, or the position's game alone."""
 
 MAX_TEXT = 200
 """The longest position text read (a position string is under 100 characters)."""
@@ -122,9 +118,7 @@ def _score(game: str, color: Color, length: int, white: int, black: int, order: 
         return None
     if not 1 <= length <= MAX_LENGTH:
         raise PositionAnalysisError(f"a match is played to 1 to {MAX_LENGTH} points, not {length}")
-    if order not in ORDERS:
-        raise PositionAnalysisError(f"the order of games is tavli or single, not {order!r}")
     try:
-        return MatchScore.for_colors(game, color, white, black, length, TAVLI_SEQUENCE if order == "tavli" else None)
+        return MatchScore.for_colors(game, color, white, black, length, parse_order(order))
     except TavliError as exc:
         raise PositionAnalysisError(str(exc)) from None
