@@ -118,6 +118,17 @@ def test_practising_the_openings(browser: Browser, shared_server: Server) -> Non
         expect(page.locator("[data-testid=tally]")).to_contain_text("Portes: 4 played")
         page.click("[data-testid=reset]")
         expect(page.locator("[data-testid=tally]")).to_have_text("Portes: no rolls played yet.")
+        # a count saved that is not one counts as nothing
+        for saved in ["not json", '{"portes": "x", "fevga": {"played": 1}}', '{"portes": {"played": 1, "best": 0, '
+                      '"lost": 0.5, "missed": ["9-9", 3]}}']:
+            page.evaluate("text => localStorage.setItem('tavli:practice', text)", saved)
+            page.reload()  # the page reads the count when it opens
+            page.wait_for_function("window.tavliPractice && window.tavliPractice.game === 'portes'")
+            if "missed" in saved:
+                expect(page.locator("[data-testid=tally]")).to_contain_text("Portes: 1 played, 0 best, 0.500")
+                expect(page.locator("[data-testid=missed-choice]")).to_be_hidden()  # no roll in it
+            else:
+                expect(page.locator("[data-testid=tally]")).to_have_text("Portes: no rolls played yet.")
         # a roll that is not one: the page says so
         page.goto(shared_server.url + "/practice#portes/9-9")
         expect(page.locator("[data-testid=bad-link]")).to_be_visible()

@@ -29,8 +29,18 @@ function nextRoll(game) {
   return `${Math.max(a, b)}-${Math.min(a, b)}`;
 }
 
+/** Each game's count, as saved in this browser: {played, best, lost, missed}; anything else saved
+ * there (an older or edited value) counts as nothing. */
 function tallies() {
-  try { return JSON.parse(localStorage.getItem(TALLY)) || {}; } catch { return {}; }
+  let saved = null;
+  try { saved = JSON.parse(localStorage.getItem(TALLY)); } catch { /* not JSON */ }
+  const all = {};
+  for (const g of GAMES) {
+    const c = saved?.[g];
+    if (!c || !Number.isFinite(c.played) || !Number.isFinite(c.best) || !Number.isFinite(c.lost)) continue;
+    all[g] = { played: c.played, best: c.best, lost: c.lost, missed: Array.isArray(c.missed) ? c.missed.filter((r) => /^[1-6]-[1-6]$/.test(r)) : [] };
+  }
+  return all;
 }
 
 async function load(game, roll) {
@@ -48,6 +58,7 @@ async function load(game, roll) {
     showBest = false;
     input.clear();
     history.replaceState(null, "", `#${quiz.game}/${quiz.roll}`);
+    $("bad-link").hidden = true;
     render();
   } catch {
     if (request !== asked) return;
@@ -62,7 +73,7 @@ function confirmPlay() {
   answer = quiz.legal.plays.indexOf(play);
   input.selected = null;
   const all = tallies();
-  const mine = { played: 0, best: 0, lost: 0, missed: [], ...all[quiz.game] };
+  const mine = all[quiz.game] || { played: 0, best: 0, lost: 0, missed: [] };
   mine.played += 1;
   mine.best += answer === quiz.best.index ? 1 : 0;
   mine.lost += quiz.losses[answer];
