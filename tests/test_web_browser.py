@@ -277,6 +277,8 @@ def test_start_page_errors_and_greek(context: BrowserContext, shared_server: Ser
 
 SCREENS = [(1366, 768), (1280, 720), (390, 844), (360, 740)]
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+"""A phone's browser context (Playwright's ``new_context`` options): 390 x 844, touch."""
 
 
 def inside(box: dict[str, float] | None, width: int, height: int) -> bool:
@@ -507,8 +509,7 @@ def test_greek_pages_show_no_english(browser: Browser, shared_server: Server) ->
 
 
 def test_friends_answer_a_resignation_and_agree_a_rematch(browser: Browser, shared_server: Server) -> None:
-    contexts = [browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-                for _ in range(2)]
+    contexts = [browser.new_context(**PHONE) for _ in range(2)]
     try:
         first = contexts[0].new_page()
         start_match(first, shared_server.url, "friend", length="3", games="portes")

@@ -16,7 +16,7 @@ from serve_process import Server
 
 from tavli import Dice, Position
 from tavli.openings import OPENING_ROLLS, shipped
-from tests.test_web_browser import SCREENSHOTS, board_shows_position, english_words
+from tests.test_web_browser import PHONE, SCREENSHOTS, board_shows_position, english_words
 
 
 def shown(page: Page, game: str, roll: str, play: str) -> None:
@@ -87,7 +87,7 @@ def test_the_openings_page(browser: Browser, shared_server: Server) -> None:
 
 
 def test_the_openings_page_on_a_phone(browser: Browser, shared_server: Server) -> None:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    ctx = browser.new_context(**PHONE)
     try:
         page = ctx.new_page()
         page.goto(shared_server.url + "/openings#fevga/5-5/1")

@@ -17,7 +17,7 @@ from serve_process import Server
 
 from tavli import Dice, Position
 from tavli.server.positions import position_json
-from tests.test_web_browser import SCREENSHOTS, board_shows_position, english_words
+from tests.test_web_browser import PHONE, SCREENSHOTS, board_shows_position, english_words
 
 PLAKOTO = "plakoto 15b................1w1w....13w b 0:0 0:0"
 # docs/match-equity.md, "Gammon-go: the trailer hits": Black to play 5-1, trailing 1-2 in a match to 3
@@ -121,8 +121,7 @@ def test_the_position_page(browser: Browser, shared_server: Server) -> None:
 
 
 def test_the_position_page_on_a_phone_and_in_greek(browser: Browser, shared_server: Server) -> None:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
-                              locale="el-GR")
+    ctx = browser.new_context(**PHONE, locale="el-GR")
     try:
         page = ctx.new_page()
         # a roll that cannot be played

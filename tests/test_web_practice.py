@@ -16,7 +16,7 @@ from serve_process import Server
 
 from tavli import Dice, Position
 from tavli.server.openings import practice_json
-from tests.test_web_browser import SCREENSHOTS, board_shows_position, english_words
+from tests.test_web_browser import PHONE, SCREENSHOTS, board_shows_position, english_words
 
 
 def practising(page: Page, game: str, roll: str, answered: bool = False) -> dict[str, object]:
@@ -141,8 +141,7 @@ def test_practising_the_openings(browser: Browser, shared_server: Server) -> Non
 
 
 def test_practising_on_a_phone_in_greek(browser: Browser, shared_server: Server) -> None:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
-                              locale="el-GR")
+    ctx = browser.new_context(**PHONE, locale="el-GR")
     try:
         page = ctx.new_page()
         # Plakoto's 5-5: the checkers moved on the board by taps
