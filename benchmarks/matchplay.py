@@ -19,8 +19,9 @@ match-winning chance by the network at 0 ply, which averages zero over the
 throws, so the estimate is unbiased and its interval much narrower),
 whether that interval is clear of 50%, and the time taken.
 ``--out FILE`` writes every match's result (JSON), after every pair, and a
-later run with the same ``--out`` and settings (the match equity table
-among them) goes on from there.
+later run with the same ``--out`` and settings (the number of matches, the
+match equity table and the networks among them) goes on from there: a run
+fixed in advance can be played out in sittings.
 """
 
 from __future__ import annotations
@@ -104,6 +105,13 @@ def table_id(games: str) -> str:
     return hashlib.sha256(json.dumps(figures, sort_keys=True).encode()).hexdigest()[:12]
 
 
+def networks_id(games: str) -> dict[str, str]:
+    """Which networks play the matches (``Evaluator.fingerprint`` of each game's): a run goes on
+    only with the networks it started with."""
+    order = MatchSettings.parse_games(games)
+    return {g: Evaluator.for_variant(g).fingerprint for g in sorted(set(order))}
+
+
 def summary(pairs: list[dict[str, Any]]) -> DuelResult:
     """The aware side's matches as a duel: 1 for a match won, 0 for one lost, with his luck;
     ``ppg`` is his win rate, ``adjusted_ppg`` the same less luck, intervals by pairs."""
@@ -127,7 +135,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     settings = {"level": args.level, "games": args.games, "seed": args.seed, "luck": True,
-                "table": table_id(args.games)}
+                "table": table_id(args.games), "networks": networks_id(args.games), "matches": args.matches}
     done: dict[str, Any] = {"settings": settings, "pairs": []}
     if args.out is not None and args.out.exists():
         done = json.loads(args.out.read_text())

@@ -139,7 +139,23 @@ def test_matchplay_prints_the_rate_less_luck(tmp_path: Path) -> None:
     shown = run("benchmarks/matchplay.py", "--level", "beginner", "--lengths", "3", "--matches", "4",
                 "--jobs", "1", "--out", str(out))
     assert "3-point matches (tavli, beginner): 4 matches" in shown and "less luck" in shown
-    assert len(json.loads(out.read_text())["pairs"]) == 2
+    saved = json.loads(out.read_text())
+    assert len(saved["pairs"]) == 2
+    assert saved["settings"]["networks"]["fevga"] == Evaluator.for_variant("fevga").fingerprint
+    # the same run again plays nothing more; a run fixed at another size, or made by other
+    # networks, is not gone on with
+    again = run("benchmarks/matchplay.py", "--level", "beginner", "--lengths", "3", "--matches", "4",
+                "--jobs", "1", "--out", str(out))
+    assert "4 matches" in again and json.loads(out.read_text()) == saved
+    refused = subprocess.run([sys.executable, "benchmarks/matchplay.py", "--level", "beginner", "--lengths", "3",
+                              "--matches", "6", "--jobs", "1", "--out", str(out)],
+                             cwd=ROOT, capture_output=True, text=True, timeout=240)
+    assert refused.returncode != 0 and "use the same settings or another --out" in refused.stderr
+    saved["settings"]["networks"]["fevga"] = "0" * 12
+    out.write_text(json.dumps(saved))
+    with pytest.raises(AssertionError, match="use the same settings"):
+        run("benchmarks/matchplay.py", "--level", "beginner", "--lengths", "3", "--matches", "4",
+            "--jobs", "1", "--out", str(out))
 
 
 def test_a_game_at_a_score_is_worth_the_match_equity_after_it() -> None:
