@@ -57,7 +57,7 @@ from tavli.game import Game, Turn
 from tavli.met import AfterGame, MatchEquityError, MatchScore
 from tavli.neural import Evaluator, Filters, Probabilities, search_weights
 from tavli.position import LegalPlays, Play, Position, _grow_workspace, _workspace
-from tavli.variants import BLACK, WHITE, Color, Variant
+from tavli.variants import BLACK, WHITE, Color, Variant, make_variant
 
 if TYPE_CHECKING:
     from tavli.match import Match, MatchSettings
@@ -109,6 +109,15 @@ class Thresholds:
         if loss >= self.doubtful:
             return "doubtful"
         return ""
+
+    @staticmethod
+    def of(variant: Variant | str) -> Thresholds:
+        """The thresholds of a variant's game (house rules share their game's).
+
+        >>> Thresholds.of("plakoto,mother_pin=single") == THRESHOLDS["plakoto"]
+        True
+        """
+        return THRESHOLDS[make_variant(variant).name]
 
 
 THRESHOLDS: dict[str, Thresholds] = {
@@ -423,7 +432,7 @@ def evaluate_decision(before: Position, dice: Dice, played: str, depth: int = DE
         loss = mwc_loss / half if half > 1e-12 else max(0.0, best.equity - mine.equity)
     else:
         loss = 0.0 if forced else max(0.0, best.equity - mine.equity)
-    skill = "" if forced else THRESHOLDS.get(before.variant.name, THRESHOLDS["portes"]).skill(loss)
+    skill = "" if forced else Thresholds.of(before.variant).skill(loss)
     white = mine.win if color == WHITE else 1.0 - mine.win
     return Decision(game, turn, color, dice, str(before), plays[k], best.play, loss, forced, luck, white,
                     tuple(candidates), skill, depth, mwc_loss, away)
@@ -476,7 +485,7 @@ def rank_plays(position: Position, dice: Dice, depth: int = 1, filters: Filters 
     after = None if score is None else score.after_game()
     found = Evaluator.for_variant(position.variant).analyse(legal, depth if len(legal) > 1 else 0, filters,
                                                             after=after)
-    thresholds = THRESHOLDS.get(position.variant.name, THRESHOLDS["portes"])
+    thresholds = Thresholds.of(position.variant)
     # a point of a game at this score, in the chance of winning the match: half the swing between a 1-point win and loss
     half = 1.0 if after is None else (after.win1 - after.lose1) / 2.0
     ranked = []

@@ -42,6 +42,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
+from tavli.analysis import Thresholds
 from tavli.dice import Dice
 from tavli.errors import DiceError, TavliError
 from tavli.neural import LEVELS, Evaluator
@@ -57,6 +58,19 @@ VERSION = 1
 
 class OpeningsError(TavliError):
     """Opening tables that cannot be made or read (bad settings, a malformed file)."""
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A play of an opening roll as the tables judge it (``OpeningTables.judged``)."""
+
+    loss: float
+    """What it gives up against the best play, in points per game (``OpeningTables.losses``)."""
+    skill: str
+    """``"doubtful"``, ``"error"`` or ``"blunder"`` by the game's ``tavli.analysis.THRESHOLDS``;
+    ``""`` for a good play, the best one, and the only one."""
+    best: bool
+    """The best play by the tables."""
 
 
 @dataclass(frozen=True)
@@ -368,6 +382,22 @@ class OpeningTables:
         plays = self.summary(game, dice)
         best = plays[0]
         return {p.play: max(0.0, -p.diff if p.rolled_out else best.ply2 - p.ply2) for p in plays}
+
+    def judged(self, game: str, dice: Dice) -> dict[str, Judgement]:
+        """Every legal play of an opening roll judged as the review judges a play: its loss
+        (``losses``) and its skill by the game's thresholds.
+
+        >>> judged = shipped().judged("portes", Dice(2, 1))
+        >>> judged["24/23 13/11"]
+        Judgement(loss=0.0, skill='', best=True)
+        >>> judged["24/21"].skill, judged["8/7 8/6"].skill
+        ('', 'blunder')
+        """
+        losses = self.losses(game, dice)
+        best = self.summary(game, dice)[0].play
+        thresholds = Thresholds.of(game)
+        return {p: Judgement(loss, "" if p == best else thresholds.skill(loss), p == best)
+                for p, loss in losses.items()}
 
     def markdown(self, game: str, runners_up: int = 3) -> str:
         """The table of one game, for docs/openings.md."""

@@ -713,15 +713,15 @@ def practise_openings(game: str, *, rolls: int | None = None, rng: random.Random
                       read_line: Callable[[str], str] | None = None) -> PracticeTally:
     """Deal opening rolls of ``game`` as the dice fall, read the player's play of each from the
     start position (notation, or a number from ``list``), and judge it by the opening tables
-    (``tavli.openings.shipped().losses``): what it gives up against the best, doubtful to blunder
-    by the review's thresholds. Stops after ``rolls`` rolls, at ``q`` or at the end of input."""
-    from tavli.analysis import THRESHOLDS
+    (``tavli.openings.shipped().judged``): what it gives up against the best, doubtful to
+    blunder by the review's thresholds. Stops after ``rolls`` rolls, at ``q`` or at the end of
+    input."""
     from tavli.openings import shipped
 
     console = console or Console(highlight=False)
     read = read_line or console_reader(console)
     rng = rng or random.Random()
-    tables, thresholds = shipped(), THRESHOLDS.get(game, THRESHOLDS["portes"])
+    tables = shipped()
     start = Position.start(game)
     tally = PracticeTally()
 
@@ -750,19 +750,18 @@ def practise_openings(game: str, *, rolls: int | None = None, rng: random.Random
                     play = start.parse_play(text, dice)
                 except ValueError as e:
                     say((f"✗ {e}", ERROR_STYLE))
-        losses = tables.losses(game, dice)
-        best = tables.summary(game, dice)[0]
-        loss = losses[str(play)]
+        judged = tables.judged(game, dice)
+        mine = judged[str(play)]
         tally.played += 1
-        if str(play) == best.play:
+        if mine.best:
             tally.best += 1
             say(("✓ ", "bold green"), (str(play), "bold"), (": the best play" if len(legal) > 1 else ": the only play",
                                                           NOTE_STYLE))
         else:
-            tally.lost += loss
-            skill = thresholds.skill(loss)
-            judged = f"{skill}, " if skill else "a good play, "
-            say((str(play), "bold"), (f": {judged}{loss:.3f} points behind the best, ", NOTE_STYLE),
-                (best.play, "bold"))
+            tally.lost += mine.loss
+            verdict = f"{mine.skill}, " if mine.skill else "a good play, "
+            best = next(p for p, j in judged.items() if j.best)
+            say((str(play), "bold"), (f": {verdict}{mine.loss:.3f} points behind the best, ", NOTE_STYLE),
+                (best, "bold"))
         say((f"{game.capitalize()}: {tally.text()}.", NOTE_STYLE))
     return tally

@@ -124,6 +124,11 @@ def test_thresholds_classify_losses() -> None:
         ["", "", "doubtful", "error", "error", "blunder", "blunder"]
     for rule in THRESHOLDS.values():
         assert 0 < rule.doubtful < rule.error < rule.blunder
+    # a house rule's game is judged as its game; a variant that is none raises
+    assert Thresholds.of("fevga,prime_limits=off") is THRESHOLDS["fevga"] is not THRESHOLDS["portes"]
+    assert Thresholds.of(Position.start("plakoto").variant) is THRESHOLDS["plakoto"]
+    with pytest.raises(ValueError):
+        Thresholds.of("tavla")
 
 
 def play_game(variant: str, white: Player, black: Player, seed: int) -> Game:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tavli.analysis import Thresholds
 from tavli.dice import Dice
 from tavli.openings import (
     OPENING_ROLLS,
@@ -167,6 +168,22 @@ def test_every_legal_opening_play_has_its_loss(game: str) -> None:
         for p in plays[1:]:  # the rollout's difference where there is one, else the 2-ply search's
             expected = -p.diff if p.rolled_out else plays[0].ply2 - p.ply2
             assert losses[p.play] == pytest.approx(max(0.0, expected))
+
+
+@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+def test_every_legal_opening_play_is_judged_by_its_games_thresholds(game: str) -> None:
+    tables = shipped()
+    thresholds = Thresholds.of(game)
+    skills = set()
+    for dice in OPENING_ROLLS:
+        losses, judged = tables.losses(game, dice), tables.judged(game, dice)
+        assert [p for p, j in judged.items() if j.best] == [tables.summary(game, dice)[0].play]
+        for play, j in judged.items():
+            assert j.loss == losses[play]
+            assert j.skill == ("" if j.best else thresholds.skill(j.loss))
+            skills.add(j.skill)
+    # every game's openings hold good plays and blunders (Fevga's hardly anything between)
+    assert {"", "blunder"} <= skills
 
 
 def test_the_mean_waits_for_every_roll() -> None:

@@ -17,7 +17,7 @@ import os
 import re
 import time
 from collections import Counter, OrderedDict, defaultdict, deque
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -499,18 +499,16 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
     async def practice_page(request: Request) -> Response:
         return FileResponse(STATIC / "practice.html", headers={"Cache-Control": "no-cache"})
 
-    async def openings(request: Request) -> Response:
-        game, roll = request.path_params["game"], request.path_params.get("roll")
-        try:  # the first call of each reads the tables and builds the boards: off the event loop
-            if roll is None:
-                answer = await asyncio.to_thread(openings_json, game)
-            elif request.url.path.endswith("/practice"):
-                answer = await asyncio.to_thread(practice_json, game, roll)
-            else:
-                answer = await asyncio.to_thread(roll_json, game, roll)
-        except OpeningsError as exc:
-            return error(one_line(exc), 404)
-        return JSONResponse(answer, headers={"Cache-Control": "public, max-age=3600"})
+    def from_opening_tables(build: Callable[..., dict[str, Any]]) -> Callable[[Request], Awaitable[Response]]:
+        """A route that answers ``build(**path parameters)`` from the opening tables, or a 404
+        saying why not (an unknown game or roll)."""
+        async def answer(request: Request) -> Response:
+            try:  # the first call of each reads the tables and builds the boards: off the event loop
+                found = await asyncio.to_thread(build, **request.path_params)
+            except OpeningsError as exc:
+                return error(one_line(exc), 404)
+            return JSONResponse(found, headers={"Cache-Control": "public, max-age=3600"})
+        return answer
 
     async def review_file(request: Request) -> Response:
         nonlocal files_waiting
@@ -775,9 +773,9 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         Route("/api/review", review_file, methods=["POST"]),
         Route("/openings", openings_page),
         Route("/practice", practice_page),
-        Route("/api/openings/{game}", openings),
-        Route("/api/openings/{game}/{roll}", openings),
-        Route("/api/openings/{game}/{roll}/practice", openings),
+        Route("/api/openings/{game}", from_opening_tables(openings_json)),
+        Route("/api/openings/{game}/{roll}", from_opening_tables(roll_json)),
+        Route("/api/openings/{game}/{roll}/practice", from_opening_tables(practice_json)),
         Route("/position", position_page),
         Route("/api/position", position_analysis),
         Route("/healthz", health),

@@ -20,7 +20,6 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from tavli.analysis import THRESHOLDS
 from tavli.openings import GAMES, OpeningsError, opening_roll, shipped
 from tavli.position import Position
 from tavli.server.view import board_json, step_tree_json, steps_json
@@ -81,14 +80,13 @@ def _practice_json(game: str, key: str) -> dict[str, Any]:
     start = Position.start(game)
     legal = start.legal_plays(dice)
     plays = [str(p) for p in legal]
-    losses = shipped().losses(game, dice)
-    thresholds = THRESHOLDS.get(game, THRESHOLDS["portes"])
+    judged = shipped().judged(game, dice)
     best = shipped().summary(game, dice)[0]
     k = plays.index(best.play)
     return {"game": game, "roll": str(dice), "start": board_json(start),
             "legal": {"plays": plays, "tree": step_tree_json(legal)},
-            "losses": [round(losses[p], 4) for p in plays],
-            "skills": ["" if len(plays) == 1 else thresholds.skill(losses[p]) for p in plays],
+            "losses": [round(judged[p].loss, 4) for p in plays],
+            "skills": [judged[p].skill for p in plays],
             "best": best.to_json() | {"index": k, "steps": steps_json(start.variant, WHITE, legal[k].steps),
                                       "board": board_json(start.play(legal[k], dice))}}
 
@@ -96,8 +94,8 @@ def _practice_json(game: str, key: str) -> dict[str, Any]:
 def practice_json(game: str, roll: str) -> dict[str, Any]:
     """An opening ``roll`` to be played from the start position: its legal plays with the step
     tree that builds them on the board (as the match page's ``legal``), what each gives up
-    against the best (``OpeningTables.losses``) and its skill by the game's thresholds
-    (doubtful, error, blunder), and the best play with its figures, steps and board."""
+    against the best and its skill by the game's thresholds (doubtful, error, blunder:
+    ``OpeningTables.judged``), and the best play with its figures, steps and board."""
     dice = opening_roll(roll)
     if dice not in shipped().rolls(_game(game)):
         raise OpeningsError(f"no table for {game} {dice} yet")

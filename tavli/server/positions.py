@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from tavli.analysis import THRESHOLDS, rank_plays
+from tavli.analysis import Thresholds, rank_plays
 from tavli.dice import Dice
 from tavli.errors import PositionFormatError, TavliError
 from tavli.gnubg_id import POSITION_ID
@@ -108,7 +108,7 @@ def position_json(position_text: str, dice_text: str, depth: int = 1, length: in
         "chances": chances,
         "board": board_json(position),
         "plays": plays,
-        "thresholds": dataclasses.asdict(THRESHOLDS.get(variant.name, THRESHOLDS["portes"])),
+        "thresholds": dataclasses.asdict(Thresholds.of(variant)),
     }
 
 

@@ -33,7 +33,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tavli.analysis import THRESHOLDS, Progress, analyse_record, evaluate_decision
+from tavli.analysis import Progress, Thresholds, analyse_record, evaluate_decision
 from tavli.dice import Dice
 from tavli.errors import TavliError
 from tavli.mat import import_mat
@@ -176,7 +176,7 @@ def hint_json(position: Position, dice: Dice, play: str | None = None, depth: in
         mine = next(c for c in decision.candidates if c.play == decision.played)
         checked = one(mine) | {"skill": decision.skill, "forced": decision.forced}
     return {"plays": [one(c) for c in ranked[:count]], "checked": checked, "depth": decision.depth,
-            "thresholds": dataclasses.asdict(THRESHOLDS.get(variant.name, THRESHOLDS["portes"]))}
+            "thresholds": dataclasses.asdict(Thresholds.of(variant))}
 
 
 @dataclass
