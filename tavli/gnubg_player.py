@@ -26,6 +26,7 @@ import numpy as np
 
 from tavli import _kernel as K
 from tavli.errors import TavliError
+from tavli.neural import Probabilities
 from tavli.position import LegalPlays, Position
 
 
@@ -129,6 +130,23 @@ class GnubgPlayer:
         if self.utility == "money":
             return -float(money)
         return -float(2.0 * win - 1.0 + win_gammon - lose_gammon)
+
+    def probabilities(self, position: Position) -> Probabilities:
+        """GNU Backgammon's chances for the side to roll in a Portes ``position`` that is not
+        over, at the player's ply: win, win 2 points and lose 2 points (gammons and backgammons
+        together, as Portes scores them), as ``tavli.neural.Evaluator.probabilities`` gives ours.
+
+        >>> p = GnubgPlayer().probabilities(Position.start("portes"))
+        >>> 0.45 < p.win < 0.55 and 0.1 < p.win2 < 0.2
+        True
+        """
+        if position.variant.kernel_id != K.PORTES:
+            raise NotPortesError(f"GNU Backgammon values Portes (backgammon) only, not {position.variant.name}")
+        if position.result() is not None:
+            raise TavliError("the game is over: there are no chances to value")
+        win, win_gammon, _win_bg, lose_gammon, _lose_bg, _money = self._gnubg.evaluate(
+            board_before(position), self._cube, self._contexts[self.ply])
+        return Probabilities(float(win), float(win_gammon), float(lose_gammon))
 
     def equities(self, legal: LegalPlays) -> list[float]:
         """Every play's value: those the move filter passes at the player's depth, the rest at 0-ply."""

@@ -1,0 +1,97 @@
+"""``benchmarks/calibration.py``: the networks' chances set beside what came true, and GNU
+Backgammon's beside ours in Portes."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from tavli import Position
+from tavli.errors import TavliError
+from tavli.gnubg_player import GnubgPlayer, NotPortesError
+from tavli.variants import BLACK, WHITE
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def calibration() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("calibration", ROOT / "benchmarks" / "calibration.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["calibration"] = module  # its dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_game_keeps_every_rollers_chances_and_result() -> None:
+    c = calibration()
+    game = c.play_game(("portes", "advanced", 7, True))
+    assert len(game.ours) == len(game.peer) == len(game.happened) > 10
+    # one side won: his rollers' positions say so, the other's the opposite
+    assert {h[0] for h in game.happened} == {0.0, 1.0}
+    for h in game.happened:
+        assert h[1] <= h[0] and h[2] <= 1.0 - h[0]  # a 2-point win is a win, a 2-point loss a loss
+    for f in game.ours + game.peer:
+        assert 0.0 <= f[1] <= f[0] <= 1.0 and 0.0 <= f[2] <= 1.0 - f[0] + 1e-6
+    again = c.play_game(("portes", "advanced", 7, False))
+    assert again.ours == game.ours and again.peer == []  # the seed repeats the game
+
+
+def test_outcomes_are_seen_from_each_roller() -> None:
+    c = calibration()
+    assert c.outcome_for(WHITE, 1, WHITE) == (1.0, 0.0, 0.0)
+    assert c.outcome_for(WHITE, 2, WHITE) == (1.0, 1.0, 0.0)
+    assert c.outcome_for(BLACK, 2, WHITE) == (0.0, 0.0, 1.0)
+    assert c.outcome_for(None, 0, BLACK) == (0.5, 0.0, 0.0)
+
+
+def test_a_perfect_forecast_has_no_bias_and_a_constant_one_no_skill() -> None:
+    c = calibration()
+    rng = random.Random(5)
+    exact, blunt, off = [], [], []
+    for _ in range(400):
+        p = rng.random()
+        won = float(rng.random() < p)
+        exact.append(c.Game(ours=[(p, 0.0, 0.0)], happened=[(won, 0.0, 0.0)]))
+        blunt.append(c.Game(ours=[(0.5, 0.0, 0.0)], happened=[(won, 0.0, 0.0)]))
+        off.append(c.Game(ours=[(min(1.0, p + 0.2), 0.0, 0.0)], happened=[(won, 0.0, 0.0)]))
+    perfect = c.row(exact, 0)
+    assert abs(perfect.bias) < perfect.bias_ci95 < 0.06 and perfect.skill > 0.2
+    assert abs(c.row(blunt, 0).skill) < 0.02  # forecasting the rate that comes true is the floor
+    biased = c.row(off, 0)
+    assert biased.bias - biased.bias_ci95 > 0.1 and biased.skill < perfect.skill
+    found = c.bands(exact)  # 2-point chances all 0: one band, none came true
+    assert found == [(0.0, 0.02, 800, 0.0, 0.0)]
+    with pytest.raises(ValueError, match="no positions"):
+        c.row([c.Game()], 0)
+
+
+def test_the_benchmark_prints_each_chance_beside_gnubgs() -> None:
+    done = subprocess.run([sys.executable, "benchmarks/calibration.py", "--games", "6", "--variants", "portes,fevga"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = done.stdout
+    assert out.startswith("portes: 6 games at the advanced level")
+    assert "Brier score ours / GNU Backgammon's:" in out and "\nfevga: 6 games" in out
+    fevga = out[out.index("\nfevga"):]
+    assert "win 2 points   network" in fevga and "gnubg" not in fevga
+    refused = subprocess.run([sys.executable, "benchmarks/calibration.py", "--games", "1"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=240)
+    assert refused.returncode == 2 and "--games needs 2 or more" in refused.stderr
+
+
+def test_gnubg_values_portes_positions_only() -> None:
+    player = GnubgPlayer()
+    p = player.probabilities(Position.start("portes", BLACK))
+    assert p == player.probabilities(Position.start("portes", WHITE))  # the same board for the roller
+    with pytest.raises(NotPortesError, match="Portes"):
+        player.probabilities(Position.start("fevga"))
+    over = Position.from_checkers("portes", BLACK, {}, {3: 2})
+    with pytest.raises(TavliError, match="over"):
+        player.probabilities(over)
