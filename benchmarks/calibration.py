@@ -1,7 +1,7 @@
 """How well the networks' chances come true: win, win 2 points and lose 2 points, against results.
 
     .venv/bin/python benchmarks/calibration.py [--variants portes,plakoto,fevga] [--games 1000]
-        [--level advanced] [--seed 1] [--jobs 1] [--no-gnubg]
+        [--level advanced] [--seed 1] [--jobs 1] [--no-gnubg] [--network FILE] [--refit OUT]
 
 Plays ``--games`` self-play games of each game at ``--level`` and, before
 every roll, asks the game's network at 0 ply (``Evaluator.probabilities``)
@@ -21,19 +21,33 @@ how often a forecast of 5-10% came true, and so on. In Portes, GNU
 Backgammon's 0-ply chances of the same positions (``GnubgPlayer.probabilities``,
 gammons and backgammons together) are the peer: each of its rows, and the
 ratio of our Brier score to its.
+
+``--network FILE`` measures another network of the one game named (a
+checkpoint, say) in place of the shipped one. ``--refit OUT`` fits to the same
+games a map ``p -> sigmoid(a logit(p) + b)`` of each 2-point chance that makes
+it come true as forecast (logistic regression over the positions the network
+values, not the bear-off database's), prints it, and writes OUT: the network
+with the maps folded into its output layer, for ``benchmarks/networks.py`` to
+measure.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
 
 from tavli import gnubg_player
+from tavli.bearoff import all_home
 from tavli.dice import Dice
 from tavli.neural import Evaluator, NeuralBot, Probabilities
 from tavli.position import Position
@@ -53,6 +67,8 @@ class Game:
     ours: list[tuple[float, float, float]] = field(default_factory=list)
     peer: list[tuple[float, float, float]] = field(default_factory=list)
     happened: list[tuple[float, float, float]] = field(default_factory=list)
+    by_network: list[bool] = field(default_factory=list)
+    """Whether the network valued the position (not the bear-off database)."""
 
 
 def outcome_for(winner: Color | None, points: int, roller: Color) -> tuple[float, float, float]:
@@ -72,12 +88,13 @@ def triple(p: Probabilities) -> tuple[float, float, float]:
     return (p.win, p.win2, p.lose2)
 
 
-def play_game(job: tuple[str, str, int, bool]) -> Game:
-    """One self-play game of ``variant`` at ``level`` from ``seed``, with every roller's chances."""
-    variant, level, seed, with_peer = job
+def play_game(job: tuple[str, str, int, bool, str | None]) -> Game:
+    """One self-play game of ``variant`` at ``level`` from ``seed``, with every roller's chances,
+    by the shipped network or the one in file ``network``."""
+    variant, level, seed, with_peer, network = job
     rng = random.Random(seed)
-    bot = NeuralBot(level, seed=seed)
-    evaluator = Evaluator.for_variant(variant)
+    evaluator = Evaluator.for_variant(variant) if network is None else Evaluator.from_file(network)
+    bot = NeuralBot(level, seed=seed, evaluators={evaluator.kernel_id: evaluator})
     peer = gnubg_player.GnubgPlayer() if with_peer else None
     position = Position.start(variant, WHITE if rng.random() < 0.5 else WHITE.other)
     game, rollers = Game(), list[Color]()
@@ -88,6 +105,7 @@ def play_game(job: tuple[str, str, int, bool]) -> Game:
             return game
         rollers.append(position.turn)
         game.ours.append(triple(evaluator.probabilities(position)))
+        game.by_network.append(not all_home(position.state, position.variant.kernel_id))
         if peer is not None:
             game.peer.append(triple(peer.probabilities(position)))
         dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
@@ -183,6 +201,61 @@ def report(variant: str, level: str, games: Sequence[Game], seconds: float) -> s
     return "\n".join(lines)
 
 
+def fit(forecasts: np.ndarray, happened: np.ndarray) -> tuple[float, float]:
+    """``(a, b)`` of the map ``p -> sigmoid(a logit(p) + b)`` that makes ``forecasts`` likeliest to
+    give what ``happened`` (0 or 1 each): logistic regression on the logit, by Newton's method.
+
+    >>> rng = np.random.default_rng(1)
+    >>> p = rng.uniform(0.05, 0.5, 20000)
+    >>> a, b = fit(p, (rng.random(20000) < 1 / (1 + np.exp(-(np.log(p / (1 - p)) + 0.3)))).astype(float))
+    >>> round(a, 1), round(b, 1)
+    (1.0, 0.3)
+    """
+    z = np.log(np.clip(forecasts, 1e-6, 1 - 1e-6) / (1 - np.clip(forecasts, 1e-6, 1 - 1e-6)))
+    a, b = 1.0, 0.0
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(-(a * z + b)))
+        w = p * (1.0 - p)
+        gradient = np.array([np.sum((happened - p) * z), np.sum(happened - p)])
+        hessian = np.array([[np.sum(w * z * z), np.sum(w * z)], [np.sum(w * z), np.sum(w)]])
+        step = np.linalg.solve(hessian, gradient)
+        a, b = a + float(step[0]), b + float(step[1])
+        if float(np.abs(step).max()) < 1e-9:
+            break
+    return a, b
+
+
+def refit(games: Sequence[Game], network: Path, out: Path) -> str:
+    """Fit each 2-point chance's map to the games' positions valued by the network and write the
+    network with the maps folded into its output layer (``w -> a w``, ``b -> a b + b'`` for the
+    unit's weights and bias) to ``out``; returns what was done, for the report."""
+    lines = []
+    with np.load(network, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files}
+    w2, b2 = arrays["w2"].astype(np.float64), arrays["b2"].astype(np.float64)
+    maps = {}
+    for k, name in ((1, "win2"), (2, "lose2")):
+        pairs = np.array([(f[k], h[k]) for g in games for f, h, n in zip(g.ours, g.happened, g.by_network, strict=True)
+                          if n])
+        a, b = fit(pairs[:, 0], pairs[:, 1])
+        z = np.log(np.clip(pairs[:, 0], 1e-6, 1 - 1e-6) / (1 - np.clip(pairs[:, 0], 1e-6, 1 - 1e-6)))
+        mapped = 1.0 / (1.0 + np.exp(-(a * z + b)))
+        before, after = np.mean((pairs[:, 0] - pairs[:, 1]) ** 2), np.mean((mapped - pairs[:, 1]) ** 2)
+        lines.append(f"  {NAMES[name]}: a = {a:.4f}, b = {b:+.4f} over {len(pairs)} positions; mean forecast "
+                     f"{100 * pairs[:, 0].mean():.1f}% -> {100 * mapped.mean():.1f}% (came true "
+                     f"{100 * pairs[:, 1].mean():.1f}%), Brier {before:.5f} -> {after:.5f}")
+        w2[k] *= a
+        b2[k] = a * b2[k] + b
+        maps[name] = [round(a, 6), round(b, 6)]
+    arrays["w2"], arrays["b2"] = w2.astype(arrays["w2"].dtype), b2.astype(arrays["b2"].dtype)
+    meta = json.loads(str(arrays["meta"])) if "meta" in arrays else {}
+    meta["recalibrated"] = {"maps": maps, "games": len(games), "from": str(network)}
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez_compressed(out, **arrays)
+    Evaluator.from_file(out)  # what was written reads back as a network of its game
+    return "\n".join([f"refit, written to {out}:", *lines])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variants", default="portes,plakoto,fevga")
@@ -191,12 +264,24 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--no-gnubg", action="store_true", help="leave GNU Backgammon out of Portes")
+    parser.add_argument("--network", type=Path, help="a network file of the one game named, in place of the shipped")
+    parser.add_argument("--refit", type=Path, metavar="OUT", help="write the network with its 2-point chances refitted")
     args = parser.parse_args()
     if args.games < 2:
         parser.error("--games needs 2 or more (the interval is over games)")
-    for variant in args.variants.split(","):
+    variants = args.variants.split(",")
+    if (args.network or args.refit) and len(variants) != 1:
+        parser.error("--network and --refit take one game (--variants)")
+    if args.network is not None:
+        try:
+            if Evaluator.from_file(args.network).kernel_id != Position.start(variants[0]).variant.kernel_id:
+                parser.error(f"{args.network} is not a {variants[0]} network")
+        except ValueError as e:
+            parser.error(str(e))
+    for variant in variants:
         with_peer = variant == "portes" and not args.no_gnubg and gnubg_player.available()
-        jobs = [(variant, args.level, args.seed * 1_000_003 + k, with_peer) for k in range(args.games)]
+        network = None if args.network is None else str(args.network)
+        jobs = [(variant, args.level, args.seed * 1_000_003 + k, with_peer, network) for k in range(args.games)]
         start = time.monotonic()
         if args.jobs > 1:
             with multiprocessing.Pool(args.jobs) as pool:
@@ -204,6 +289,9 @@ def main() -> None:
         else:
             games = [play_game(j) for j in jobs]
         print(report(variant, args.level, games, time.monotonic() - start), flush=True)
+        if args.refit is not None:
+            source = args.network or Path(str(resources.files("tavli") / "weights" / f"{variant}.npz"))
+            print(refit(games, source, args.refit), flush=True)
 
 
 if __name__ == "__main__":

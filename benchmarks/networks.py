@@ -5,13 +5,14 @@
 
 Each network plays at ``--level`` (``advanced``, the network's own 0-ply
 judgement, by default) through ``tavli.neural.NeuralBot``. The first file
-plays the second (the shipped network when it is left out) over ``--games``
-games in mirrored pairs, then each plays ``--games-random`` games against
-random play. Games are spread over ``--jobs`` processes in parts with their
-own dice. Prints points per game of the first named player with the
-half-width of its 95% confidence interval (each mirrored pair one sample),
-then the same less the rolls' luck as the shipped network judges it at
-0-ply (``tavli.duel``): the same expectation, a far narrower interval.
+plays the second (the shipped network when it is left out; ``gnubg``: GNU
+Backgammon at 0 ply, in Portes) over ``--games`` games in mirrored pairs, then
+each plays ``--games-random`` games against random play. Games are spread over
+``--jobs`` processes in parts with their own dice. Prints points per game of
+the first named player with the half-width of its 95% confidence interval
+(each mirrored pair one sample), then the same less the rolls' luck as the
+shipped network judges it at 0-ply (``tavli.duel``): the same expectation, a
+far narrower interval.
 """
 
 from __future__ import annotations
@@ -26,15 +27,20 @@ from pathlib import Path
 
 from tavli.bots import Player, RandomBot
 from tavli.duel import DuelResult, duel
+from tavli.gnubg_player import GnubgPlayer
 from tavli.neural import LEVELS, Evaluator, NeuralBot
 
 Job = tuple[str, str, str, str, int, int]
-"""(game, level, first player, second player, games, seed); a player is a network file or ``random``."""
+"""(game, level, first player, second player, games, seed); a player is a network file, ``random``
+or ``gnubg``."""
+GNUBG = "gnubg"
 
 
 def player(name: str, level: str, seed: int) -> Player:
     if name == "random":
         return RandomBot(seed)
+    if name == GNUBG:
+        return GnubgPlayer(0)
     ev = Evaluator.from_file(name)
     return NeuralBot(level, seed=seed, evaluators={ev.kernel_id: ev})
 
@@ -60,7 +66,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Two network files of one game against each other and "
                                                  "against random play.")
     parser.add_argument("network", type=Path, help="the candidate network (a checkpoint or a shipped file)")
-    parser.add_argument("baseline", type=Path, nargs="?", help="the network to beat (default: the shipped one)")
+    parser.add_argument("baseline", type=Path, nargs="?",
+                        help="the network to beat (default: the shipped one), or gnubg: GNU Backgammon 0-ply (Portes)")
     parser.add_argument("--variant", required=True, choices=("portes", "plakoto", "fevga"))
     parser.add_argument("--level", default="advanced", choices=list(LEVELS))
     parser.add_argument("--games", type=int, default=4000, help="games between the two (default 4000)")
@@ -69,15 +76,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     baseline = args.baseline or Path(str(resources.files("tavli") / "weights" / f"{args.variant}.npz"))
-    for path in (args.network, baseline):
-        Evaluator.from_file(path)  # a bad file fails here, in one line, before any game
+    networks = [args.network] if str(baseline) == GNUBG else [args.network, baseline]
+    if str(baseline) == GNUBG and args.variant != "portes":
+        parser.error("GNU Backgammon plays Portes only")
+    for path in networks:
+        try:
+            Evaluator.from_file(path)  # a bad file fails here, in one line, before any game
+        except ValueError as e:
+            parser.error(str(e))
     started = time.monotonic()
     with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
         head = match(pool, args.variant, args.level, str(args.network), str(baseline), args.games, args.jobs,
                      args.seed)
         print(f"{args.network} vs {baseline} ({args.level}): {head}", flush=True)
         if args.games_random:
-            for path in (args.network, baseline):
+            for path in networks:
                 result = match(pool, args.variant, args.level, str(path), "random", args.games_random, args.jobs,
                                args.seed + 1)
                 print(f"{path} vs random ({args.level}): {result}", flush=True)

@@ -4,17 +4,21 @@ Backgammon's beside ours in Portes."""
 from __future__ import annotations
 
 import importlib.util
+import math
 import random
 import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
+import numpy as np
 import pytest
 
-from tavli import Position
+from tavli import Dice, Position
 from tavli.errors import TavliError
 from tavli.gnubg_player import GnubgPlayer, NotPortesError
+from tavli.neural import Evaluator
 from tavli.variants import BLACK, WHITE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,7 +35,7 @@ def calibration() -> ModuleType:
 
 def test_a_game_keeps_every_rollers_chances_and_result() -> None:
     c = calibration()
-    game = c.play_game(("portes", "advanced", 7, True))
+    game = c.play_game(("portes", "advanced", 7, True, None))
     assert len(game.ours) == len(game.peer) == len(game.happened) > 10
     # one side won: his rollers' positions say so, the other's the opposite
     assert {h[0] for h in game.happened} == {0.0, 1.0}
@@ -39,8 +43,10 @@ def test_a_game_keeps_every_rollers_chances_and_result() -> None:
         assert h[1] <= h[0] and h[2] <= 1.0 - h[0]  # a 2-point win is a win, a 2-point loss a loss
     for f in game.ours + game.peer:
         assert 0.0 <= f[1] <= f[0] <= 1.0 and 0.0 <= f[2] <= 1.0 - f[0] + 1e-6
-    again = c.play_game(("portes", "advanced", 7, False))
+    again = c.play_game(("portes", "advanced", 7, False, None))
     assert again.ours == game.ours and again.peer == []  # the seed repeats the game
+    # the bear-off database values the races with every checker home; the network the rest
+    assert game.by_network[0] and not game.by_network[-1] and len(game.by_network) == len(game.ours)
 
 
 def test_outcomes_are_seen_from_each_roller() -> None:
@@ -95,3 +101,52 @@ def test_gnubg_values_portes_positions_only() -> None:
     over = Position.from_checkers("portes", BLACK, {}, {3: 2})
     with pytest.raises(TavliError, match="over"):
         player.probabilities(over)
+
+
+def test_a_refit_folds_its_maps_into_the_output_layer(tmp_path: Path) -> None:
+    out = tmp_path / "fevga.npz"
+    done = subprocess.run([sys.executable, "benchmarks/calibration.py", "--variants", "fevga", "--games", "8",
+                           "--refit", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert f"refit, written to {out}:" in done.stdout and "win 2 points: a = " in done.stdout
+    old, new = Evaluator.for_variant("fevga"), Evaluator.from_file(out)
+    recalibrated: Any = new.meta["recalibrated"]
+    maps = recalibrated["maps"]
+    w1, b1, w2, b2 = new.network
+    # the hidden layer and the win unit as they were, the 2-point units changed
+    assert np.array_equal(w1, old.network[0]) and np.array_equal(b1, old.network[1])
+    assert np.array_equal(w2[0], old.network[2][0]) and b2[0] == old.network[3][0]
+    assert not np.array_equal(w2[1:], old.network[2][1:])
+    rng = random.Random(2)
+    position = Position.start("fevga")
+    for _ in range(30):  # positions the network values: each 2-point chance is its map of the old one
+        dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
+        legal = position.legal_plays(dice)
+        position = position.pass_turn() if len(legal) == 0 else position.play(rng.choice(list(legal)), dice)
+        before, after = old.probabilities(position), new.probabilities(position)
+        assert after.win == pytest.approx(before.win)
+        for chance, (a, b) in ((before.win2, maps["win2"]), (before.lose2, maps["lose2"])):
+            z = math.log(chance / (1 - chance))
+            mapped = 1 / (1 + math.exp(-(a * z + b)))
+            assert (after.win2 if chance is before.win2 else after.lose2) == pytest.approx(mapped, rel=1e-4, abs=1e-6)
+
+
+def test_a_network_of_another_game_is_refused() -> None:
+    fevga = str(ROOT / "tavli" / "weights" / "fevga.npz")
+    for args, why in ((["--variants", "portes", "--network", fevga], "is not a portes network"),
+                      (["--variants", "portes,fevga", "--network", fevga], "take one game"),
+                      (["--variants", "portes", "--network", "/etc/hostname"], "cannot read network")):
+        done = subprocess.run([sys.executable, "benchmarks/calibration.py", "--games", "2", *args],
+                              cwd=ROOT, capture_output=True, text=True, timeout=240)
+        assert done.returncode == 2 and why in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_fit_finds_the_map_that_made_the_results() -> None:
+    c = calibration()
+    rng = np.random.default_rng(4)
+    p = rng.uniform(0.02, 0.6, 40_000)
+    z = np.log(p / (1 - p))
+    happened = (rng.random(len(p)) < 1 / (1 + np.exp(-(1.3 * z - 0.2)))).astype(float)
+    a, b = c.fit(p, happened)
+    assert a == pytest.approx(1.3, abs=0.06) and b == pytest.approx(-0.2, abs=0.06)
+    assert c.fit(p, (rng.random(len(p)) < p).astype(float)) == pytest.approx((1.0, 0.0), abs=0.06)
