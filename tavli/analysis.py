@@ -381,7 +381,7 @@ def evaluate_decision(before: Position, dice: Dice, played: str, depth: int = DE
     ('8/5 6/5', True)
     """
     if depth not in DEPTHS:
-        raise AnalysisError(f"the depth is 0 to {DEPTHS[-1]} plies, not {depth}")
+        raise AnalysisError("the depth is 0 to {most} plies, not {depth}", most=DEPTHS[-1], depth=depth)
     after = None if score is None else score.after_game()
     away = None if score is None else (score.need, score.opp_need)
     # a point of a game at this score, in MWC: half the swing between a 1-point win and loss
@@ -392,7 +392,8 @@ def evaluate_decision(before: Position, dice: Dice, played: str, depth: int = DE
     color = before.turn
     if len(legal) == 0:
         if played:
-            raise AnalysisError(f"game {game + 1}, turn {turn}: {played} is played but {dice} cannot be played")
+            raise AnalysisError("game {number}, turn {turn}: {play} is played but {dice} cannot be played",
+                                number=game + 1, turn=turn, play=played, dice=dice)
         passed = before.pass_turn()
         opp = ev.probabilities(passed) if passed.result() is None else None
         p = Probabilities(1.0 - opp.win, opp.lose2, opp.win2) if opp is not None else Probabilities(0.5, 0.0, 0.0)
@@ -402,7 +403,7 @@ def evaluate_decision(before: Position, dice: Dice, played: str, depth: int = DE
     try:
         k = legal.index(before.parse_play(played, dice))
     except ValueError as e:
-        raise AnalysisError(f"game {game + 1}, turn {turn}: {e}") from None
+        raise AnalysisError("game {number}, turn {turn}: {reason}", number=game + 1, turn=turn, reason=e) from None
     found = ev.analyse(legal, depth if len(legal) > 1 else 0, FILTER, after=after)
     values = {a.index: (a.probabilities, a.depth) for a in found}
     top = found[0].depth
@@ -476,7 +477,7 @@ def rank_plays(position: Position, dice: Dice, depth: int = 1, filters: Filters 
     'blunder'
     """
     if depth not in DEPTHS:
-        raise AnalysisError(f"the depth is 0 to {DEPTHS[-1]} plies, not {depth}")
+        raise AnalysisError("the depth is 0 to {most} plies, not {depth}", most=DEPTHS[-1], depth=depth)
     if position.result() is not None:
         raise AnalysisError("the game is over in this position: there is nothing to play")
     legal = position.legal_plays(dice)
@@ -564,7 +565,7 @@ def analyse_games(games: Sequence[GameInput], depth: int = DEFAULT_DEPTH, worker
     without it, for points per game.
     """
     if depth not in DEPTHS:
-        raise AnalysisError(f"the depth is 0 to {DEPTHS[-1]} plies, not {depth}")
+        raise AnalysisError("the depth is 0 to {most} plies, not {depth}", most=DEPTHS[-1], depth=depth)
     rollouts = rollouts or {}
     scores = _scores_before(games)
 
@@ -575,8 +576,8 @@ def analyse_games(games: Sequence[GameInput], depth: int = DEFAULT_DEPTH, worker
         try:
             return MatchScore.at(match, match.length - score[color], match.length - score[color.other], g)
         except MatchEquityError:
-            raise AnalysisError(f"game {g + 1}: the match to {match.length} was over before it "
-                                f"({score[WHITE]}-{score[BLACK]})") from None
+            raise AnalysisError("game {number}: the match to {length} was over before it ({white}-{black})",
+                                number=g + 1, length=match.length, white=score[WHITE], black=score[BLACK]) from None
 
     tasks = [_Task(g, t + 1, turn.before, turn.dice, "" if turn.play.is_pass else str(turn.play), depth,
                    rollouts.get((g, t + 1)), at(g, turn.color))

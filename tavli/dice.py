@@ -30,7 +30,7 @@ class Dice(NamedTuple):
         """Read ``62``, ``6-2``, ``6 2`` or ``6,2``."""
         m = re.fullmatch(r"\s*([1-6])\s*[-, ]?\s*([1-6])\s*", text)
         if not m:
-            raise DiceError(f"dice must be two numbers from 1 to 6, like 62 or 6-2, not {text!r}")
+            raise DiceError("dice must be two numbers from 1 to 6, like 62 or 6-2, not {text!r}", text=text)
         return cls(int(m.group(1)), int(m.group(2)))
 
     @classmethod
@@ -41,9 +41,9 @@ class Dice(NamedTuple):
         try:
             a, b = value
         except (TypeError, ValueError):
-            raise DiceError(f"dice must be two numbers from 1 to 6, not {value!r}") from None
+            raise DiceError("dice must be two numbers from 1 to 6, not {value!r}", value=value) from None
         if not (type(a) is int and type(b) is int and 1 <= a <= 6 and 1 <= b <= 6):
-            raise DiceError(f"dice must be two numbers from 1 to 6, not {value!r}")
+            raise DiceError("dice must be two numbers from 1 to 6, not {value!r}", value=value)
         return cls(a, b)
 
     @property

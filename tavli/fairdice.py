@@ -67,14 +67,14 @@ def check_game(seed_hex: str, committed: str, dice: Iterable[int]) -> None:
     try:
         seed = bytes.fromhex(seed_hex)
     except ValueError:
-        raise DiceError(f"the seed must be hex digits, not {seed_hex!r}") from None
+        raise DiceError("the seed must be hex digits, not {text!r}", text=seed_hex) from None
     if not hmac.compare_digest(commitment(seed), committed.lower()):
         raise DiceError("the seed does not match the commitment published before the game")
     stream = dice_stream(seed)
     for k, die in enumerate(dice, 1):
         expected = next(stream)
         if die != expected:
-            raise DiceError(f"die {k} is {die}, but the seed gives {expected}")
+            raise DiceError("die {k} is {die}, but the seed gives {expected}", k=k, die=die, expected=expected)
 
 
 class SeededRoller(DiceRoller):
@@ -94,7 +94,7 @@ class SeededRoller(DiceRoller):
 
     def start_game(self, index: int) -> None:
         if index > len(self.seeds):
-            raise DiceError(f"game {index} starts before game {len(self.seeds)} has a seed")
+            raise DiceError("game {index} starts before game {seeded} has a seed", index=index, seeded=len(self.seeds))
         if index == len(self.seeds):
             self.seeds.append(self._make_seed())
         self._stream = dice_stream(self.seeds[index])

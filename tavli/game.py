@@ -38,7 +38,8 @@ class Game:
                  position: Position | None = None) -> None:
         self.variant = make_variant(variant)
         if position is not None and position.variant != self.variant:
-            raise TavliError(f"the position is {position.variant}, the game {self.variant}")
+            raise TavliError("the position is {position}, the game {game}",
+                             position=position.variant, game=self.variant)
         self.start = position if position is not None else Position.start(self.variant, first)
         self.position = self.start
         self.history: list[Turn] = []
@@ -67,14 +68,14 @@ class Game:
         raises IllegalPlayError and leaves the game unchanged.
         """
         if self.result is not None:
-            raise GameOverError(f"the game is over: {self.result}")
+            raise GameOverError("the game is over: {result}", result=self.result.words())
         d = Dice.of(dice)
         legal = self.legal_plays(d)
         if isinstance(play, str):
             play = self.position.parse_play(play, d)
         if play is None or play.is_pass:
             if len(legal):
-                raise IllegalPlayError(f"you cannot pass: {len(legal)} legal plays with {d}")
+                raise IllegalPlayError("you cannot pass: {count} legal plays with {dice}", count=len(legal), dice=d)
             chosen, after = PASS, self.position.pass_turn()
         else:
             k = legal.index(play)

@@ -50,28 +50,28 @@ def position_from_gnubg_id(position_id: str, turn: Color = WHITE) -> Position:
 
     text = position_id.strip()
     if not POSITION_ID.fullmatch(text):
-        raise PositionFormatError(f"a Position ID is 14 base64 characters, not {position_id!r}")
+        raise PositionFormatError("a Position ID is 14 base64 characters, not {text!r}", text=position_id)
     try:
         data = base64.b64decode(text + "==", validate=True)
     except binascii.Error:
-        raise PositionFormatError(f"{position_id!r} is not valid base64") from None
+        raise PositionFormatError("{text!r} is not valid base64", text=position_id) from None
     sides: list[dict[int, int]] = [{}, {}]
     side, point = 0, 1
     for k in range(80):
         if side > 1:
             if (data[k >> 3] >> (k & 7)) & 1:
-                raise PositionFormatError(f"{position_id!r} has bits after both sides")
+                raise PositionFormatError("{text!r} has bits after both sides", text=position_id)
             continue
         if (data[k >> 3] >> (k & 7)) & 1:
             sides[side][point] = sides[side].get(point, 0) + 1
             if sum(sides[side].values()) > 15:
-                raise PositionFormatError(f"{position_id!r} gives a side more than 15 checkers")
+                raise PositionFormatError("{text!r} gives a side more than 15 checkers", text=position_id)
         else:
             point += 1
             if point == 26:
                 side, point = side + 1, 1
     if side < 2:
-        raise PositionFormatError(f"{position_id!r} does not describe both sides")
+        raise PositionFormatError("{text!r} does not describe both sides", text=position_id)
     opponent, mover = sides
     white, black = (mover, opponent) if turn == WHITE else (opponent, mover)
     try:
@@ -79,4 +79,4 @@ def position_from_gnubg_id(position_id: str, turn: Color = WHITE) -> Position:
     except PositionFormatError:
         raise
     except ValueError as e:
-        raise PositionFormatError(f"{position_id!r}: {e}") from None
+        raise PositionFormatError("{text!r}: {reason}", text=position_id, reason=e) from None

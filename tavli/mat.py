@@ -27,7 +27,7 @@ from pathlib import Path
 
 from tavli.bots import BOTS
 from tavli.dice import Dice
-from tavli.errors import TavliError
+from tavli.errors import Reason, TavliError
 from tavli.game import Game
 from tavli.match import MatchSettings
 from tavli.position import Position
@@ -166,76 +166,93 @@ def _player(name: str) -> PlayerInfo:
 
 
 def import_mat(text: str, *, source: str = "") -> MatchRecord:
-    """A record of the Portes games of a ``.mat`` file; MatError naming the line if it cannot be.
+    """A record of the Portes games of a ``.mat`` file; MatError naming the line if it cannot be,
+    after the ``source`` (the file's name) if given.
 
     The file's first player is White, the second Black. Refused, as Portes
     has no place for them: cube actions, a game scored 3 (a backgammon), a
     variation other than backgammon, and a match that does not start at 0-0
     or whose score lines do not follow from its games.
+
+    >>> import_mat(" 3 point match\\n", source="x.mat")
+    Traceback (most recent call last):
+    ...
+    tavli.mat.MatError: x.mat: no game in the file
     """
-    where = f"{source}: " if source else ""
+    try:
+        return _import_mat(text)
+    except MatError as e:
+        if not source:
+            raise
+        raise MatError("{source}: {reason}", source=source, reason=e) from None
+
+
+def _import_mat(text: str) -> MatchRecord:
     length: int | None = None
     games: list[_Game] = []
     names: tuple[str, str] | None = None
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip().replace("\t", "    ")
-        at = f"{where}line {number}"
+        at = Reason("line {line}", line=number)
         if (m := _VARIATION.match(line)) is not None and m.group(1).strip().lower() != "backgammon":
-            raise MatError(f"{at}: the variation {m.group(1)!r} does not start as Portes does")
+            raise MatError("{at}: the variation {name!r} does not start as Portes does", at=at, name=m.group(1))
         if not line.strip() or line.lstrip().startswith(";"):
             continue
         if (m := _LENGTH.match(line)) is not None:
             if length is not None or games:
-                raise MatError(f"{at}: a second match length")
+                raise MatError("{at}: a second match length", at=at)
             length = int(m.group(1))
         elif (m := _GAME.match(line)) is not None:
             if length is None:
-                raise MatError(f"{at}: a game before the match length (' N point match')")
+                raise MatError("{at}: a game before the match length (' N point match')", at=at)
             if games and games[-1].scores is None:
-                raise MatError(f"{at}: game {len(games)} has no score line")
+                raise MatError("{at}: game {game} has no score line", at=at, game=len(games))
             games.append(_Game(number))
         elif not games:
-            raise MatError(f"{at}: cannot read {line.strip()!r} before the first game")
+            raise MatError("{at}: cannot read {text!r} before the first game", at=at, text=line.strip())
         elif games[-1].scores is None:
             m = _SCORE.match(line)
             if m is None:
-                raise MatError(f"{at}: expected the score line 'NAME : POINTS   NAME : POINTS', "
-                               f"not {line.strip()!r}")
+                raise MatError("{at}: expected the score line 'NAME : POINTS   NAME : POINTS', not {text!r}",
+                               at=at, text=line.strip())
             pair = (m.group(1), m.group(3))
             if names is not None and pair != names:
-                raise MatError(f"{at}: the players are {names[0]} and {names[1]}, not {pair[0]} and {pair[1]}")
+                raise MatError("{at}: the players are {player1} and {player2}, not {name1} and {name2}",
+                               at=at, player1=names[0], player2=names[1], name1=pair[0], name2=pair[1])
             names = pair
             games[-1].scores = (int(m.group(2)), int(m.group(4)))
         elif _CUBE.search(line):
-            raise MatError(f"{at}: a cube action ({line.strip()!r}): Portes is played without the cube")
+            raise MatError("{at}: a cube action ({text!r}): Portes is played without the cube",
+                           at=at, text=line.strip())
         elif (m := _WINS.match(line)) is not None:
             if games[-1].wins is not None:
-                raise MatError(f"{at}: the game was already won")
+                raise MatError("{at}: the game was already won", at=at)
             games[-1].wins = (number, WHITE if len(m.group(1)) < RIGHT_FROM else BLACK, int(m.group(2)))
         elif (m := _TURN.match(line)) is not None:
             if games[-1].wins is not None:
-                raise MatError(f"{at}: a move after the game was won")
+                raise MatError("{at}: a move after the game was won", at=at)
             games[-1].entries += _entries(line, m, number, at)
         else:
-            raise MatError(f"{at}: cannot read {line.strip()!r}")
+            raise MatError("{at}: cannot read {text!r}", at=at, text=line.strip())
     if length is None:
-        raise MatError(f"{where}no match length (' N point match'): not a .mat file")
+        raise MatError("no match length (' N point match'): not a .mat file")
     if not games:
-        raise MatError(f"{where}no game in the file")
+        raise MatError("no game in the file")
     if names is None or games[-1].scores is None:
-        raise MatError(f"{where}game {len(games)} has no score line")
+        raise MatError("game {game} has no score line", game=len(games))
     players = {WHITE: _player(names[0]), BLACK: _player(names[1])}
     recorded: list[RecordedGame] = []
     score = (0, 0)
     for k, game in enumerate(games, 1):
-        at = f"{where}line {game.line}, game {k}"
+        at = Reason("line {line}, game {game}", line=game.line, game=k)
         if game.scores != score:
-            why = "the games before make it" if k > 1 else "a match starts at"
-            raise MatError(f"{at}: the score line says {game.scores[0]}-{game.scores[1]}, "  # type: ignore[index]
-                           f"but {why} {score[0]}-{score[1]}")
+            raise MatError("{at}: the score line says {said}, but the games before make it {score}" if k > 1 else
+                           "{at}: the score line says {said}, but a match starts at {score}", at=at,
+                           said=f"{game.scores[0]}-{game.scores[1]}",  # type: ignore[index]
+                           score=f"{score[0]}-{score[1]}")
         if recorded and recorded[-1].end is None:
-            raise MatError(f"{at}: game {k - 1} has no winner, yet another game follows")
-        g = _import_game(game, where)
+            raise MatError("{at}: game {game} has no winner, yet another game follows", at=at, game=k - 1)
+        g = _import_game(game)
         if g.end is not None and g.end.winner is not None:
             score = (score[0] + g.end.points, score[1]) if g.end.winner == WHITE else \
                 (score[0], score[1] + g.end.points)
@@ -245,23 +262,23 @@ def import_mat(text: str, *, source: str = "") -> MatchRecord:
     try:
         record.check()
     except RecordError as e:
-        raise MatError(f"{where}{e}") from None
+        raise MatError(e.reason) from None
     return record
 
 
-def _entries(line: str, m: re.Match[str], number: int, at: str) -> list[tuple[int, Color, str]]:
+def _entries(line: str, m: re.Match[str], number: int, at: Reason) -> list[tuple[int, Color, str]]:
     """The one or two moves of a numbered line, each with its side."""
     body_at = m.start(2)
     body = m.group(2)
     starts = [d.start() for d in _DICE.finditer(body)]
     if not starts:
         if body.strip():
-            raise MatError(f"{at}: cannot read {body.strip()!r}")
-        raise MatError(f"{at}: a numbered line without moves")
+            raise MatError("{at}: cannot read {text!r}", at=at, text=body.strip())
+        raise MatError("{at}: a numbered line without moves", at=at)
     if starts[0] and body[:starts[0]].strip():
-        raise MatError(f"{at}: cannot read {body[:starts[0]].strip()!r}")
+        raise MatError("{at}: cannot read {text!r}", at=at, text=body[:starts[0]].strip())
     if len(starts) > 2:
-        raise MatError(f"{at}: more than two moves on one line")
+        raise MatError("{at}: more than two moves on one line", at=at)
     texts = [body[a:b].strip() for a, b in zip(starts, [*starts[1:], len(body)], strict=True)]
     if len(texts) == 2:
         return [(number, WHITE, texts[0]), (number, BLACK, texts[1])]
@@ -269,44 +286,48 @@ def _entries(line: str, m: re.Match[str], number: int, at: str) -> list[tuple[in
     return [(number, side, texts[0])]
 
 
-def _import_game(game: _Game, where: str) -> RecordedGame:
+def _import_game(game: _Game) -> RecordedGame:
     first = game.entries[0][1] if game.entries else WHITE
     g = Game("portes", first)
     turns: list[TurnRecord] = []
     for number, color, text in game.entries:
-        at = f"{where}line {number}"
-        if g.is_over:
-            raise MatError(f"{at}: a move after the game was over ({g.result})")
-        if color != g.turn:
-            raise MatError(f"{at}: {_side(color)} moves, but it is {_side(g.turn)}'s turn")
+        at = Reason("line {line}", line=number)
+        if g.result is not None:
+            raise MatError("{at}: a move after the game was over ({result})", at=at, result=g.result.words())
+        if color != g.turn:  # the other side's turn
+            raise MatError("{at}: the first player moves, but it is the second player's turn" if color == WHITE else
+                           "{at}: the second player moves, but it is the first player's turn", at=at)
         dice_text, _, play_text = text.partition(":")
         dice = Dice.parse(dice_text)
+        play = play_text.strip()
         try:
-            turn = g.play(dice, play_text.strip() or None)
-        except TavliError as e:
-            raise MatError(f"{at}: {play_text.strip() or 'no move'} with {dice}: {str(e).splitlines()[0]}") from None
+            turn = g.play(dice, play or None)
+        except TavliError as e:  # one line, translated on its own
+            if not play:
+                raise MatError("{at}: no move with {dice}: {reason}", at=at, dice=dice, reason=e) from None
+            raise MatError("{at}: {play} with {dice}: {reason}", at=at, play=play, dice=dice, reason=e) from None
         turns.append(TurnRecord(turn.color, dice, "" if turn.play.is_pass else str(turn.play), str(g.position)))
     result = g.result
     end = None if result is None else GameEnd(result.winner, result.points, result.reason)
     if game.wins is not None:
         number, winner, points = game.wins
-        at = f"{where}line {number}"
+        at = Reason("line {line}", line=number)
         if points > MAX_GAME_POINTS:
-            raise MatError(f"{at}: a game scored {points} (a backgammon or a doubled cube): "
-                           f"Portes scores a game 1 or 2")
+            raise MatError("{at}: a game scored {points} (a backgammon or a doubled cube): Portes scores a game 1 or 2",
+                           at=at, points=points)
         if result is None:
             end = GameEnd(winner, points, "resigned")
         elif result.winner != winner:
-            raise MatError(f"{at}: the win is written for {_side(winner)}, but {_side(result.winner)} bore off")
+            raise MatError("{at}: the win is written for the first player, but the second player bore off"
+                           if winner == WHITE else
+                           "{at}: the win is written for the second player, but the first player bore off", at=at)
         elif points != result.points:
-            raise MatError(f"{at}: the game is scored {points}, but Portes scores it {result.points}")
+            raise MatError("{at}: the game is scored {points}, but Portes scores it {scored}",
+                           at=at, points=points, scored=result.points)
     elif result is not None:
-        raise MatError(f"{where}line {game.entries[-1][0]}: the game is over but the file does not say who wins")
+        raise MatError("{at}: the game is over but the file does not say who wins",
+                       at=Reason("line {line}", line=game.entries[-1][0]))
     return RecordedGame("portes", first, [], None, None, turns, end)
-
-
-def _side(color: Color | None) -> str:
-    return "the first player" if color == WHITE else "the second player"
 
 
 def read_mat(path: str | Path) -> MatchRecord:
@@ -314,5 +335,5 @@ def read_mat(path: str | Path) -> MatchRecord:
     try:
         text = Path(path).read_text(encoding="utf-8", errors="replace")
     except OSError as e:
-        raise MatError(f"cannot read {path}: {e.strerror or e}") from None
+        raise MatError("cannot read {path}: {reason}", path=path, reason=e.strerror or e) from None
     return import_mat(text, source=str(path))

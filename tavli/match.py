@@ -38,12 +38,12 @@ class MatchSettings:
 
     def __post_init__(self) -> None:
         if not isinstance(self.length, int) or self.length < 1:
-            raise TavliError(f"a match is played to 1 point or more, not {self.length!r}")
+            raise TavliError("a match is played to 1 point or more, not {length!r}", length=self.length)
         if not self.games:
             raise TavliError("a match needs at least one game in its order")
         for name in self.games:
             if name not in VARIANTS:
-                raise TavliError(f"unknown game {name!r}: choose portes, plakoto or fevga")
+                raise TavliError("unknown game {name!r}: choose portes, plakoto or fevga", name=name)
         Plakoto(mother_pin=self.mother_pin)  # validates the option
 
     @classmethod
@@ -55,7 +55,7 @@ class MatchSettings:
         names = tuple(n.strip() for n in text.split(","))
         for name in names:
             if name not in VARIANTS:
-                raise TavliError(f"unknown game {name!r}: choose portes, plakoto or fevga")
+                raise TavliError("unknown game {name!r}: choose portes, plakoto or fevga", name=name)
         return names
 
     def variant(self, index: int) -> Variant:
@@ -121,7 +121,7 @@ class Match:
         if self.is_over:
             raise GameOverError("the match is over")
         if self.dice is not None:
-            raise IllegalPlayError(f"the dice are already rolled ({self.dice}): play first")
+            raise IllegalPlayError("the dice are already rolled ({dice}): play first", dice=self.dice)
         self.dice = Dice.of(dice) if dice is not None else self.roller.roll()
         return self.dice
 
@@ -158,7 +158,7 @@ class Match:
         if self.is_over:
             raise GameOverError("the match is over")
         if points < 1:
-            raise TavliError(f"a conceded game is worth 1 point or more, not {points!r}")
+            raise TavliError("a conceded game is worth 1 point or more, not {points!r}", points=points)
         result = GameResult(loser.other, points, reason)
         self.game.result = result
         self.dice = None
@@ -175,7 +175,7 @@ class Match:
         ('resigned', 2)
         """
         if points not in (1, 2):
-            raise TavliError(f"a game is resigned for 1 or 2 points, not {points!r}")
+            raise TavliError("a game is resigned for 1 or 2 points, not {points!r}", points=points)
         return self.concede(loser, RESIGNED, points)
 
     def resign_match(self, loser: Color) -> GameResult:

@@ -81,7 +81,7 @@ class Outcomes:
     def __post_init__(self) -> None:
         values = (self.win1, self.win2, self.tie, self.lose1, self.lose2)
         if any(not 0.0 <= v <= 1.0 for v in values) or abs(sum(values) - 1.0) > 1e-6:
-            raise MatchEquityError(f"outcome rates must lie in 0..1 and add up to 1, not {values}")
+            raise MatchEquityError("outcome rates must lie in 0..1 and add up to 1, not {values}", values=values)
 
     def flipped(self) -> Outcomes:
         """The same game seen by the side that does not start it."""
@@ -182,7 +182,7 @@ def measured_as(variant: Variant | str, outcomes: Mapping[str, Outcomes] | None 
     for key in (str(v), v.name):
         if key in table:
             return key
-    raise MatchEquityError(f"no outcome figures for {v}")
+    raise MatchEquityError("no outcome figures for {variant}", variant=v)
 
 
 class MatchEquity:
@@ -242,7 +242,7 @@ class MatchEquity:
         [[0.5, 0.75], [0.25, 0.5]]
         """
         if length < 1:
-            raise MatchEquityError(f"a match is played to 1 point or more, not {length!r}")
+            raise MatchEquityError("a match is played to 1 point or more, not {length!r}", length=length)
         return [[self.equity(i, j, game, starter) for j in range(1, length + 1)] for i in range(1, length + 1)]
 
     def _solve(self, a: int, b: int) -> np.ndarray:
@@ -296,7 +296,8 @@ def parse_order(text: str) -> tuple[str, ...] | None:
             return MatchSettings.parse_games(text)
     except TavliError:
         pass
-    raise MatchEquityError(f"the order of games is tavli, single or a list like fevga,portes, not {text!r}")
+    raise MatchEquityError("the order of games is tavli, single or a list like fevga,portes, not {text!r}",
+                           text=text)
 
 
 @dataclass(frozen=True)
@@ -317,7 +318,8 @@ class MatchScore:
 
     def __post_init__(self) -> None:
         if self.need < 1 or self.opp_need < 1 or self.game < 0:
-            raise MatchEquityError(f"no match is played at {self.need}-away/{self.opp_need}-away, game {self.game}")
+            raise MatchEquityError("no match is played at {need}-away/{opp_need}-away, game {game}",
+                                   need=self.need, opp_need=self.opp_need, game=self.game)
 
     @classmethod
     def at(cls, settings: MatchSettings, need: int, opp_need: int, game: int) -> MatchScore:
@@ -340,19 +342,20 @@ class MatchScore:
 
         v = make_variant(variant)
         if not (0 <= mine < length and 0 <= theirs < length):
-            raise MatchEquityError(f"in a match to {length} each side has 0 to {length - 1} points, "
-                                   f"not {mine} and {theirs}")
+            raise MatchEquityError("in a match to {length} each side has 0 to {most} points, not {mine} and {theirs}",
+                                   length=length, most=length - 1, mine=mine, theirs=theirs)
         order = tuple(games) if games else (v.name,)
         settings = MatchSettings(length=length, games=order, mother_pin=getattr(v, "mother_pin", "double"),
                                  prime_limits=getattr(v, "prime_limits", True),
                                  prime_in_opponent_start=getattr(v, "prime_in_opponent_start", True))
         if game is None:
             if v.name not in order:
-                raise MatchEquityError(f"{v.name} is not among the match's games ({', '.join(order)})")
+                raise MatchEquityError("{game} is not among the match's games ({games})",
+                                       game=v.name, games=", ".join(order))
             game = order.index(v.name)
         if settings.variant(game).name != v.name:
-            raise MatchEquityError(f"game {game + 1} of the match is {settings.variant(game).name}, "
-                                   f"but the position is {v.name}")
+            raise MatchEquityError("game {number} of the match is {game}, but the position is {other}",
+                                   number=game + 1, game=settings.variant(game).name, other=v.name)
         return cls.at(settings, length - mine, length - theirs, game)
 
     @classmethod
@@ -367,8 +370,9 @@ class MatchScore:
         (3, 1)
         """
         if not (0 <= white < length and 0 <= black < length):
-            raise MatchEquityError(f"in a match to {length} each side has 0 to {length - 1} points, "
-                                   f"not White {white} and Black {black}")
+            raise MatchEquityError("in a match to {length} each side has 0 to {most} points, "
+                                   "not White {white} and Black {black}",
+                                   length=length, most=length - 1, white=white, black=black)
         mine, theirs = (black, white) if turn == Color.BLACK else (white, black)
         return cls.in_game(variant, mine, theirs, length, games)
 

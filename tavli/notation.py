@@ -27,7 +27,7 @@ import numpy as np
 
 from tavli import _kernel as K
 from tavli.dice import Dice
-from tavli.errors import AmbiguousPlayError, IllegalPlayError, NotationError
+from tavli.errors import AmbiguousPlayError, IllegalPlayError, NotationError, Reason
 
 if TYPE_CHECKING:
     from tavli.position import Play, Position, Step
@@ -94,7 +94,7 @@ def _point_value(text: str, token: str) -> int:
         return 0
     value = int(t)
     if not 0 <= value <= 25:
-        raise NotationError(f"{token}: there is no point {value}")
+        raise NotationError("{token}: there is no point {point}", token=token, point=value)
     return value
 
 
@@ -109,20 +109,21 @@ def parse_movements(text: str) -> list[Movement]:
             continue
         m = _TOKEN.fullmatch(token)
         if not m:
-            raise NotationError(f"cannot read {token!r}: write moves like 24/18, 13/7(2), bar/22 or 6/off")
+            raise NotationError("cannot read {token!r}: write moves like 24/18, 13/7(2), bar/22 or 6/off",
+                                token=token)
         parts = re.split(r"[/-]", m.group(1))
         points = tuple(_point_value(p, token) for p in parts)
         hits = tuple(p.endswith("*") for p in parts[1:])
         for a, b in itertools.pairwise(points):
             if a == 0:
-                raise NotationError(f"{token}: a checker borne off cannot move again")
+                raise NotationError("{token}: a checker borne off cannot move again", token=token)
             if b == 25:
-                raise NotationError(f"{token}: a checker cannot move to the bar")
+                raise NotationError("{token}: a checker cannot move to the bar", token=token)
             if b != 0 and b >= a:
-                raise NotationError(f"{token}: checkers move from higher to lower points")
+                raise NotationError("{token}: checkers move from higher to lower points", token=token)
         repeat = int(m.group(2) or 1)
         if not 1 <= repeat <= 4:
-            raise NotationError(f"{token}: a move can be repeated 1 to 4 times")
+            raise NotationError("{token}: a move can be repeated 1 to 4 times", token=token)
         movements.extend([Movement(points, hits)] * repeat)
     return movements
 
@@ -198,7 +199,10 @@ def parse_play(pos: Position, text: str, dice: Dice) -> Play:
     if not movements:
         if len(legal) == 0:
             return PASS
-        raise IllegalPlayError(f"you cannot pass: there {_count_plays(len(legal))} with {dice}")
+        if len(legal) == 1:
+            raise IllegalPlayError("you cannot pass: there is 1 legal play with {dice}", dice=dice)
+        raise IllegalPlayError("you cannot pass: there are {count} legal plays with {dice}",
+                               count=len(legal), dice=dice)
     realized = realize(pos, dice, movements)
     matches: dict[int, int] = {}  # legal play -> fewest hits of a way to reach it
     for state, steps in realized.items():
@@ -212,91 +216,99 @@ def parse_play(pos: Position, text: str, dice: Dice) -> Play:
         exact = [k for k, hits in matches.items() if hits == marked]
         if len(exact) == 1:
             return legal[exact[0]]
-        options = " or ".join(str(legal[k]) for k in sorted(matches)[:3])
-        raise AmbiguousPlayError(f"{text.strip()} is ambiguous: it could be {options}")
+        options = [legal[k] for k in sorted(matches)[:3]]
+        if len(options) == 2:
+            raise AmbiguousPlayError("{text} is ambiguous: it could be {first} or {second}",
+                                     text=text.strip(), first=options[0], second=options[1])
+        raise AmbiguousPlayError("{text} is ambiguous: it could be {first} or {second} or {third}",
+                                 text=text.strip(), first=options[0], second=options[1], third=options[2])
     if len(matches) == 1:
         return legal[next(iter(matches))]
     raise IllegalPlayError(explain(pos, dice, movements, realized, len(legal)))
 
 
-def _count_plays(n: int) -> str:
-    return "is 1 legal play" if n == 1 else f"are {n} legal plays"
-
-
 def explain(pos: Position, dice: Dice, movements: Sequence[Movement],
-            realized: dict[bytes, tuple[Step, ...]], n_legal: int) -> str:
+            realized: dict[bytes, tuple[Step, ...]], n_legal: int) -> Reason:
     """Why the movements are not a legal play, in a player's words."""
     written = " ".join(str(m) for m in movements)
     if n_legal == 0:
-        return f"no play is possible with {dice}: the turn passes"
+        return Reason("no play is possible with {dice}: the turn passes", dice=dice)
     if realized:
         return _explain_turn(pos, dice, realized)
     if len(movements) > len(dice.moves):
-        return f"{written} moves {len(movements)} checkers: the dice {dice} give {len(dice.moves)} moves"
+        return Reason("{play} moves {count} checkers: the dice {dice} give {moves} moves",
+                      play=written, count=len(movements), dice=dice, moves=len(dice.moves))
     for mv in movements:
         reason = _explain_movement(pos, dice, mv)
         if reason:
             return reason
-    return f"{written} cannot be played with {dice}"
+    return Reason("{play} cannot be played with {dice}", play=written, dice=dice)
 
 
-def _explain_turn(pos: Position, dice: Dice, realized: dict[bytes, tuple[Step, ...]]) -> str:
+def _explain_turn(pos: Position, dice: Dice, realized: dict[bytes, tuple[Step, ...]]) -> Reason:
     legal = pos.legal_plays(dice)
     most = max(len(p) for p in legal)
     used = max(len(steps) for steps in realized.values())
     if used < most:
         if most == 2 and not dice.is_double:
-            return "you must use both dice"
-        return f"you must play {most} of your {len(dice.moves)} moves: as many as the position allows"
+            return Reason("you must use both dice")
+        return Reason("you must play {most} of your {moves} moves: as many as the position allows",
+                      most=most, moves=len(dice.moves))
     if most == 1 and not dice.is_double:
-        return f"you must play the higher die ({dice.high})"
+        return Reason("you must play the higher die ({die})", die=dice.high)
     if pos.variant.name == "fevga":
         state = np.frombuffer(next(iter(realized)), np.int8)
         return _explain_prime(state, pos.variant.params)
-    return f"that play is not legal with {dice}"
+    return Reason("that play is not legal with {dice}", dice=dice)
 
 
-def _explain_prime(s: np.ndarray, params: int) -> str:
+def _explain_prime(s: np.ndarray, params: int) -> Reason:
     if all(s[p] for p in range(19, 25)):
-        return "you may not hold all six points of your starting table (19 to 24)"
+        return Reason("you may not hold all six points of your starting table (19 to 24)")
     if (params >> 5) & 1 and all(s[p] for p in range(7, 13)):
-        return "you may not hold all six points of your opponent's starting table (7 to 12)"
-    return "you may not trap all your opponent's checkers behind six points: break the block"
+        return Reason("you may not hold all six points of your opponent's starting table (7 to 12)")
+    return Reason("you may not trap all your opponent's checkers behind six points: break the block")
 
 
-def _explain_movement(pos: Position, dice: Dice, mv: Movement) -> str | None:
+def _explain_movement(pos: Position, dice: Dice, mv: Movement) -> Reason | None:
     s = pos.state
     variant = pos.variant
     src = mv.points[0]
     if src == 25 and (not variant.has_bar or s[25] == 0):
-        return "you have no checker on the bar"
+        return Reason("you have no checker on the bar")
     if variant.has_bar and s[25] > 0 and src != 25:
-        return "you must enter your checkers from the bar first"
+        return Reason("you must enter your checkers from the bar first")
     if src != 25 and s[src] == 0:
-        return f"you have no checker on point {src}"
+        return Reason("you have no checker on point {point}", point=src)
     if variant.kernel_id == K.PLAKOTO and s[K.PIN + src] == K.PIN_MINE:
-        return f"your checker on {src} is pinned"
+        return Reason("your checker on {point} is pinned", point=src)
     if variant.kernel_id == K.FEVGA and src == 24:
         passed = s[0] > 0 or any(s[p] for p in range(1, 12))
         if not passed and any(s[p] for p in range(12, 24)):
-            return "your first checker must pass 12 first"
+            return Reason("your first checker must pass 12 first")
     sums = _reachable_sums(dice)
     for a, b in itertools.pairwise(mv.points):
         hop = f"{point_name(a)}/{point_name(b)}"
         if b == 0:
             if any(s[p] for p in range(7, 26)):
-                return "you cannot bear off until all your checkers are in your home table"
+                return Reason("you cannot bear off until all your checkers are in your home table")
             if not any(d >= a for d in sums):
-                return f"{hop} needs {_pips(a)}: the dice {dice} do not give that"
+                if a == 1:
+                    return Reason("{hop} needs 1 pip: the dice {dice} do not give that", hop=hop, dice=dice)
+                return Reason("{hop} needs {pips} pips: the dice {dice} do not give that",
+                              hop=hop, pips=a, dice=dice)
             if not any(d == a for d in sums) and any(s[p] for p in range(a + 1, 7)):
-                return (f"you cannot bear off from {a} with a higher die while you have "
-                        "checkers on higher points")
+                return Reason("you cannot bear off from {point} with a higher die while you have "
+                              "checkers on higher points", point=a)
             continue
         distance = a - b
         if distance not in sums:
-            return f"{hop} is {_pips(distance)}: the dice {dice} do not make that"
+            if distance == 1:
+                return Reason("{hop} is 1 pip: the dice {dice} do not make that", hop=hop, dice=dice)
+            return Reason("{hop} is {pips} pips: the dice {dice} do not make that",
+                          hop=hop, pips=distance, dice=dice)
         if not bool(K._is_open(s, b, variant.kernel_id)):
-            return f"{hop} is blocked"
+            return Reason("{hop} is blocked", hop=hop)
     return None
 
 
@@ -304,10 +316,6 @@ def _reachable_sums(dice: Dice) -> set[int]:
     if dice.is_double:
         return {dice.first * k for k in range(1, 5)}
     return {dice.first, dice.second, dice.first + dice.second}
-
-
-def _pips(n: int) -> str:
-    return "1 pip" if n == 1 else f"{n} pips"
 
 
 def _hits(steps: Sequence[Step]) -> int:

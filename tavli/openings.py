@@ -44,7 +44,7 @@ from typing import Any
 
 from tavli.analysis import Thresholds
 from tavli.dice import Dice
-from tavli.errors import DiceError, TavliError
+from tavli.errors import DiceError, Reason, TavliError
 from tavli.neural import LEVELS, Evaluator
 from tavli.position import LegalPlays, Position
 from tavli.rollout import RolloutSettings, _chunk
@@ -90,7 +90,8 @@ class OpeningSettings:
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
-            raise OpeningsError(f"unknown level {self.level!r}: choose one of {', '.join(LEVELS)}")
+            raise OpeningsError("unknown level {level!r}: choose one of {levels}",
+                                level=self.level, levels=", ".join(LEVELS))
         if self.trials < 1 or self.candidates < 1 or self.most < self.candidates or self.margin < 0:
             raise OpeningsError("trials and candidates must be at least 1, most at least candidates, "
                                 "margin not negative")
@@ -166,7 +167,7 @@ def rank(variant: str, dice: Dice) -> list[tuple[str, float, int]]:
 def _legal(variant: str, dice: Dice) -> LegalPlays:
     legal = Position.start(variant).legal_plays(dice)
     if len(legal) == 0:
-        raise OpeningsError(f"{dice} cannot be played from the start of {variant}")
+        raise OpeningsError("{dice} cannot be played from the start of {game}", dice=dice, game=variant)
     return legal
 
 
@@ -202,7 +203,7 @@ class OpeningTables:
         try:
             data = json.loads(p.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise OpeningsError(f"{p}: not an openings file ({e})") from None
+            raise OpeningsError("{file}: not an openings file ({reason})", file=p, reason=e) from None
         tables = cls.from_json(data, settings, str(p))
         tables.path = p
         return tables
@@ -212,29 +213,32 @@ class OpeningTables:
                   where: str = "openings") -> OpeningTables:
         """Tables from ``to_json``'s object, with ``settings`` for more work (default: the file's)."""
         if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
-            raise OpeningsError(f"{where}: not a {FORMAT} file of version {VERSION}")
+            raise OpeningsError("{where}: not a {format} file of version {version}",
+                                where=where, format=FORMAT, version=VERSION)
         try:
             stored = OpeningSettings(**data["settings"])
             games = data["games"]
             for game, rolls in games.items():
                 if game not in GAMES:
-                    raise OpeningsError(f"unknown game {game!r}")
+                    raise OpeningsError("unknown game {game!r}", game=game)
                 for roll, entry in rolls.items():
                     if not isinstance(entry.get("network", ""), str):
-                        raise OpeningsError(f"{game} {roll}: the network must be a fingerprint")
+                        raise OpeningsError("{game} {roll}: the network must be a fingerprint", game=game, roll=roll)
                     for play, r in entry["rollouts"].items():
                         if len(r["points"]) != len(r["luck"]):
-                            raise OpeningsError(f"{game} {roll} {play}: points and luck differ in length")
+                            raise OpeningsError("{game} {roll} {play}: points and luck differ in length",
+                                                game=game, roll=roll, play=play)
                     for row in entry["ranked"]:
                         str(row[0]), float(row[1]), int(row[2])
         except OpeningsError as e:
-            raise OpeningsError(f"{where}: {e}") from None
+            raise OpeningsError("{where}: {reason}", where=where, reason=e) from None
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
-            raise OpeningsError(f"{where}: malformed ({type(e).__name__}: {e})") from None
+            raise OpeningsError("{where}: malformed ({kind}: {reason})", where=where, kind=type(e).__name__,
+                                reason=e) from None
         settings = settings or stored
         if (settings.level, settings.seed) != (stored.level, stored.seed):
-            raise OpeningsError(f"{where} was made with level {stored.level} and seed {stored.seed}: "
-                                "more trials must use the same")
+            raise OpeningsError("{where} was made with level {level} and seed {seed}: more trials must use the same",
+                                where=where, level=stored.level, seed=stored.seed)
         tables = cls(settings)
         tables.games = games
         tables.runs = list(data.get("runs", []))
@@ -263,7 +267,7 @@ class OpeningTables:
         games, rolls = list(games), list(rolls)
         for g in games:
             if g not in GAMES:
-                raise OpeningsError(f"unknown game {g!r}: choose from {', '.join(GAMES)}")
+                raise OpeningsError("unknown game {game!r}: choose from {games}", game=g, games=", ".join(GAMES))
         workers = workers or os.cpu_count() or 1
         started, clock, cpu = _now(), time.monotonic(), _cpu()
         before = self.trials_done()
@@ -310,8 +314,10 @@ class OpeningTables:
         if not todo:
             return False
         if entry.get("network") != network:  # more trials from another network would not be the same rollout
-            raise OpeningsError(f"{game} {dice} was rolled out with network {entry.get('network', '(unknown)')}, "
-                                f"not the shipped {network}: roll {game} out afresh (drop it first)")
+            raise OpeningsError("{game} {dice} was rolled out with network {old}, not the shipped {network}: "
+                                "roll {game} out afresh (drop it first)", game=game, dice=dice,
+                                old=entry["network"] if "network" in entry else Reason("(unknown)"),
+                                network=network)
         settings = self.settings.rollout
         size = max(1, min(36, self.settings.trials // max(1, 4 * workers)))
         jobs = [(p, (legal.after(index[p]), range(s, min(s + size, self.settings.trials)), settings))
@@ -353,7 +359,7 @@ class OpeningTables:
         """The plays of a roll: the rolled-out ones best first by rollout, then the rest by 2-ply."""
         entry = self.games.get(game, {}).get(str(dice))
         if entry is None:
-            raise OpeningsError(f"no table for {game} {dice} yet")
+            raise OpeningsError("no table for {game} {dice} yet", game=game, dice=dice)
         ply2 = {str(p): float(e) for p, e, _ in entry["ranked"]}
         values = {p: [float(x) - float(y) for x, y in zip(r["points"], r["luck"], strict=True)]
                   for p, r in entry["rollouts"].items() if r["points"]}
@@ -453,7 +459,7 @@ class OpeningTables:
             if name == "runs" and a < 0:
                 continue
             if a < 0 or b < a:
-                raise OpeningsError(f"{p}: no {start} ... {end} markers")
+                raise OpeningsError("{file}: no {start} ... {end} markers", file=p, start=start, end=end)
             body = self.runs_markdown() if name == "runs" else self.markdown(name)
             text = text[:a + len(start)] + "\n" + body + text[b:]
         p.write_text(text, encoding="utf-8")
@@ -486,7 +492,7 @@ def opening_roll(text: str) -> Dice:
     try:
         dice = Dice.parse(text)
     except DiceError:
-        raise OpeningsError(f"not a roll: {text!r} (two dice from 1 to 6, like 6-5)") from None
+        raise OpeningsError("not a roll: {text!r} (two dice from 1 to 6, like 6-5)", text=text) from None
     return Dice(max(dice), min(dice))
 
 

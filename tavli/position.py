@@ -22,7 +22,7 @@ import numpy as np
 
 from tavli import _kernel as K
 from tavli.dice import Dice
-from tavli.errors import IllegalPlayError, TavliError
+from tavli.errors import IllegalPlayError, Reason, TavliError
 from tavli.variants import BLACK, WHITE, Color, Variant, make_variant
 
 CHECKERS = 15
@@ -77,9 +77,35 @@ class GameResult(NamedTuple):
     reason: str
 
     def __str__(self) -> str:
+        return str(self.words())
+
+    def words(self) -> Reason:
+        """The result in words, as a ``Reason`` (``str(result)``): the reasons the library gives
+        are templates of their own, a reason given by a caller (a claim) is filled in as it is.
+
+        >>> GameResult(WHITE, 2, "double game: the loser bore off nothing").words().template
+        'White wins {points} points ({reason})'
+        """
+        why: Reason | str = _RESULT_REASONS.get(self.reason, self.reason)
         if self.winner is None:
-            return f"tie ({self.reason})"
-        return f"{self.winner} wins {self.points} point{'s' if self.points != 1 else ''} ({self.reason})"
+            return Reason("tie ({reason})", reason=why)
+        if self.winner == WHITE:
+            return Reason("White wins {points} point ({reason})" if self.points == 1
+                          else "White wins {points} points ({reason})", points=self.points, reason=why)
+        return Reason("Black wins {points} point ({reason})" if self.points == 1
+                      else "Black wins {points} points ({reason})", points=self.points, reason=why)
+
+
+_RESULT_REASONS = {
+    "bore off all checkers": Reason("bore off all checkers"),
+    "double game: the loser bore off nothing": Reason("double game: the loser bore off nothing"),
+    "mother pinned": Reason("mother pinned"),
+    "both mothers pinned": Reason("both mothers pinned"),
+    "neither side can move": Reason("neither side can move"),
+    "resigned": Reason("resigned"),
+    "resigned the match": Reason("resigned the match"),
+}
+"""Why a game ended, for the reasons the library gives (``Position.result``, ``Match.resign``)."""
 
 
 class StepNode(NamedTuple):
@@ -188,15 +214,21 @@ class Position:
             total = 0
             for point, count in layout.items():
                 if not (isinstance(point, int) and 1 <= point <= 25):
-                    raise TavliError(f"{color} has checkers on point {point!r}: "
-                                     "points are 1 to 24, 25 is the bar")
+                    raise TavliError("White has checkers on point {point!r}: points are 1 to 24, 25 is the bar"
+                                     if color == WHITE else
+                                     "Black has checkers on point {point!r}: points are 1 to 24, 25 is the bar",
+                                     point=point)
                 if point == BAR and not v.has_bar and count:
-                    raise TavliError(f"{v.name} has no bar")
+                    raise TavliError("plakoto has no bar" if v.name == "plakoto" else "fevga has no bar")
                 if not isinstance(count, int) or count < 0:
-                    raise TavliError(f"{color} has {count!r} checkers on point {point}")
+                    raise TavliError("White has {count!r} checkers on point {point}" if color == WHITE
+                                     else "Black has {count!r} checkers on point {point}",
+                                     count=count, point=point)
                 total += count
             if total > CHECKERS:
-                raise TavliError(f"{color} has {total} checkers on the board: at most {CHECKERS}")
+                raise TavliError("White has {count} checkers on the board: at most {most}" if color == WHITE
+                                 else "Black has {count} checkers on the board: at most {most}",
+                                 count=total, most=CHECKERS)
             layout[OFF] = CHECKERS - total
         # White's frame: White's own points, Black's checkers by White's numbering
         for point, count in sides[WHITE].items():
@@ -206,20 +238,24 @@ class Position:
             s[K.OPP + wp] = count
         for wp in range(1, 25):
             if s[wp] and s[K.OPP + wp] and v.kernel_id != K.PLAKOTO:
-                raise TavliError(f"both sides have checkers on White's point {wp}")
+                raise TavliError("both sides have checkers on White's point {point}", point=wp)
         for wp, color in (pinned or {}).items():
             if not (isinstance(wp, int) and 1 <= wp <= 24):
-                raise TavliError(f"a pin must be on a point 1 to 24, not {wp!r}")
+                raise TavliError("a pin must be on a point 1 to 24, not {point!r}", point=wp)
             if v.kernel_id != K.PLAKOTO:
-                raise TavliError(f"{v.name} has no pinned checkers")
+                raise TavliError("portes has no pinned checkers" if v.name == "portes"
+                                 else "fevga has no pinned checkers")
             mine, theirs = (s[wp], s[K.OPP + wp]) if color == WHITE else (s[K.OPP + wp], s[wp])
             if mine != 1 or theirs < 1:
-                raise TavliError(f"the pinned {color} checker on White's point {wp} must be alone "
-                                 "under one or more opposing checkers")
+                raise TavliError("the pinned White checker on White's point {point} must be alone "
+                                 "under one or more opposing checkers" if color == WHITE else
+                                 "the pinned Black checker on White's point {point} must be alone "
+                                 "under one or more opposing checkers", point=wp)
             s[K.PIN + wp] = K.PIN_MINE if color == WHITE else K.PIN_THEIRS
         for wp in range(1, 25):
             if s[wp] and s[K.OPP + wp] and not s[K.PIN + wp]:
-                raise TavliError(f"both sides have checkers on White's point {wp}: say who is pinned there")
+                raise TavliError("both sides have checkers on White's point {point}: say who is pinned there",
+                                 point=wp)
         if turn == BLACK:
             s = K.flip(s, v.params)
         return cls(v, Color(turn), s)
@@ -355,7 +391,7 @@ class Position:
             return Dice(values[0], values[0])
         if len(play.steps) == 2 and len(values) == 2:
             return Dice(values[1], values[0])
-        raise TavliError(f"cannot tell the dice of {play}: give them")
+        raise TavliError("cannot tell the dice of {play}: give them", play=play)
 
     def replay(self, steps: Sequence[Step]) -> tuple[list[Step], np.ndarray] | None:
         """Play single steps die by die with the rules of each die; None if one is not legal.
@@ -603,16 +639,16 @@ class LegalPlays(Sequence[Play]):
         if self._n == 0:
             if play.is_pass:
                 return 0
-            raise IllegalPlayError(f"no play is possible with {self.dice}: the turn passes")
+            raise IllegalPlayError("no play is possible with {dice}: the turn passes", dice=self.dice)
         if play.is_pass:
-            raise IllegalPlayError(f"you cannot pass: {self._n} legal plays with {self.dice}")
+            raise IllegalPlayError("you cannot pass: {count} legal plays with {dice}", count=self._n, dice=self.dice)
         k = self._given.get(play, -1)
         if k >= 0:
             return k
         replayed = self.position.replay(play.steps)
         k = self.find_result(replayed[1]) if replayed is not None else -1
         if k < 0:
-            raise IllegalPlayError(f"{play} is not a legal play with {self.dice}")
+            raise IllegalPlayError("{play} is not a legal play with {dice}", play=play, dice=self.dice)
         return k
 
     def is_listed(self, play: Play, i: int) -> bool:

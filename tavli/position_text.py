@@ -52,10 +52,11 @@ def format_position(pos: Position) -> str:
     return f"{pos.variant} {''.join(tokens)} {pos.turn.letter} {bar} {off}"
 
 
-def _pair(text: str, what: str) -> tuple[int, int]:
+def _pair(text: str, on_bar: bool) -> tuple[int, int]:
     m = re.fullmatch(r"(\d+):(\d+)", text)
     if not m:
-        raise PositionFormatError(f"{what} must be written W:B, like 0:0, not {text!r}")
+        raise PositionFormatError("the bar must be written W:B, like 0:0, not {text!r}" if on_bar else
+                                  "borne-off checkers must be written W:B, like 0:0, not {text!r}", text=text)
     return int(m.group(1)), int(m.group(2))
 
 
@@ -66,12 +67,12 @@ def parse_position(text: str) -> Position:
     fields = text.split()
     if len(fields) != 5:
         raise PositionFormatError(
-            f"a position string has 5 fields (game, board, turn, bar W:B, off W:B), not {len(fields)}")
+            "a position string has 5 fields (game, board, turn, bar W:B, off W:B), not {count}", count=len(fields))
     game, board, turn_text, bar_text, off_text = fields
     try:
         variant = variant_from_string(game)
     except TavliError as e:
-        raise PositionFormatError(str(e)) from None
+        raise PositionFormatError(e.reason) from None
     white: dict[int, int] = {}
     black: dict[int, int] = {}
     pinned: dict[int, Color] = {}
@@ -79,30 +80,32 @@ def parse_position(text: str) -> Position:
     while pos < len(board):
         m = _TOKEN.match(board, pos)
         if not m:
-            raise PositionFormatError(f"cannot read the board at {board[pos:pos + 6]!r} (point {point})")
+            raise PositionFormatError("cannot read the board at {text!r} (point {point})", text=board[pos:pos + 6],
+                                      point=point)
         if point > 24:
             raise PositionFormatError("the board has more than 24 points")
         if m.group(0) != ".":
             count, top, under = int(m.group(1)), m.group(2), m.group(3)
             if count == 0:
-                raise PositionFormatError(f"point {point}: write . for an empty point, not 0{top}")
+                raise PositionFormatError("point {point}: write . for an empty point, not 0{top}", point=point, top=top)
             top_side = white if top == "w" else black
             top_color = WHITE if top == "w" else BLACK
             top_side[_own(variant, top_color, point)] = count
             if under:
                 if under == top:
-                    raise PositionFormatError(f"point {point}: {m.group(0)} pins a checker of its own side")
+                    raise PositionFormatError("point {point}: {token} pins a checker of its own side", point=point,
+                                              token=m.group(0))
                 under_color = top_color.other
                 (white if under == "w" else black)[_own(variant, under_color, point)] = 1
                 pinned[point] = under_color
         pos = m.end()
         point += 1
     if point != 25:
-        raise PositionFormatError(f"the board has {point - 1} points, not 24")
+        raise PositionFormatError("the board has {count} points, not 24", count=point - 1)
     if turn_text not in ("w", "b"):
-        raise PositionFormatError(f"the side to move is w or b, not {turn_text!r}")
-    bar = _pair(bar_text, "the bar")
-    off = _pair(off_text, "borne-off checkers")
+        raise PositionFormatError("the side to move is w or b, not {text!r}", text=turn_text)
+    bar = _pair(bar_text, on_bar=True)
+    off = _pair(off_text, on_bar=False)
     for side, n in ((white, bar[0]), (black, bar[1])):
         if n:
             side[25] = n
@@ -112,12 +115,13 @@ def parse_position(text: str) -> Position:
     except PositionFormatError:
         raise
     except TavliError as e:
-        raise PositionFormatError(str(e)) from None
+        raise PositionFormatError(e.reason) from None
     for color, n in ((WHITE, off[0]), (BLACK, off[1])):
         if result.borne_off(color) != n:
             raise PositionFormatError(
-                f"{color} has {15 - result.borne_off(color)} checkers on the board and bar, "
-                f"so {result.borne_off(color)} off, not {n}")
+                "White has {count} checkers on the board and bar, so {off} off, not {n}" if color == WHITE else
+                "Black has {count} checkers on the board and bar, so {off} off, not {n}",
+                count=15 - result.borne_off(color), off=result.borne_off(color), n=n)
     return result
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from tavli.dice import Dice
-from tavli.errors import TavliError
+from tavli.errors import Reason, TavliError
 from tavli.fairdice import check_game, commitment, dice_of_rolls
 from tavli.game import Game
 from tavli.match import RESIGNED_MATCH, Match, MatchSettings
@@ -69,7 +69,7 @@ class PlayerInfo:
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
-            raise RecordError(f"a player is human or bot, not {self.kind!r}")
+            raise RecordError("a player is human or bot, not {kind!r}", kind=self.kind)
 
     def __str__(self) -> str:
         if self.kind == "bot":
@@ -142,21 +142,29 @@ class RecordedGame:
         try:
             variant = variant_from_string(self.variant)
         except TavliError as e:
-            raise RecordError(f"variant: {e}") from None
+            raise RecordError("variant: {reason}", reason=e) from None
         game = Game(variant, self.first)
         for number, turn in enumerate(self.turns, 1):
-            where = f"turn {number}"
-            if game.is_over:
-                raise RecordError(f"{where}: the game was over after turn {number - 1} ({game.result})")
+            if game.result is not None:
+                raise RecordError("turn {number}: the game was over after turn {last} ({result})",
+                                  number=number, last=number - 1, result=game.result.words())
             if turn.color != game.turn:
-                raise RecordError(f"{where}: it is {game.turn}'s turn, not {turn.color}'s")
+                raise RecordError("turn {number}: it is {side}'s turn, not {color}'s",
+                                  number=number, side=_side(game.turn), color=_side(turn.color))
             try:
                 game.play(turn.dice, turn.play or None)
             except TavliError as e:
-                raise RecordError(f"{where}: {turn.play or 'pass'} with {turn.dice}: {_line(e)}") from None
+                if turn.play:
+                    raise RecordError("turn {number}: {play} with {dice}: {reason}",
+                                      number=number, play=turn.play, dice=turn.dice, reason=e) from None
+                raise RecordError("turn {number}: pass with {dice}: {reason}",
+                                  number=number, dice=turn.dice, reason=e) from None
             if str(game.position) != turn.position:
-                raise RecordError(f"{where}: {turn.play or 'pass'} leads to {game.position}, "
-                                  f"not {turn.position}")
+                if turn.play:
+                    raise RecordError("turn {number}: {play} leads to {position}, not {expected}",
+                                      number=number, play=turn.play, position=game.position, expected=turn.position)
+                raise RecordError("turn {number}: pass leads to {position}, not {expected}",
+                                  number=number, position=game.position, expected=turn.position)
         self._check_end(game)
         return game
 
@@ -164,10 +172,11 @@ class RecordedGame:
         end, result = self.end, game.result
         if result is not None:
             if end is None:
-                raise RecordError(f"the game is over after turn {len(self.turns)} ({result}) "
-                                  "but the record gives no end")
+                raise RecordError("the game is over after turn {last} ({result}) but the record gives no end",
+                                  last=len(self.turns), result=result.words())
             if (end.winner, end.points) != (result.winner, result.points):
-                raise RecordError(f"end: the last position gives {result}, not {_end_text(end)}")
+                raise RecordError("end: the last position gives {result}, not {end}",
+                                  result=result.words(), end=_end_words(end))
             return
         if end is None:
             return
@@ -176,10 +185,11 @@ class RecordedGame:
             raise RecordError("end: a game ended before the rules end it needs a winner (a resignation, a claim)")
         if end.reason == RESIGNED_MATCH:  # worth the points still missing: MatchRecord.check sees it ends the match
             if end.points < 1:
-                raise RecordError(f"end: a resigned match gives 1 point or more, not {end.points}")
+                raise RecordError("end: a resigned match gives 1 point or more, not {points}", points=end.points)
             return
         if not 1 <= end.points <= MAX_GAME_POINTS:
-            raise RecordError(f"end: a resigned or claimed game is worth 1 or 2 points, not {end.points}")
+            raise RecordError("end: a resigned or claimed game is worth 1 or 2 points, not {points}",
+                              points=end.points)
 
     def dice(self) -> list[int]:
         """Every die of the game in the order drawn: the roll-off, then each turn's roll."""
@@ -239,27 +249,32 @@ class MatchRecord:
         out = []
         score = {WHITE: 0, BLACK: 0}
         for index, game in enumerate(self.games):
-            where = f"game {index + 1}"
+            number = index + 1
             if not self.series and any(score[c] >= self.settings.length for c in (WHITE, BLACK)):
-                raise RecordError(f"{where}: the match was over after game {index} "
-                                  f"({score[WHITE]}-{score[BLACK]}, match to {self.settings.length})")
+                raise RecordError("game {number}: the match was over after game {last} "
+                                  "({white}-{black}, match to {length})", number=number, last=index,
+                                  white=score[WHITE], black=score[BLACK], length=self.settings.length)
             if index and self.games[index - 1].end is None:
-                raise RecordError(f"{where}: game {index} has no end, so no game can follow it")
+                raise RecordError("game {number}: game {last} has no end, so no game can follow it",
+                                  number=number, last=index)
             expected = str(self.settings.variant(index))
             if game.variant != expected:
-                raise RecordError(f"{where}: the settings make this game {expected}, not {game.variant}")
+                raise RecordError("game {number}: the settings make this game {expected}, not {variant}",
+                                  number=number, expected=expected, variant=game.variant)
             try:
                 _check_opening(game)
                 replayed = game.replay()
                 _check_seed(game)
             except RecordError as e:
-                raise RecordError(f"{where}, {e}" if str(e).startswith("turn ") else f"{where}: {e}") from None
+                turn = str(e).startswith("turn ")  # "game 2, turn 5: ..."
+                raise RecordError("game {number}, {reason}" if turn else "game {number}: {reason}",
+                                  number=number, reason=e) from None
             if game.end is not None and game.end.winner is not None:
                 score[game.end.winner] += game.end.points
                 if game.end.reason == RESIGNED_MATCH and (self.series or score[game.end.winner]
                                                           != self.settings.length):
-                    raise RecordError(f"{where}: end: a resigned match gives the winner the points still missing, "
-                                      f"not {game.end.points}")
+                    raise RecordError("game {number}: end: a resigned match gives the winner the points still "
+                                      "missing, not {points}", number=number, points=game.end.points)
             out.append(replayed)
         return out
 
@@ -268,25 +283,32 @@ def _line(error: BaseException) -> str:
     return str(error).splitlines()[0] if str(error) else type(error).__name__
 
 
-def _end_text(end: GameEnd) -> str:
+def _side(color: Color) -> Reason:
+    return Reason("White") if color == WHITE else Reason("Black")
+
+
+def _end_words(end: GameEnd) -> Reason:
     if end.winner is None:
-        return "a tie"
-    return f"{end.winner} wins {end.points} point{'s' if end.points != 1 else ''}"
+        return Reason("a tie")
+    return Reason("{side} wins {points} point" if end.points == 1 else "{side} wins {points} points",
+                  side=_side(end.winner), points=end.points)
 
 
 def _check_opening(game: RecordedGame) -> None:
     for k, (white, black) in enumerate(game.opening, 1):
         last = k == len(game.opening)
         if not last and white != black:
-            raise RecordError(f"opening: roll {k} ({white}-{black}) decided the start, "
-                              "so no roll may follow it")
+            raise RecordError("opening: roll {number} ({white}-{black}) decided the start, so no roll may follow it",
+                              number=k, white=white, black=black)
         if last and white == black:
-            raise RecordError(f"opening: the last roll ({white}-{black}) is equal and decides nothing")
+            raise RecordError("opening: the last roll ({white}-{black}) is equal and decides nothing",
+                              white=white, black=black)
     if game.opening:
         white, black = game.opening[-1]
         starter = WHITE if white > black else BLACK
         if starter != game.first:
-            raise RecordError(f"opening: {starter} won the roll-off, but first is {game.first}")
+            raise RecordError("opening: {starter} won the roll-off, but first is {first}",
+                              starter=_side(starter), first=_side(game.first))
 
 
 def _check_seed(game: RecordedGame) -> None:
@@ -297,7 +319,7 @@ def _check_seed(game: RecordedGame) -> None:
     try:
         check_game(game.seed, game.commitment, game.dice())
     except TavliError as e:
-        raise RecordError(f"seed: {e}") from None
+        raise RecordError("seed: {reason}", reason=e) from None
 
 
 # -- writing -----------------------------------------------------------------
@@ -358,47 +380,55 @@ def write(record: MatchRecord, path: str | Path) -> None:
 
 
 # -- reading -----------------------------------------------------------------
-class _Reader:
-    """Typed access to JSON values that names where a fault is."""
+_Where = Callable[[Reason], RecordError]
+"""Puts a reason in its place in the record: ``RecordError`` alone for the whole record."""
 
-    def __init__(self, where: str) -> None:
+
+class _Reader:
+    """Typed access to JSON values that names where a fault is. ``what`` names a value: its
+    field, or a reason (``each game``)."""
+
+    def __init__(self, where: _Where = RecordError) -> None:
         self.where = where
 
-    def fail(self, message: str) -> RecordError:
-        return RecordError(f"{self.where}: {message}" if self.where else message)
+    def fail(self, reason: Reason) -> RecordError:
+        return self.where(reason)
 
     def fields(self, value: object, required: Sequence[str], optional: Sequence[str] = ()) -> dict[str, Any]:
         if not isinstance(value, dict):
-            raise self.fail(f"expected a JSON object, not {_kind(value)}")
+            raise self.fail(Reason("expected a JSON object, not {kind}", kind=_kind(value)))
         for key in value:
             if key not in required and key not in optional:
-                raise self.fail(f"unknown field {key!r}")
+                raise self.fail(Reason("unknown field {key!r}", key=key))
         for key in required:
             if key not in value:
-                raise self.fail(f"missing field {key!r}")
+                raise self.fail(Reason("missing field {key!r}", key=key))
         return value
 
-    def of(self, value: object, kind: type, what: str) -> Any:
+    def of(self, value: object, kind: type, what: str | Reason) -> Any:
         if type(value) is not kind:  # bool is not an int here
-            raise self.fail(f"{what} must be {_TYPE_NAMES[kind]}, not {_kind(value)}")
+            raise self.fail(Reason("{what} must be {wanted}, not {kind}", what=what, wanted=_TYPE_NAMES[kind],
+                                   kind=_kind(value)))
         return value
 
     def color(self, value: object, what: str) -> Color:
         if not isinstance(value, str) or value not in _COLORS:
-            raise self.fail(f"{what} must be \"white\" or \"black\", not {json.dumps(value)}")
+            raise self.fail(Reason("{what} must be \"white\" or \"black\", not {value}", what=what,
+                                   value=json.dumps(value)))
         return _COLORS[value]
 
-    def dice(self, value: object, what: str) -> tuple[int, int]:
+    def dice(self, value: object, what: str | Reason) -> tuple[int, int]:
         if (not isinstance(value, list) or len(value) != 2
                 or not all(type(d) is int and 1 <= d <= 6 for d in value)):
-            raise self.fail(f"{what} must be two numbers from 1 to 6 like [6, 2], not {json.dumps(value)}")
+            raise self.fail(Reason("{what} must be two numbers from 1 to 6 like [6, 2], not {value}", what=what,
+                                   value=json.dumps(value)))
         return value[0], value[1]
 
     def hex64(self, value: object, what: str) -> str | None:
         if value is None:
             return None
         if not isinstance(value, str) or not _HEX64.fullmatch(value):
-            raise self.fail(f"{what} must be 64 lowercase hex digits or null")
+            raise self.fail(Reason("{what} must be 64 lowercase hex digits or null", what=what))
         return value
 
     def guard(self, make: Callable[[], Any]) -> Any:
@@ -406,30 +436,35 @@ class _Reader:
             return make()
         except RecordError:
             raise
-        except (TavliError, TypeError) as e:
-            raise self.fail(_line(e)) from None
+        except TavliError as e:
+            raise self.fail(e.reason) from None
+        except TypeError as e:  # Python's own words: they show as they are
+            raise self.fail(Reason(_line(e))) from None
 
 
-_TYPE_NAMES = {int: "a whole number", str: "text", bool: "true or false", list: "a list", dict: "an object"}
+_TYPE_NAMES = {int: Reason("a whole number"), str: Reason("text"), bool: Reason("true or false"),
+               list: Reason("a list"), dict: Reason("an object")}
+_KINDS = {bool: Reason("true or false"), int: Reason("a number"), float: Reason("a number"), str: Reason("text"),
+          list: Reason("a list"), dict: Reason("an object")}
 
 
-def _kind(value: object) -> str:
+def _kind(value: object) -> Reason | str:
     if value is None:
         return "null"
-    return {bool: "true or false", int: "a number", float: "a number", str: "text", list: "a list",
-            dict: "an object"}.get(type(value), type(value).__name__)
+    return _KINDS.get(type(value), type(value).__name__)
 
 
 def from_json(data: object) -> MatchRecord:
     """A record from JSON values, fully checked (see ``loads``)."""
-    top = _Reader("")
+    top = _Reader()
     if not isinstance(data, dict):
-        raise RecordError(f"a match record is a JSON object, not {_kind(data)}")
+        raise RecordError("a match record is a JSON object, not {kind}", kind=_kind(data))
     if data.get("format") != FORMAT:
-        raise RecordError(f"not a Tavli match record: \"format\" must be {FORMAT!r}")
+        raise RecordError("not a Tavli match record: \"format\" must be {format!r}", format=FORMAT)
     version = data.get("version")
     if version != VERSION:
-        raise RecordError(f"version {json.dumps(version)} is not supported: this Tavli reads version {VERSION}")
+        raise RecordError("version {version} is not supported: this Tavli reads version {supported}",
+                          version=json.dumps(version), supported=VERSION)
     d = top.fields(data, ("format", "version", "settings", "players", "games"), ("meta",))
     meta = _read_meta(d.get("meta", {}))
     settings, series = _read_settings(d["settings"])
@@ -442,24 +477,24 @@ def from_json(data: object) -> MatchRecord:
 
 
 def _read_meta(value: object) -> dict[str, str]:
-    r = _Reader("meta")
+    r = _Reader(lambda reason: RecordError("meta: {reason}", reason=reason))
     if not isinstance(value, dict):
-        raise r.fail(f"expected a JSON object, not {_kind(value)}")
+        raise r.fail(Reason("expected a JSON object, not {kind}", kind=_kind(value)))
     for key, text in value.items():
         if not isinstance(text, str):
-            raise r.fail(f"{key} must be text, not {_kind(text)}")
+            raise r.fail(Reason("{key} must be text, not {kind}", key=key, kind=_kind(text)))
     return dict(value)
 
 
 def _read_settings(value: object) -> tuple[MatchSettings, bool]:
-    r = _Reader("settings")
+    r = _Reader(lambda reason: RecordError("settings: {reason}", reason=reason))
     s = r.fields(value, ("length", "games"), ("mother_pin", "prime_limits", "prime_in_opponent_start"))
     length = r.of(s["length"], int, "length")
     if length < 0:
-        raise r.fail(f"length must be 1 or more (0 for a series of games), not {length}")
+        raise r.fail(Reason("length must be 1 or more (0 for a series of games), not {length}", length=length))
     games = r.of(s["games"], list, "games")
     for name in games:
-        r.of(name, str, "each game")
+        r.of(name, str, Reason("each game"))
     mother_pin = r.of(s.get("mother_pin", "double"), str, "mother_pin")
     prime_limits = r.of(s.get("prime_limits", True), bool, "prime_limits")
     prime_start = r.of(s.get("prime_in_opponent_start", True), bool, "prime_in_opponent_start")
@@ -469,48 +504,55 @@ def _read_settings(value: object) -> tuple[MatchSettings, bool]:
 
 
 def _read_players(value: object) -> dict[Color, PlayerInfo]:
-    r = _Reader("players")
+    r = _Reader(lambda reason: RecordError("players: {reason}", reason=reason))
     p = r.fields(value, ("white", "black"))
     out = {}
     for name, color in _COLORS.items():
-        pr = _Reader(f"players, {name}")
+        pr = _Reader(_player_where(color))
         info = pr.fields(p[name], ("kind", "name"))
         kind = pr.of(info["kind"], str, "kind")
         if kind not in KINDS:
-            raise pr.fail(f"kind must be \"human\" or \"bot\", not {json.dumps(kind)}")
+            raise pr.fail(Reason("kind must be \"human\" or \"bot\", not {kind}", kind=json.dumps(kind)))
         out[color] = PlayerInfo(kind, pr.of(info["name"], str, "name"))
     return out
 
 
+def _player_where(color: Color) -> _Where:
+    if color == WHITE:
+        return lambda reason: RecordError("players, white: {reason}", reason=reason)
+    return lambda reason: RecordError("players, black: {reason}", reason=reason)
+
+
 def _read_game(value: object, number: int) -> RecordedGame:
-    r = _Reader(f"game {number}")
+    r = _Reader(lambda reason: RecordError("game {number}: {reason}", number=number, reason=reason))
     g = r.fields(value, ("variant", "first", "turns", "end"), ("opening", "commitment", "seed"))
     variant_text = r.of(g["variant"], str, "variant")
     first = r.color(g["first"], "first")
-    opening = [r.dice(roll, "each roll-off") for roll in r.of(g.get("opening", []), list, "opening")]
+    opening = [r.dice(roll, Reason("each roll-off")) for roll in r.of(g.get("opening", []), list, "opening")]
     turns = [_read_turn(t, number, k) for k, t in enumerate(r.of(g["turns"], list, "turns"), 1)]
     r.guard(lambda: variant_from_string(variant_text))
     return RecordedGame(variant=variant_text, first=first, opening=opening,
                         commitment=r.hex64(g.get("commitment"), "commitment"), seed=r.hex64(g.get("seed"), "seed"),
-                        turns=turns, end=_read_end(g["end"], r))
+                        turns=turns, end=_read_end(g["end"], number))
 
 
 def _read_turn(value: object, game: int, number: int) -> TurnRecord:
-    r = _Reader(f"game {game}, turn {number}")
+    r = _Reader(lambda reason: RecordError("game {game}, turn {number}: {reason}", game=game, number=number,
+                                           reason=reason))
     t = r.fields(value, ("color", "dice", "play", "position"))
     return TurnRecord(r.color(t["color"], "color"), Dice(*r.dice(t["dice"], "dice")),
                       r.of(t["play"], str, "play").strip(), r.of(t["position"], str, "position"))
 
 
-def _read_end(value: object, game: _Reader) -> GameEnd | None:
+def _read_end(value: object, game: int) -> GameEnd | None:
     if value is None:
         return None
-    r = _Reader(f"{game.where}, end")
+    r = _Reader(lambda reason: RecordError("game {game}, end: {reason}", game=game, reason=reason))
     e = r.fields(value, ("winner", "points", "reason"))
     winner = None if e["winner"] is None else r.color(e["winner"], "winner")
     points = r.of(e["points"], int, "points")
     if points < 0 or (winner is None) != (points == 0):
-        raise r.fail(f"a tie is worth 0 points and a win 1 or more, not {points}")
+        raise r.fail(Reason("a tie is worth 0 points and a win 1 or more, not {points}", points=points))
     return GameEnd(winner, points, r.of(e["reason"], str, "reason"))
 
 
@@ -521,7 +563,7 @@ def loads(text: str | bytes) -> MatchRecord:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as e:  # JSONDecodeError, bad UTF-8
-        raise RecordError(f"not JSON: {_line(e)}") from None
+        raise RecordError("not JSON: {reason}", reason=_line(e)) from None
     return from_json(data)
 
 
@@ -530,5 +572,5 @@ def read(path: str | Path) -> MatchRecord:
     try:
         text = Path(path).read_bytes()
     except OSError as e:
-        raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
+        raise RecordError("cannot read {path}: {reason}", path=path, reason=e.strerror or e) from None
     return loads(text)

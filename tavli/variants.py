@@ -106,7 +106,7 @@ class Plakoto(Variant):
 
     def __post_init__(self) -> None:
         if self.mother_pin not in ("double", "single", "off"):
-            raise TavliError(f"mother_pin must be double, single or off, not {self.mother_pin!r}")
+            raise TavliError("mother_pin must be double, single or off, not {text!r}", text=self.mother_pin)
 
     @property
     def params(self) -> int:
@@ -137,14 +137,16 @@ VARIANTS: dict[str, type[Variant]] = {v.name: v for v in (Portes, Plakoto, Fevga
 def _parse_option(cls: type[Variant], key: str, text: str) -> object:
     fields = {f.name: f for f in dataclasses.fields(cls)}
     if key not in fields:
-        known = ", ".join(fields) or "none"
-        raise TavliError(f"{cls.name} has no option {key!r} (options: {known})")
+        if not fields:
+            raise TavliError("{game} has no option {key!r} (options: none)", game=cls.name, key=key)
+        raise TavliError("{game} has no option {key!r} (options: {known})",
+                         game=cls.name, key=key, known=", ".join(fields))
     if isinstance(fields[key].default, bool):
         if text.lower() in ("on", "true", "yes", "1"):
             return True
         if text.lower() in ("off", "false", "no", "0"):
             return False
-        raise TavliError(f"option {key} must be on or off, not {text!r}")
+        raise TavliError("option {key} must be on or off, not {text!r}", key=key, text=text)
     return text
 
 
@@ -153,12 +155,12 @@ def variant_from_string(text: str) -> Variant:
     name, *opts = [part.strip() for part in text.strip().split(",")]
     cls = VARIANTS.get(name.lower())
     if cls is None:
-        raise TavliError(f"unknown game {name!r}: choose portes, plakoto or fevga")
+        raise TavliError("unknown game {name!r}: choose portes, plakoto or fevga", name=name)
     kwargs: dict[str, object] = {}
     for opt in opts:
         key, sep, value = opt.partition("=")
         if not sep:
-            raise TavliError(f"option {opt!r} must be written key=value")
+            raise TavliError("option {opt!r} must be written key=value", opt=opt)
         kwargs[key.strip()] = _parse_option(cls, key.strip(), value.strip())
     return cls(**kwargs)
 

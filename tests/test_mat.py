@@ -14,6 +14,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tavli.bots import HeuristicBot, Player, RandomBot
+from tavli.errors import Reason
 from tavli.fairdice import SeededRoller
 from tavli.mat import MatError, backgammon, export_mat, import_mat, read_mat
 from tavli.match import Match, MatchSettings
@@ -167,6 +168,27 @@ def test_a_resignation_imports_as_one() -> None:
     assert record.score == {WHITE: 0, BLACK: 2}
 
 
+@pytest.mark.parametrize("seed", [0, 4])  # won 2 points and 1 point, by bearing off (no backgammon)
+def test_a_move_after_the_last_checker_is_borne_off(seed: int) -> None:
+    record = bot_match(seed, length=1)
+    result = Position.from_string(record.games[0].turns[-1].position).result()
+    lines = [line for line in export_mat(record).splitlines() if "Wins" not in line] + [" 99) 31: 8/5 6/5"]
+    with pytest.raises(MatError) as caught:
+        import_mat("\n".join(lines))
+    assert str(caught.value) == f"line {len(lines)}: a move after the game was over ({result})"
+
+
+def test_a_reason_names_its_source_and_line_as_reasons_of_their_own() -> None:
+    with pytest.raises(MatError) as caught:
+        import_mat(HEADER + "  1) Doubles => 2\n", source="x.mat")
+    assert str(caught.value) == "x.mat: line 5: a cube action ('1) Doubles => 2'): Portes is played without the cube"
+    outer = caught.value.reason
+    assert outer.template == "{source}: {reason}" and outer.params["source"] == "x.mat"
+    inner = outer.values()["reason"]
+    assert inner.template == "{at}: a cube action ({text!r}): Portes is played without the cube"
+    assert inner.values() == {"at": Reason("line {line}", line=5), "text": "'1) Doubles => 2'"}
+
+
 def test_read_mat_names_the_file(tmp_path: Path) -> None:
     path = tmp_path / "x.mat"
     path.write_text(HEADER + "  1) 31: 8/3\n")
@@ -222,9 +244,9 @@ def test_gnubg_imports_every_game_to_the_same_position_and_score(tmp_path: Path)
                 final = Position.from_string(game.turns[-2].position)
             expected.append((final.gnubg_id(), (score[WHITE], score[BLACK])))
     states = gnubg_final_states(files)
-    for path, (position_id, score, output), (want_id, want_score) in zip(files, states, expected, strict=True):
+    for path, (position_id, got_score, output), (want_id, want_score) in zip(files, states, expected, strict=True):
         assert not re.search(r"warning|invalid|error|illegal", output, re.I), f"{path.name}: {output[:300]}"
-        assert (position_id, score) == (want_id, want_score), path.name
+        assert (position_id, got_score) == (want_id, want_score), path.name
     assert len(files) > 20
 
 

@@ -80,10 +80,14 @@ def test_bad_match_requests_get_one_line(client: TestClient, body: Message, word
 
 
 def test_non_json_and_oversized_requests(client: TestClient) -> None:
-    assert client.post("/api/matches", content=b"{nope").json() == {"error": "the request is not JSON"}
+    assert client.post("/api/matches", content=b"{nope").json()["error"] == "the request is not JSON"
     assert client.post("/api/matches", content=b"[1]").status_code == 400
     assert client.post("/api/matches", content=b" " * 5000).status_code == 413
-    assert "too large" in client.post("/api/matches", content=b"x" * 10**6).json()["error"]
+    too_large = client.post("/api/matches", content=b"x" * 10**6).json()
+    assert "too large" in too_large["error"]
+    # the same line as a template and its values, for a page to say in its language
+    assert too_large["reason"] == {"text": too_large["error"], "params": {"limit": "4096"},
+                                   "template": "the request is too large: at most {limit} bytes"}
 
 
 def test_new_matches_are_rate_limited(db: Path) -> None:

@@ -144,8 +144,17 @@ def test_the_position_page_on_a_phone_and_in_greek(browser: Browser, shared_serv
         # a malformed position: the page's words with the library's reason, in the language chosen
         page.fill("[data-testid=position]", "plakoto 15b w")
         page.click("[data-testid=analyse]")
-        expect(page.locator("[data-testid=error]")).to_have_text(re.compile(r"^Δεν αναλύθηκε: .*5 fields"))
+        expect(page.locator("[data-testid=error]")).to_have_text(
+            "Δεν αναλύθηκε: το κείμενο θέσης έχει 5 πεδία (παιχνίδι, ταμπλό, σειρά, μπάρα W:B, μαζεμένα W:B), όχι 3")
+        # a reason within a reason: a Position ID whose sides share a point
+        page.fill("[data-testid=position]", "AACABAAAAAAAAA")
+        page.click("[data-testid=analyse]")
+        error = page.locator("[data-testid=error]")
+        expect(error).to_have_text(re.compile(r"^Δεν αναλύθηκε: 'AACABAAAAAAAAA': [^a-z]+$"))
         page.select_option("[data-testid=lang]", "en")
+        expect(page.locator("[data-testid=error]")).to_have_text(re.compile(r"^Not analysed: 'AACABAAAAAAAAA': [a-z]"))
+        page.fill("[data-testid=position]", "plakoto 15b w")
+        page.click("[data-testid=analyse]")
         expect(page.locator("[data-testid=error]")).to_have_text(re.compile(r"^Not analysed: .*5 fields"))
         expect(page.locator("[data-testid=plays-title]")).to_have_text("Black to play 6-4")
         assert {"Position", "Analyse", "Roll"} <= english_words(page)

@@ -254,6 +254,10 @@ def test_a_match_file_is_reviewed(browser: Browser, shared_server: Server, tmp_p
     (tmp_path / "match.json").write_text(dumps(record))
     (tmp_path / "match.mat").write_text(export_mat(record))
     (tmp_path / "notes.txt").write_text("to be or not to be")
+    lines = export_mat(record).splitlines()
+    first = next(k for k, line in enumerate(lines) if re.match(r"\s*1\)\s+52: ", line))
+    lines[first] = re.sub(r"52: .*", "52: 24/1 24/1", lines[first])
+    (tmp_path / "illegal.mat").write_text("\n".join(lines))
     for width, height, lang in ((1366, 768, "en-GB"), (390, 844, "el-GR")):
         ctx = browser.new_context(viewport={"width": width, "height": height}, locale=lang,
                                   is_mobile=width < 500, has_touch=width < 500)
@@ -269,8 +273,15 @@ def test_a_match_file_is_reviewed(browser: Browser, shared_server: Server, tmp_p
             if lang == "el-GR":
                 assert english_words(page) == set()
             page.set_input_files("[data-testid=file]", str(tmp_path / "notes.txt"))
-            refused = "Το αρχείο δεν αναλύθηκε" if lang == "el-GR" else "Not reviewed"  # the reason is English
-            expect(page.locator("[data-testid=file-error]")).to_have_text(re.compile(f"^{refused}: .*not a match file"))
+            refused = ("Το αρχείο δεν αναλύθηκε: δεν είναι αρχείο αγώνα" if lang == "el-GR" else
+                       "Not reviewed: not a match file")
+            expect(page.locator("[data-testid=file-error]")).to_have_text(re.compile(f"^{refused}: "))
+            # a reason within reasons, each in the page's language: where, the move, why not
+            page.set_input_files("[data-testid=file]", str(tmp_path / "illegal.mat"))
+            expect(page.locator("[data-testid=file-error]")).to_have_text(
+                f"Το αρχείο δεν αναλύθηκε: γραμμή {first + 1}: 24/1 24/1 με ζαριά 5-2: το 24/1 είναι απόσταση 23 "
+                "σημείων: τα ζάρια 5-2 δεν τη βγάζουν" if lang == "el-GR" else
+                f"Not reviewed: line {first + 1}: 24/1 24/1 with 5-2: 24/1 is 23 pips: the dice 5-2 do not make that")
             expect(page.locator("[data-testid=board]")).to_be_hidden()
             if width > 500:  # a record dropped on the page
                 page.evaluate("""text => {
@@ -291,7 +302,7 @@ def test_a_match_file_is_reviewed(browser: Browser, shared_server: Server, tmp_p
             expect(page.locator("[data-testid=decision-title]")).to_contain_text("1")
             # a bad file after a good one: the error, and the review stays
             page.set_input_files("[data-testid=file]", str(tmp_path / "notes.txt"))
-            expect(page.locator("[data-testid=file-error]")).to_contain_text("not a match file")
+            expect(page.locator("[data-testid=file-error]")).to_contain_text(refused)
             expect(page.locator("[data-testid=board]")).to_be_visible()
             assert page.evaluate("document.documentElement.scrollWidth") <= width
             # the game's name is whole in the header, in Greek on a phone too

@@ -33,6 +33,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from tavli.errors import Reason
 from tavli.met import MatchScore
 from tavli.neural import DEFAULT_LEVEL, LEVELS
 from tavli.openings import OpeningsError
@@ -55,6 +56,7 @@ from tavli.server.protocol import (
     message_id,
     parse,
 )
+from tavli.server.reasons import one_line, reason_json
 from tavli.server.review import REVIEW_DEPTH, Reviewer, hint_json, read_match_file
 from tavli.server.service import PRESENCE_SECONDS, SEATS, ActionError, LiveMatch, MatchService, seat_name
 from tavli.server.store import Announcement, Store
@@ -373,13 +375,9 @@ def check_proxies(proxies: Iterable[str]) -> list[str]:
     return out
 
 
-def one_line(exc: Exception) -> str:
-    lines = str(exc).strip().splitlines()
-    return lines[0] if lines else type(exc).__name__
-
-
-def error(message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def error(reason: str | Reason | BaseException, status: int) -> JSONResponse:
+    """``{"error": one line, "reason": the same for the browser to translate}``."""
+    return JSONResponse({"error": one_line(reason), "reason": reason_json(reason)}, status_code=status)
 
 
 def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120.0, bot_delay: float = 0.0,
@@ -485,7 +483,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         try:
             status, answer = await reviewer.review(match_id, role)
         except ActionError as exc:
-            return error(str(exc), 500)
+            return error(exc, 500)
         finally:
             unwatched(match_id)
         if isinstance(answer, str):  # the stored review, with who asks (a page draws it from his side)
@@ -506,7 +504,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
             try:  # the first call of each reads the tables and builds the boards: off the event loop
                 found = await asyncio.to_thread(build, **request.path_params)
             except OpeningsError as exc:
-                return error(one_line(exc), 404)
+                return error(exc, 404)
             return JSONResponse(found, headers={"Cache-Control": "public, max-age=3600"})
         return answer
 
@@ -517,12 +515,13 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         if isinstance(raw, Response):
             return raw
         if not file_reviews.allow(client):
-            return error(f"at most {file_reviews_per_minute} match files a minute: try again soon", 429)
+            return error(Reason("at most {count} match files a minute: try again soon",
+                                count=file_reviews_per_minute), 429)
         try:  # reading a record replays and checks every play: off the event loop
             record = await asyncio.to_thread(read_match_file, raw)
         except (ValueError, RecursionError) as exc:
             file_reviews.refund(client)  # only files reviewed count
-            return error(one_line(exc) if isinstance(exc, ValueError) else "the file is malformed", 400)
+            return error(exc if isinstance(exc, ValueError) else "the file is malformed", 400)
         if files_waiting >= FILE_REVIEWS_WAITING:
             file_reviews.refund(client)
             return error("the server is busy reviewing other files: try again in a minute", 503)
@@ -540,24 +539,25 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
     async def position_analysis(request: Request) -> Response:
         query = request.query_params
         numbers = {}
-        for name, default, what in (("depth", "1", "the depth is 0, 1 or 2 plies"),
-                                    ("length", "0", "the match length is a number of points (0: points per game)"),
-                                    ("white", "0", "White's score is a number of points"),
-                                    ("black", "0", "Black's score is a number of points")):
+        for name, default, what in (
+                ("depth", "1", Reason("the depth is 0, 1 or 2 plies")),
+                ("length", "0", Reason("the match length is a number of points (0: points per game)")),
+                ("white", "0", Reason("White's score is a number of points")),
+                ("black", "0", Reason("Black's score is a number of points"))):
             try:
                 numbers[name] = int(query.get(name, default) or default)
             except ValueError:
                 return error(what, 400)
         client = client_address(request.client.host if request.client else "?")
         if not analyses.allow(client):
-            return error(f"at most {analyses_per_minute} analyses a minute: try again soon", 429)
+            return error(Reason("at most {count} analyses a minute: try again soon", count=analyses_per_minute), 429)
         try:
             async with analysing:  # the search runs off the event loop, a core at a time
                 answer = await asyncio.to_thread(position_json, query.get("position", ""), query.get("dice", ""),
                                                  order=query.get("order", "tavli"), **numbers)
         except PositionAnalysisError as exc:
             analyses.refund(client)  # only what was analysed counts
-            return error(one_line(exc), 400)
+            return error(exc, 400)
         return JSONResponse(answer, headers={"Cache-Control": "public, max-age=86400"})
 
     async def health(request: Request) -> Response:
@@ -574,9 +574,9 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
                 async for chunk in request.stream():  # read no more than the limit, whatever the client says
                     raw += chunk
                     if len(raw) > limit:
-                        return error(f"the request is too large: at most {limit} bytes", 413)
+                        return error(Reason("the request is too large: at most {limit} bytes", limit=limit), 413)
         except TimeoutError:
-            return error(f"the request took more than {request_seconds:g} s to arrive", 408)
+            return error(Reason("the request took more than {seconds:g} s to arrive", seconds=request_seconds), 408)
         return raw
 
     async def new_match(request: Request) -> Response:
@@ -589,12 +589,12 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         except (ValueError, RecursionError):
             return error("the request is not JSON", 400)
         if not creations.allow(client):
-            return error(f"at most {matches_per_minute} new matches a minute: try again soon", 429)
+            return error(Reason("at most {count} new matches a minute: try again soon", count=matches_per_minute), 429)
         try:
             answer = await service.create(body)
         except (ValueError, TypeError, RecursionError) as exc:  # only valid requests count
             creations.refund(client)
-            return error(one_line(exc) if isinstance(exc, ValueError) else "the request is malformed", 400)
+            return error(exc if isinstance(exc, ValueError) else "the request is malformed", 400)
         unwatched(answer["match"])
         return JSONResponse(answer, status_code=201)
 
@@ -605,7 +605,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         try:
             record = await service.dice_record(match_id)
         except ActionError as exc:
-            return error(str(exc), 500)
+            return error(exc, 500)
         finally:
             unwatched(match_id)
         if record is None:
@@ -616,7 +616,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         try:
             record = await service.match_record(request.path_params["match_id"])
         except ActionError as exc:
-            return error(str(exc), 500)
+            return error(exc, 500)
         finally:
             unwatched(request.path_params["match_id"])
         if record is None:

@@ -31,7 +31,7 @@ SHOWN_PLAYS = 8
 
 def _game(game: str) -> str:
     if game not in GAMES:
-        raise OpeningsError(f"no opening tables for {game!r}: choose from {', '.join(GAMES)}")
+        raise OpeningsError("no opening tables for {game!r}: choose from {games}", game=game, games=", ".join(GAMES))
     return game
 
 
@@ -70,7 +70,7 @@ def roll_json(game: str, roll: str) -> dict[str, Any]:
     steps and the board after it. ``OpeningsError`` for an unknown game or roll."""
     dice = opening_roll(roll)
     if dice not in shipped().rolls(_game(game)):
-        raise OpeningsError(f"no table for {game} {dice} yet")
+        raise OpeningsError("no table for {game} {dice} yet", game=game, dice=dice)
     return _roll_json(game, str(dice))
 
 
@@ -98,5 +98,5 @@ def practice_json(game: str, roll: str) -> dict[str, Any]:
     ``OpeningTables.judged``), and the best play with its figures, steps and board."""
     dice = opening_roll(roll)
     if dice not in shipped().rolls(_game(game)):
-        raise OpeningsError(f"no table for {game} {dice} yet")
+        raise OpeningsError("no table for {game} {dice} yet", game=game, dice=dice)
     return _practice_json(game, str(dice))

@@ -54,7 +54,7 @@ def read_position(text: str) -> Position:
     if not text:
         raise PositionFormatError("give a position: a position string or a GNU Backgammon Position ID")
     if len(text) > MAX_TEXT:
-        raise PositionFormatError(f"a position is at most {MAX_TEXT} characters")
+        raise PositionFormatError("a position is at most {most} characters", most=MAX_TEXT)
     return Position.from_gnubg_id(text) if POSITION_ID.fullmatch(text) else Position.from_string(text)
 
 
@@ -71,12 +71,12 @@ def position_json(position_text: str, dice_text: str, depth: int = 1, length: in
     ``PositionAnalysisError`` (a ``ValueError``) with a one-line reason for whatever cannot be read
     or analysed."""
     if depth not in DEPTHS:
-        raise PositionAnalysisError(f"the depth is 0, 1 or 2 plies, not {depth}")
+        raise PositionAnalysisError("the depth is 0, 1 or 2 plies, not {depth}", depth=depth)
     try:
         position = read_position(position_text)
         rolled = Dice.parse(dice_text.strip())
     except TavliError as exc:
-        raise PositionAnalysisError(str(exc).strip().splitlines()[0]) from None
+        raise PositionAnalysisError(exc.reason) from None
     dice = Dice(max(rolled), min(rolled))  # shown high-low, as players say it
     if position.result() is not None:
         raise PositionAnalysisError("the game is over in this position: there is nothing to play")
@@ -117,8 +117,9 @@ def _score(game: str, color: Color, length: int, white: int, black: int, order: 
     if length == 0:
         return None
     if not 1 <= length <= MAX_LENGTH:
-        raise PositionAnalysisError(f"a match is played to 1 to {MAX_LENGTH} points, not {length}")
+        raise PositionAnalysisError("a match is played to 1 to {most} points, not {length}", most=MAX_LENGTH,
+                                    length=length)
     try:
         return MatchScore.for_colors(game, color, white, black, length, parse_order(order))
     except TavliError as exc:
-        raise PositionAnalysisError(str(exc)) from None
+        raise PositionAnalysisError(exc.reason) from None

@@ -101,7 +101,7 @@ def read_match_file(data: bytes) -> MatchRecord:
     if text.lstrip().startswith("{"):
         record = loads(text)
     elif MAT_LENGTH.search(text):
-        record = import_mat(text, source="the file")
+        record = import_mat(text)
     else:
         raise MatchFileError("not a match file: a Tavli match record (.json) or a GNU Backgammon .mat file")
     record = finished_games(record)
@@ -109,8 +109,8 @@ def read_match_file(data: bytes) -> MatchRecord:
         raise MatchFileError("the file has no finished game to review")
     turns = sum(len(game.turns) for game in record.games)
     if turns > MAX_FILE_TURNS:
-        raise MatchFileError(f"the match has {turns} turns: the server reviews at most {MAX_FILE_TURNS} "
-                             "(tavli analyse reviews any length)")
+        raise MatchFileError("the match has {turns} turns: the server reviews at most {most} "
+                             "(tavli analyse reviews any length)", turns=turns, most=MAX_FILE_TURNS)
     return record
 
 

@@ -62,8 +62,8 @@ async function analyse(ask, k = 0) {
     const body = await answer.json().catch(() => ({}));
     if (request !== asked) return;
     if (!answer.ok) {
-      // the reason is the library's (in English); the lead-in is in the page's language
-      say($("error"), body.error ? "positionRefused" : "positionFailed", { reason: body.error });
+      // the reason is said in the page's language too, and again when it is switched
+      say($("error"), body.error ? "positionRefused" : "positionFailed", { reason: body.reason ?? body.error });
       return;
     }
     found = body;

@@ -292,8 +292,8 @@ async function reviewFile(file) {
       shown(body);
       $("status").textContent = t("fileReviewed", { name: file.name });
     } else {
-      // what was shown before stays; the reason is the library's (in English)
-      say($("file-error"), body?.error ? "fileRefused" : "reviewFailed", { reason: body?.error });
+      // what was shown before stays; the reason is said in the page's language
+      say($("file-error"), body?.error ? "fileRefused" : "reviewFailed", { reason: body?.reason ?? body?.error });
     }
   } catch {
     say($("file-error"), "reviewFailed");

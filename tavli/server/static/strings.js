@@ -1,5 +1,9 @@
 // The words of the web app, in English and Greek. Every string shown to players comes from here.
 
+import { REASONS_EL } from "./reasons.js";
+
+const REASONS = { el: REASONS_EL };
+
 export const STRINGS = {
   en: {
     title: "Tavli",
@@ -592,11 +596,26 @@ export function setLanguage(lang) {
   document.documentElement.lang = lang;
 }
 
-/** The string `key` in the chosen language, with `{name}` filled in from `vars`. */
+/** The string `key` in the chosen language, with `{name}` filled in from `vars` (a reason the
+ * server sent, in the same language). */
 export function t(key, vars = {}) {
   const table = STRINGS[language()];
-  const text = table[key] ?? STRINGS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
+  return fill(table[key] ?? STRINGS.en[key] ?? key, vars);
+}
+
+function fill(text, vars) {
+  return text.replace(/\{(\w+)\}/g, (_, name) => {
+    const value = vars?.[name];
+    return typeof value === "object" && value !== null ? reasonWords(value) : String(value ?? "");
+  });
+}
+
+/** A reason the server sent (`{text, template, params}`) in the chosen language: the words kept
+ * for its English template with its values filled in, or else its English words. */
+export function reasonWords(reason) {
+  if (typeof reason !== "object" || reason === null) return String(reason ?? "");
+  const words = REASONS[language()]?.[reason.template];
+  return words === undefined ? String(reason.text ?? "") : fill(words, reason.params);
 }
 
 /** Fill every element with data-i18n="key" with its string. */

@@ -1,0 +1,167 @@
+"""Reasons sent to the browser (tavli.server.reasons) and their Greek words (static/reasons.js).
+
+Every reason that can reach a page is a fixed English template (``tavli.errors.Reason``) with a
+Greek translation that fills in the same fields: the checks below read the source of the modules
+whose errors the web app shows, so a new reason without Greek words fails here.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import json
+import pickle
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from tavli import Dice, DiceError, Position, PositionFormatError, TavliError
+from tavli.errors import Reason
+from tavli.server.reasons import one_line, reason_json
+
+ROOT = Path(__file__).resolve().parent.parent
+REASONS_JS = ROOT / "tavli" / "server" / "static" / "reasons.js"
+
+WEB_MODULES = [
+    # what the position page, the review page, the opening pages and the HTTP API can refuse
+    "tavli.dice", "tavli.position_text", "tavli.gnubg_id", "tavli.position", "tavli.notation",
+    "tavli.game", "tavli.match", "tavli.variants", "tavli.met", "tavli.mat", "tavli.record", "tavli.fairdice",
+    "tavli.analysis", "tavli.openings", "tavli.server.positions", "tavli.server.review",
+    "tavli.server.openings", "tavli.server.app",
+]
+"""The WebSocket's refusals are left out: the play page says them by their code."""
+
+SAYERS = {"Reason", "error"}
+"""Calls besides the errors' constructors whose first argument is a template: ``Reason`` and
+the app's ``error`` (a response)."""
+
+
+def greek() -> dict[str, str]:
+    text = REASONS_JS.read_text(encoding="utf-8")
+    table: dict[str, str] = json.loads(text[text.index("= {") + 2:text.rindex("}") + 1])
+    return table
+
+
+def fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+
+
+def error_names(module: object) -> set[str]:
+    """The names under which ``module`` sees the library's errors."""
+    return {name for name, value in vars(module).items()
+            if inspect.isclass(value) and issubclass(value, TavliError)}
+
+
+def templates_of(module_name: str) -> tuple[dict[str, set[str]], list[str]]:
+    """The templates said in a module (each with the fields its call fills), and what is wrong:
+    a reason built in code (an f-string, a sum, ``str()``) cannot be translated."""
+    module = importlib.import_module(module_name)
+    path = Path(inspect.getfile(module))
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = error_names(module) | SAYERS
+    found: dict[str, set[str]] = {}
+    wrong: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if name not in names:
+            continue
+        where = f"{path.relative_to(ROOT)}:{node.lineno}"
+        keywords = {k.arg for k in node.keywords if k.arg is not None}
+        first = node.args[0]
+        literals = [first.body, first.orelse] if isinstance(first, ast.IfExp) else [first]
+        for literal in literals:
+            if isinstance(literal, ast.Constant) and isinstance(literal.value, str):
+                template = literal.value
+                if fields(template) != (keywords if name != "error" else set()):
+                    wrong.append(f"{where}: the fields of {template!r} are not the call's {sorted(keywords)}")
+                if "\n" in template or any(not n.isidentifier() for n in fields(template)):
+                    wrong.append(f"{where}: {template!r} is not one line of plain fields")
+                found[template] = fields(template)
+            elif isinstance(literal, (ast.JoinedStr, ast.BinOp)) or (
+                    isinstance(literal, ast.Call) and isinstance(literal.func, ast.Name)
+                    and literal.func.id == "str"):
+                wrong.append(f"{where}: {name}'s reason is built in code: give a template and its values")
+    return found, wrong
+
+
+@pytest.fixture(scope="module")
+def said() -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    wrong: list[str] = []
+    for module_name in WEB_MODULES:
+        found, bad = templates_of(module_name)
+        out |= found
+        wrong += bad
+    assert not wrong, "\n".join(wrong)
+    return out
+
+
+def test_every_reason_a_page_can_show_is_built_from_templates(said: dict[str, set[str]]) -> None:
+    assert len(said) > 100
+
+
+def test_every_reason_has_greek_words_with_the_same_fields(said: dict[str, set[str]]) -> None:
+    table = greek()
+    missing = sorted(t for t in said if t not in table)
+    assert not missing, "no Greek words for:\n" + "\n".join(json.dumps(t) for t in missing)
+    for template, words in table.items():
+        assert fields(words) == fields(template), (template, words)
+        english = re.sub(r"\{[^}]*\}", "", template)
+        assert re.search("[\u0370-\u03ff\u1f00-\u1fff]", words) or not re.search("[a-z]{3}", english), (template, words)
+
+
+def test_the_greek_table_holds_no_reason_no_longer_said(said: dict[str, set[str]]) -> None:
+    stale = sorted(set(greek()) - set(said))
+    assert not stale, "said nowhere now:\n" + "\n".join(stale)
+
+
+def test_greek_words_use_plain_fields() -> None:
+    for words in greek().values():
+        for _, name, spec, conversion in string.Formatter().parse(words):
+            assert name is None or (name.isidentifier() and not spec and not conversion), words
+
+
+def test_a_reason_is_sent_with_its_template_and_values_as_they_show() -> None:
+    e = DiceError("dice must be two numbers from 1 to 6, like 62 or 6-2, not {text!r}", text="77")
+    sent = reason_json(e)
+    assert sent == {"text": str(e), "template": e.reason.template, "params": {"text": "'77'"}}
+
+
+def test_a_reason_within_a_reason_is_sent_as_a_reason() -> None:
+    with pytest.raises(TavliError) as caught:
+        Position.from_string("portes 15w......................15b x 0:0 0:0")
+    outer = TavliError("line {line}: {reason}", line=3, reason=caught.value)
+    sent = reason_json(outer)
+    assert sent["text"] == f"line 3: {caught.value}"
+    assert sent["params"]["line"] == "3"
+    assert sent["params"]["reason"] == reason_json(caught.value)
+
+
+def test_words_and_errors_that_are_not_the_librarys_are_their_own_template() -> None:
+    assert reason_json("no such match") == {"text": "no such match", "template": "no such match", "params": {}}
+    assert reason_json(ValueError("bad\nsecond line"))["template"] == "bad"
+    assert one_line(ValueError()) == "ValueError"
+
+
+def test_format_specs_are_applied_before_sending() -> None:
+    sent = reason_json(Reason("the request took more than {seconds:g} s to arrive", seconds=30.0))
+    assert sent["params"] == {"seconds": "30"} and sent["text"] == "the request took more than 30 s to arrive"
+
+
+def test_an_error_keeps_its_reason_through_pickling() -> None:
+    with pytest.raises(PositionFormatError) as caught:
+        Position.from_string("nonsense")
+    again = pickle.loads(pickle.dumps(caught.value))
+    assert type(again) is PositionFormatError
+    assert str(again) == str(caught.value) and again.reason.template == caught.value.reason.template
+
+
+def test_the_library_still_says_its_reasons_in_english() -> None:
+    with pytest.raises(DiceError, match="dice must be two numbers from 1 to 6"):
+        Dice.parse("77")
