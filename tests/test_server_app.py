@@ -112,7 +112,8 @@ def test_friend_match_links_and_roles(client: TestClient) -> None:
         # the side not on turn cannot roll, a spectator cannot act
         waiter.send_json({"type": "roll", "seq": 0, "id": 7})
         assert until(waiter, lambda m: m["type"] == "error") == {
-            "type": "error", "code": "not-your-turn", "message": "it is your opponent's turn", "id": 7}
+            "type": "error", "code": "not-your-turn", "message": "it is your opponent's turn", "id": 7,
+            "reason": {"text": "it is your opponent's turn", "template": "it is your opponent's turn", "params": {}}}
         watcher.send_json({"type": "roll", "seq": 0})
         assert until(watcher, lambda m: m["type"] == "error")["code"] == "spectator"
         mover.send_json({"type": "roll", "seq": 0})
@@ -174,6 +175,14 @@ def test_illegal_play_is_refused_with_the_reason(client: TestClient) -> None:
             mover.send_json({"type": "play", "seq": 1, "play": text})
             error = until(mover, lambda m: m["type"] == "error")
             assert error["code"] == "illegal" and error["message"]
+            # the library's own reason, for the page to say in its language
+            assert error["reason"]["text"] == error["message"]
+            if text == "garbage":
+                assert error["reason"]["params"] == {"token": "'garbage'"}
+                assert error["reason"]["template"].startswith("cannot read {token!r}: write moves like")
+            elif text == "":
+                assert error["reason"] == {"text": "give the play to make: the dice can be played", "params": {},
+                                           "template": "give the play to make: the dice can be played"}
             state = until(mover, is_state)
             assert state["seq"] == 1 and state["game"]["position"] == rolled["game"]["position"]
 

@@ -30,13 +30,12 @@ WEB_MODULES = [
     "tavli.dice", "tavli.position_text", "tavli.gnubg_id", "tavli.position", "tavli.notation",
     "tavli.game", "tavli.match", "tavli.variants", "tavli.met", "tavli.mat", "tavli.record", "tavli.fairdice",
     "tavli.analysis", "tavli.openings", "tavli.server.positions", "tavli.server.review",
-    "tavli.server.openings", "tavli.server.app",
+    "tavli.server.openings", "tavli.server.app", "tavli.server.service", "tavli.server.chances",
 ]
-"""The WebSocket's refusals are left out: the play page says them by their code."""
 
-SAYERS = {"Reason", "error"}
-"""Calls besides the errors' constructors whose first argument is a template: ``Reason`` and
-the app's ``error`` (a response)."""
+SAYERS = {"Reason": 0, "error": 0, "ActionError": 1}
+"""Calls besides the errors' constructors that take a template, and which argument it is:
+``Reason``, the app's ``error`` (a response) and the server's refusal of an action."""
 
 
 def greek() -> dict[str, str]:
@@ -61,19 +60,19 @@ def templates_of(module_name: str) -> tuple[dict[str, set[str]], list[str]]:
     module = importlib.import_module(module_name)
     path = Path(inspect.getfile(module))
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    names = error_names(module) | SAYERS
+    names = dict.fromkeys(error_names(module), 0) | SAYERS
     found: dict[str, set[str]] = {}
     wrong: list[str] = []
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Call) or not node.args:
+        if not isinstance(node, ast.Call):
             continue
         func = node.func
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-        if name not in names:
+        if name not in names or len(node.args) <= names[name]:
             continue
         where = f"{path.relative_to(ROOT)}:{node.lineno}"
         keywords = {k.arg for k in node.keywords if k.arg is not None}
-        first = node.args[0]
+        first = node.args[names[name]]
         literals = [first.body, first.orelse] if isinstance(first, ast.IfExp) else [first]
         for literal in literals:
             if isinstance(literal, ast.Constant) and isinstance(literal.value, str):

@@ -265,6 +265,10 @@ def test_start_page_errors_and_greek(context: BrowserContext, shared_server: Ser
     page.fill("[data-testid=games-custom]", "chess")
     page.click("[data-testid=start]")
     expect(page.locator("[data-testid=error]")).to_contain_text("άγνωστο παιχνίδι «chess»")
+    # refused by the server (an empty name between commas): its reason, in Greek too
+    page.fill("[data-testid=games-custom]", "portes,,fevga")
+    page.click("[data-testid=start]")
+    expect(page.locator("[data-testid=error]")).to_have_text("άγνωστο παιχνίδι '': γράψτε portes, plakoto ή fevga")
     page.select_option("[data-testid=lang]", "en")
     page.fill("[data-testid=games-custom]", "fevga,chess")
     page.click("[data-testid=start]")

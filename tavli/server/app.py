@@ -740,7 +740,8 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
                               resign_match=isinstance(msg, Resign) and msg.match,
                               accept=isinstance(msg, Answer) and msg.accept, token=conn.token)
         except ActionError as exc:
-            await conn.send({"type": "error", "code": exc.code, "message": str(exc), "id": msg.id})
+            await conn.send({"type": "error", "code": exc.code, "message": str(exc), "reason": reason_json(exc.reason),
+                             "id": msg.id})
             if exc.code in ("stale", "illegal", "not-your-turn") and conn.match_id is not None:
                 live = await service.get(conn.match_id)
                 if live is not None:
@@ -762,7 +763,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         try:  # for the match, as the bots play and the review ranks
             found = await asyncio.to_thread(hint_json, position, dice, msg.play, score=score)
         except ValueError as exc:
-            raise ActionError("illegal", one_line(exc)) from None
+            raise ActionError("illegal", exc) from None
         return {"type": "hint", "id": msg.id, "seq": seq, "dice": str(dice)} | found
 
     routes = [

@@ -8,17 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from tavli.errors import Reason, TavliError
+from tavli.errors import Reason
 
 
 def reason_of(what: str | Reason | BaseException) -> Reason:
-    """The ``Reason`` of an error or words (words, or an error that is not the library's, are
+    """The ``Reason`` of an error or words (words, or an error that keeps no ``reason``, are
     their own template: they show as they are in every language)."""
-    if isinstance(what, TavliError):
-        return what.reason
     if isinstance(what, Reason):
         return what
-    return Reason(one_line(what))
+    kept = getattr(what, "reason", None)  # the library's errors, the server's refusals
+    return kept if isinstance(kept, Reason) else Reason(one_line(what))
 
 
 def one_line(what: str | Reason | BaseException) -> str:

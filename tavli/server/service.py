@@ -26,13 +26,14 @@ import orjson
 from sqlalchemy.exc import IntegrityError
 
 from tavli.dice import Dice
-from tavli.errors import TavliError
+from tavli.errors import Reason, TavliError
 from tavli.fairdice import SeededRoller, commitment
 from tavli.match import Match, MatchSettings
 from tavli.met import MatchScore
 from tavli.neural import LEVELS, NeuralBot
 from tavli.position import LegalPlays, Play, Position
 from tavli.record import MatchRecord, PlayerInfo
+from tavli.server.reasons import one_line, reason_of
 from tavli.server.store import ActionRow, Announcement, Conflict, MatchRow, Store, token_hash
 from tavli.server.workers import watch_parent
 from tavli.variants import BLACK, WHITE, Color
@@ -102,11 +103,22 @@ def _bot_choice(level: str, position: Position, dice: Dice, score: MatchScore | 
 
 
 class ActionError(ValueError):
-    """An action the server refuses; ``code`` is the protocol's error code."""
+    """An action the server refuses; ``code`` is the protocol's error code, ``reason`` says why
+    (a template and its values, or the library's error that refused it).
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    >>> str(ActionError("stale", "the match is at action {seq}, not {sent}: here is the state", seq=7, sent=6))
+    'the match is at action 7, not 6: here is the state'
+    """
+
+    def __init__(self, code: str, reason: str | BaseException, /, **params: object) -> None:
+        self.reason = Reason(reason, **params) if isinstance(reason, str) else reason_of(reason)
+        super().__init__(one_line(self.reason))
         self.code = code
+
+
+class MatchRequestError(TavliError):
+    """A request for a new match that cannot be met: a field missing, of the wrong kind or out
+    of range."""
 
 
 def rematch_token(token: str, match_id: str) -> str:
@@ -139,18 +151,18 @@ def settings_from_request(body: dict[str, Any]) -> tuple[MatchSettings, dict[str
     """Match settings from the start page's request, with one-line errors; also their JSON form."""
     length = body.get("length", 5)
     if type(length) is not int or not 1 <= length <= 25:
-        raise ValueError("length must be a whole number of points from 1 to 25")
+        raise MatchRequestError("length must be a whole number of points from 1 to 25")
     games_text = body.get("games", "tavli")
     if not isinstance(games_text, str) or len(games_text) > 100:
-        raise ValueError("games must be text such as tavli, portes or fevga,portes")
+        raise MatchRequestError("games must be text such as tavli, portes or fevga,portes")
     games = MatchSettings.parse_games(games_text)
     mother_pin = body.get("mother_pin", "double")
     prime_limits = body.get("prime_limits", True)
     prime_in_start = body.get("prime_in_opponent_start", True)
     if not isinstance(mother_pin, str):
-        raise ValueError("mother_pin must be text")
+        raise MatchRequestError("mother_pin must be text")
     if type(prime_limits) is not bool or type(prime_in_start) is not bool:
-        raise ValueError("prime_limits and prime_in_opponent_start must be true or false")
+        raise MatchRequestError("prime_limits and prime_in_opponent_start must be true or false")
     settings = MatchSettings(length=length, games=games, mother_pin=mother_pin,  # type: ignore[arg-type]
                              prime_limits=prime_limits, prime_in_opponent_start=prime_in_start)
     return settings, settings_json(settings)
@@ -266,7 +278,8 @@ def _apply(live: LiveMatch, kind: str, seat: str, data: dict[str, Any]) -> None:
     if kind == "roll":
         dice = match.roll()
         if "dice" in data and list(dice) != data["dice"]:
-            raise TavliError(f"stored roll {data['dice']} differs from the seed's {list(dice)}")
+            raise TavliError("stored roll {stored} differs from the seed's {rolled}", stored=data["dice"],
+                             rolled=list(dice))
     elif kind == "play":
         game_index = len(match.records) - 1
         text = data["play"]
@@ -286,14 +299,14 @@ def _apply(live: LiveMatch, kind: str, seat: str, data: dict[str, Any]) -> None:
     elif kind in ("accept", "decline"):
         offer = live.offer
         if offer is None or offer["from"] == seat:
-            raise TavliError(f"stored {kind} answers no offer")
+            raise TavliError("stored {kind} answers no offer", kind=kind)
         live.offer = None
         if kind == "accept" and offer["kind"] == "resign":
             match.resign(SEATS[offer["from"]], offer["points"])
         elif kind == "accept":
             live.rematch = str(data["match"])
     else:
-        raise TavliError(f"unknown stored action {kind!r}")
+        raise TavliError("unknown stored action {kind!r}", kind=kind)
 
 
 def _must_pass(live: LiveMatch) -> bool:
@@ -373,24 +386,24 @@ class MatchService:
     async def create(self, body: dict[str, Any]) -> dict[str, Any]:
         """A new match from the start page's request; returns the tokens and links."""
         if not isinstance(body, dict):
-            raise ValueError("the request must be a JSON object")
+            raise MatchRequestError("the request must be a JSON object")
         known = {"opponent", "length", "games", "seat", "mother_pin", "prime_limits", "prime_in_opponent_start",
                  "coach"}
         unknown = sorted(set(body) - known)
         if unknown:
-            raise ValueError(f"unknown field {unknown[0]!r}")
+            raise MatchRequestError("unknown field {name!r}", name=unknown[0])
         opponent = body.get("opponent", "expert")
         if not isinstance(opponent, str) or (opponent != "friend" and opponent not in LEVELS):
-            raise ValueError(f"opponent must be friend or a bot level ({', '.join(LEVELS)})")
+            raise MatchRequestError("opponent must be friend or a bot level ({levels})", levels=", ".join(LEVELS))
         seat = body.get("seat", "white")
         if not isinstance(seat, str) or seat not in ("white", "black", "random"):
-            raise ValueError("seat must be white, black or random")
+            raise MatchRequestError("seat must be white, black or random")
         if seat == "random":
             seat = secrets.choice(["white", "black"])
         _, data = settings_from_request(body)
         coach = body.get("coach", opponent != "friend")  # on against bots unless refused, off between friends
         if type(coach) is not bool:
-            raise ValueError("coach must be true or false")
+            raise MatchRequestError("coach must be true or false")
         data["coach"] = coach
         other = "black" if seat == "white" else "white"
         kinds = {seat: "human", other: "human" if opponent == "friend" else f"bot:{opponent}"}
@@ -428,7 +441,8 @@ class MatchService:
         try:
             live = _replay(row, seeds, rows)
         except TavliError as exc:  # the stored actions do not replay: say so, never guess
-            raise ActionError("corrupt", f"match {match_id} cannot be replayed from the database: {exc}") from None
+            raise ActionError("corrupt", "match {match} cannot be replayed from the database: {reason}",
+                              match=match_id, reason=exc) from None
         if len(live.roller.seeds) > len(seeds):  # the first game's seed, drawn on the first load
             try:
                 await self.store.add_seeds(match_id, dict(enumerate(live.roller.seeds[len(seeds):], len(seeds))))
@@ -478,7 +492,7 @@ class MatchService:
                 live.roller.seeds.extend(seeds[len(live.roller.seeds):])  # games the other process began
                 for action in rows:
                     if action.seq != live.seq + 1:
-                        raise TavliError(f"action {action.seq} follows {live.seq}")
+                        raise TavliError("action {seq} follows {last}", seq=action.seq, last=live.seq)
                     _apply(live, action.kind, action.seat, action.data)
                     live.seq, live.last_action = action.seq, action.at
             except TavliError:  # not a simple continuation: replay the whole match
@@ -536,7 +550,8 @@ class MatchService:
             if role not in SEATS:
                 raise ActionError("spectator", "spectators can only watch")
             if seq != live.seq:
-                raise ActionError("stale", f"the match is at action {live.seq}, not {seq}: here is the state")
+                raise ActionError("stale", "the match is at action {seq}, not {sent}: here is the state",
+                                  seq=live.seq, sent=seq)
             match = live.match
             color = SEATS[role]
             if kind in ("resign", "rematch", "answer"):
@@ -547,15 +562,17 @@ class MatchService:
                 raise ActionError("offer-pending", "wait for the answer to your offer")
             elif kind == "claim":
                 if not await self.can_claim(live, color):
-                    raise ActionError("not-absent", f"you can claim only when the opponent is away on his turn "
-                                                    f"and nothing has happened for {self.claim_after:g} s")
+                    raise ActionError("not-absent", "you can claim only when the opponent is away on his turn "
+                                                    "and nothing has happened for {seconds:g} s",
+                                      seconds=self.claim_after)
                 await self._commit(live, role, "claim", {})
             else:
                 if match.turn != color:
                     raise ActionError("not-your-turn", "it is your opponent's turn")
                 if kind == "roll":
                     if match.dice is not None:
-                        raise ActionError("illegal", f"the dice are already rolled ({match.dice}): play first")
+                        raise ActionError("illegal", "the dice are already rolled ({dice}): play first",
+                                          dice=match.dice)
                     await self._roll(live, role)
                 elif kind == "play":
                     if match.dice is None:
@@ -567,10 +584,10 @@ class MatchService:
                         if parsed is None and len(match.legal_plays()):
                             raise TavliError("give the play to make: the dice can be played")
                     except TavliError as exc:
-                        raise ActionError("illegal", str(exc).splitlines()[0]) from None
+                        raise ActionError("illegal", exc) from None
                     await self._commit(live, role, "play", {"play": str(parsed) if parsed else ""})
                 else:
-                    raise ActionError("bad-message", f"unknown action {kind!r}")
+                    raise ActionError("bad-message", "unknown action {kind!r}", kind=kind)
             await self._run_bots(live)
         return live
 
@@ -664,7 +681,7 @@ class MatchService:
             dice = live.match.roll()
         except TavliError as exc:
             await self.refresh(live.row.id)
-            raise ActionError("illegal", str(exc).splitlines()[0]) from None
+            raise ActionError("illegal", exc) from None
         entries: list[tuple[str, str, dict[str, Any]]] = [(seat, "roll", {"dice": list(dice)})]
         if _must_pass(live):
             _apply(live, "play", seat, {"play": ""})
@@ -682,7 +699,7 @@ class MatchService:
                 _apply(live, kind, seat, data)
         except TavliError as exc:
             await self.refresh(live.row.id)
-            raise ActionError("illegal", str(exc).splitlines()[0]) from None
+            raise ActionError("illegal", exc) from None
         await self._store(live, [(seat, kind, data)], seeds_before)
 
     async def _store(self, live: LiveMatch, entries: list[tuple[str, str, dict[str, Any]]],

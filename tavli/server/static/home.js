@@ -1,5 +1,5 @@
 // The start page: choose the opponent, the length, the games and the house rules; create the match.
-import { language, languageSwitch, t, translatePage } from "/static/strings.js";
+import { language, languageSwitch, sayable, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -50,9 +50,9 @@ async function start(event) {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
     });
     const made = await answer.json().catch(() => ({ error: `HTTP ${answer.status}` }));
-    if (!answer.ok) {  // in English the server's line; in Greek its gist
-      if (language() === "en") throw new Error(made.error || `HTTP ${answer.status}`);
-      throw new Error(answer.status === 429 ? t("tooManyMatches") : t("startFailed"));
+    if (!answer.ok) {  // the server's reason in the page's language, or else its gist
+      const why = sayable(made.reason) ?? (language() === "en" ? made.error : null);
+      throw new Error(why ?? (answer.status === 429 ? t("tooManyMatches") : t("startFailed")));
     }
     localStorage.setItem(`tavli:links:${made.match}`, JSON.stringify({ friend: made.friend, watch: made.watch }));
     location.assign(made.play);

@@ -5,7 +5,7 @@
 import { BoardView, diceFaces, portraitScreen } from "/static/board.js";
 import { checkGame, rematchToken, spectatorRematchToken } from "/static/fairdice.js";
 import { StepInput } from "/static/steps.js";
-import { language, languageSwitch, t, translatePage } from "/static/strings.js";
+import { language, languageSwitch, sayable, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
 const view = new BoardView($("board"));
@@ -83,9 +83,9 @@ function serverError(msg) {
   }
   if (msg.code === "bad-token" || (!state && msg.code === "bad-message")) { badLink("badLink"); return; }
   if (msg.code === "stale") return;
-  // in English the server's own line (it says why); in Greek the code's words
+  // why, in the page's language; where that language has no words for it, the code's words
   const words = t(`error-${msg.code}`);
-  toast(language() === "en" || words === `error-${msg.code}` ? msg.message : words);
+  toast(sayable(msg.reason) ?? (language() === "en" || words === `error-${msg.code}` ? msg.message : words));
 }
 
 function receive(next) {

@@ -613,9 +613,16 @@ function fill(text, vars) {
 /** A reason the server sent (`{text, template, params}`) in the chosen language: the words kept
  * for its English template with its values filled in, or else its English words. */
 export function reasonWords(reason) {
-  if (typeof reason !== "object" || reason === null) return String(reason ?? "");
-  const words = REASONS[language()]?.[reason.template];
-  return words === undefined ? String(reason.text ?? "") : fill(words, reason.params);
+  return sayable(reason) ?? String(reason?.text ?? reason ?? "");
+}
+
+/** A reason's words in the chosen language, or null where that language has none for it. */
+export function sayable(reason) {
+  if (typeof reason !== "object" || reason === null) return null;
+  const lang = language();
+  if (lang === "en") return String(reason.text ?? "");
+  const words = REASONS[lang]?.[reason.template];
+  return words === undefined ? null : fill(words, reason.params);
 }
 
 /** Fill every element with data-i18n="key" with its string. */
