@@ -1,7 +1,7 @@
 """The README's first command, proved on a plain install: ``tavli serve`` from a venv with no extras.
 
 Usage: ``python .ci/front_door.py VENV``. Starts ``VENV/bin/tavli serve`` on a free port and an
-empty SQLite database, fetches ``/`` and ``/healthz``, creates a match over the API, opens its
+empty SQLite database, fetches ``/``, every file of the pages and ``/healthz``, creates a match over the API, opens its
 WebSocket and says hello, then stops the server. Any failure (a missing runtime dependency
 among them) exits non-zero with the server's own output. Needs only the standard library and
 ``websockets`` on the Python that runs it.
@@ -22,6 +22,9 @@ import urllib.request
 from pathlib import Path
 
 from websockets.sync.client import connect
+
+STATIC = Path(__file__).resolve().parent.parent / "tavli" / "server" / "static"
+"""The pages' files in the source tree: each must come from the plain install too."""
 
 
 def free_port() -> int:
@@ -55,6 +58,10 @@ def main(venv: Path) -> None:
                 raise SystemExit(f"front door: tavli serve did not start (exit {server.poll()})")
         with urllib.request.urlopen(url + "/", timeout=30) as page:
             assert page.status == 200 and b"<html" in page.read().lower(), "/ is not the start page"
+        # every file of the pages, from the install (a file the package data leaves out breaks a page)
+        for name in sorted(p.name for p in STATIC.iterdir() if p.is_file()):
+            with urllib.request.urlopen(f"{url}/static/{name}", timeout=30) as static:
+                assert static.status == 200 and static.read(), f"/static/{name} is missing from the install"
         with urllib.request.urlopen(url + "/healthz", timeout=30) as health:
             assert json.load(health) == {"ok": True}, "/healthz is not ok"
         request = urllib.request.Request(url + "/api/matches", json.dumps({"opponent": "beginner"}).encode(),
@@ -66,7 +73,8 @@ def main(venv: Path) -> None:
             ws.send(json.dumps({"type": "hello", "token": links["token"]}))
             state = json.loads(ws.recv(timeout=30))
             assert state["type"] == "state" and state["you"] == links["seat"], state
-        print(f"front door: {venv}/bin/tavli serve answered /, /healthz, POST /api/matches and the WebSocket")
+        print(f"front door: {venv}/bin/tavli serve answered /, /static/*, /healthz, POST /api/matches "
+              "and the WebSocket")
     finally:
         server.send_signal(signal.SIGTERM)
         try:
