@@ -439,7 +439,7 @@ class _Reader:
         except TavliError as e:
             raise self.fail(e.reason) from None
         except TypeError as e:  # Python's own words: they show as they are
-            raise self.fail(Reason(_line(e))) from None
+            raise self.fail(Reason("{words}", words=_line(e))) from None
 
 
 _TYPE_NAMES = {int: Reason("a whole number"), str: Reason("text"), bool: Reason("true or false"),

@@ -8,19 +8,28 @@ whose errors the web app shows, so a new reason without Greek words fails here.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import inspect
 import json
 import pickle
 import re
 import string
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from tavli import Dice, DiceError, Position, PositionFormatError, TavliError
+from tavli import ALL_ROLLS, Dice, DiceError, Position, PositionFormatError, TavliError
 from tavli.errors import Reason
+from tavli.mat import export_mat
+from tavli.record import dumps
+from tavli.server.positions import position_json, read_position
 from tavli.server.reasons import one_line, reason_json
+from tavli.server.review import read_match_file
+from tests.test_server_review import played_record
 
 ROOT = Path(__file__).resolve().parent.parent
 REASONS_JS = ROOT / "tavli" / "server" / "static" / "reasons.js"
@@ -164,3 +173,67 @@ def test_an_error_keeps_its_reason_through_pickling() -> None:
 def test_the_library_still_says_its_reasons_in_english() -> None:
     with pytest.raises(DiceError, match="dice must be two numbers from 1 to 6"):
         Dice.parse("77")
+
+
+# -- what the library actually says, for bad input of every kind a page passes on -----------------
+
+def templates_in(reason: Reason) -> list[str]:
+    """A reason's template and those of the reasons within it."""
+    out = [reason.template]
+    for value in reason.params.values():
+        inner = value.reason if isinstance(value, TavliError) else value
+        if isinstance(inner, Reason):
+            out += templates_in(inner)
+    return out
+
+
+def assert_said_in_greek(call: Callable[[], object]) -> None:
+    try:
+        call()
+    except TavliError as exc:
+        table = greek()
+        missing = [t for t in templates_in(exc.reason) if t not in table]
+        assert not missing, (str(exc), missing)
+
+
+@functools.cache
+def match_files() -> tuple[str, str]:
+    """A finished match as a record and as a .mat file."""
+    record = played_record()
+    return dumps(record), export_mat(record)
+
+
+POSITION_TEXT = st.text(alphabet="portesplakfvg 0123456789wb.:/+-", max_size=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=POSITION_TEXT | st.sampled_from(["portes", "plakoto 15b w", "fevga " + "." * 24 + " w 0:0 0:0"]))
+def test_every_reason_for_a_bad_position_or_roll_has_greek_words(text: str) -> None:
+    assert_said_in_greek(lambda: read_position(text))
+    assert_said_in_greek(lambda: position_json(text, "64"))
+    assert_said_in_greek(lambda: Dice.parse(text))
+
+
+@settings(max_examples=200, deadline=None)
+@given(play=st.text(alphabet="0123456789/*()barof -", max_size=20),
+       game=st.sampled_from(["portes", "plakoto", "fevga"]), dice=st.sampled_from(ALL_ROLLS))
+def test_every_reason_for_a_bad_play_has_greek_words(play: str, game: str, dice: Dice) -> None:
+    assert_said_in_greek(lambda: Position.start(game).parse_play(play, dice))
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_every_reason_for_a_damaged_match_file_has_greek_words(data: st.DataObject) -> None:
+    """A record or a .mat file with a line dropped, doubled or changed, as a page uploads it."""
+    text = data.draw(st.sampled_from(match_files()))
+    lines = text.splitlines()
+    k = data.draw(st.integers(0, len(lines) - 1))
+    change = data.draw(st.sampled_from(["drop", "double", "edit"]))
+    if change == "drop":
+        del lines[k]
+    elif change == "double":
+        lines.insert(k, lines[k])
+    else:
+        at = data.draw(st.integers(0, len(lines[k])))
+        lines[k] = lines[k][:at] + data.draw(st.text(alphabet='0123456789:/"{},abwx ', max_size=4)) + lines[k][at + 1:]
+    assert_said_in_greek(lambda: read_match_file("\n".join(lines).encode()))

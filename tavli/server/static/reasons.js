@@ -289,5 +289,6 @@ export const REASONS_EL = {
   "unknown stored action {kind!r}": "άγνωστη αποθηκευμένη ενέργεια {kind}",
   "wait for the answer to your offer": "περιμένετε την απάντηση στην προσφορά σας",
   "you can claim only when the opponent is away on his turn and nothing has happened for {seconds:g} s": "διεκδίκηση γίνεται μόνο όταν ο αντίπαλος λείπει στη σειρά του και δεν έχει γίνει τίποτα για {seconds} δ",
-  "you can offer to resign the game on your turn": "παραίτηση από το παιχνίδι προσφέρεται στη σειρά σας"
+  "you can offer to resign the game on your turn": "παραίτηση από το παιχνίδι προσφέρεται στη σειρά σας",
+  "{words}": "{words}"
 };
