@@ -58,6 +58,14 @@ def test_pages_levels_and_health(client: TestClient) -> None:
     assert client.get("/api/matches/nope/dice").status_code == 404
 
 
+def test_the_pages_files_come_compressed_to_browsers_that_take_it(client: TestClient) -> None:
+    plain = client.get("/static/reasons.js", headers={"Accept-Encoding": "identity"})
+    packed = client.get("/static/reasons.js", headers={"Accept-Encoding": "gzip"})
+    assert plain.headers.get("content-encoding") is None and packed.headers["content-encoding"] == "gzip"
+    assert packed.text == plain.text  # the client unpacks it
+    assert int(packed.headers["content-length"]) < len(plain.content) / 3
+
+
 @pytest.mark.parametrize(("body", "words"), [
     ({"length": 0}, "length"),
     ({"length": "5"}, "length"),
