@@ -59,7 +59,7 @@ def main(venv: Path) -> None:
         with urllib.request.urlopen(url + "/", timeout=30) as page:
             assert page.status == 200 and b"<html" in page.read().lower(), "/ is not the start page"
         # every file of the pages, from the install (a file the package data leaves out breaks a page)
-        for name in sorted(p.name for p in STATIC.iterdir() if p.is_file()):
+        for name in ["reasons.js", *sorted(p.name for p in STATIC.iterdir() if p.is_file())]:
             with urllib.request.urlopen(f"{url}/static/{name}", timeout=30) as static:
                 assert static.status == 200 and static.read(), f"/static/{name} is missing from the install"
         with urllib.request.urlopen(url + "/healthz", timeout=30) as health:

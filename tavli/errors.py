@@ -1,18 +1,38 @@
 """Errors raised by the library: all are ``ValueError`` subclasses.
 
 Each keeps its reason as a ``Reason``: a fixed English template and the values filled into it.
-The words are the error's message; a front end that speaks another language looks the template
-up in its own table and fills in the same values (the web app does, in Greek).
+The words are the error's message; ``Reason.words("el")`` says it in Greek, from the table of
+every template's Greek words (``tavli/data/reasons.el.json``), with the same values.
 """
 
 from __future__ import annotations
 
+import functools
+import json
+import re
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
 _FORMATTER = string.Formatter()
+
+LANGUAGES = ("en", "el")
+"""The languages a reason can be said in: English, and Greek."""
+
+
+@functools.cache
+def translations(language: str) -> Mapping[str, str]:
+    """Each English template's words in ``language`` (``{name}`` fields, the values already
+    formatted); English has none: its words are the templates."""
+    if language not in LANGUAGES:
+        raise ValueError(f"no words in {language!r}: the languages are {', '.join(LANGUAGES)}")
+    if language == "en":
+        return {}
+    text = (resources.files("tavli") / "data" / f"reasons.{language}.json").read_text(encoding="utf-8")
+    table: dict[str, str] = json.loads(text)
+    return table
 
 
 @dataclass(frozen=True)
@@ -38,6 +58,19 @@ class Reason:
     def __str__(self) -> str:
         return self.template.format(**self.params) if self.params else self.template
 
+    def words(self, language: str = "en") -> str:
+        """The reason in ``language`` (see ``LANGUAGES``): the template's words there with the
+        values filled in, each reason within in the same language; English where it has none.
+
+        >>> Reason("the board has {count} points, not 24", count=23).words("el")
+        'το ταμπλό έχει 23 σημεία, όχι 24'
+        """
+        words = translations(language).get(self.template)
+        if words is None:
+            return str(self)
+        values = self.values()
+        return re.sub(r"\{(\w+)\}", lambda m: _said(values[m.group(1)], language), words)
+
     def values(self) -> dict[str, Any]:
         """Each field's value as it shows in the words (``!r`` and format specs applied), or,
         for a ``Reason`` or ``TavliError``, its ``Reason``."""
@@ -55,6 +88,10 @@ class Reason:
             else:
                 out[name] = format(_FORMATTER.convert_field(value, conversion), spec or "")
         return out
+
+
+def _said(value: Any, language: str) -> str:
+    return value.words(language) if isinstance(value, Reason) else str(value)
 
 
 class TavliError(ValueError):

@@ -64,6 +64,11 @@ def test_the_pages_files_come_compressed_to_browsers_that_take_it(client: TestCl
     assert plain.headers.get("content-encoding") is None and packed.headers["content-encoding"] == "gzip"
     assert packed.text == plain.text  # the client unpacks it
     assert int(packed.headers["content-length"]) < len(plain.content) / 3
+    # the Greek words of the reasons are made from the library's table, and revalidated
+    assert plain.text.startswith("export const REASONS_EL = {") and "το ταμπλό έχει {count} σημεία" in plain.text
+    again = client.get("/static/reasons.js", headers={"If-None-Match": plain.headers["etag"]})
+    assert again.status_code == 304 and not again.content
+    assert client.get("/static/strings.js").status_code == 200  # the other files beside it
 
 
 @pytest.mark.parametrize(("body", "words"), [

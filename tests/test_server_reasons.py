@@ -1,4 +1,4 @@
-"""Reasons sent to the browser (tavli.server.reasons) and their Greek words (static/reasons.js).
+"""Reasons sent to the browser (tavli.server.reasons) and their Greek words (tavli/data/reasons.el.json).
 
 Every reason that can reach a page is a fixed English template (``tavli.errors.Reason``) with a
 Greek translation that fills in the same fields: the checks below read the source of the modules
@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tavli import ALL_ROLLS, Dice, DiceError, Position, PositionFormatError, TavliError
-from tavli.errors import Reason
+from tavli.errors import Reason, translations
 from tavli.mat import export_mat
 from tavli.record import dumps
 from tavli.server.positions import position_json, read_position
@@ -32,7 +32,6 @@ from tavli.server.review import read_match_file
 from tests.test_server_review import played_record
 
 ROOT = Path(__file__).resolve().parent.parent
-REASONS_JS = ROOT / "tavli" / "server" / "static" / "reasons.js"
 
 WEB_MODULES = [
     # what the position page, the review page, the opening pages and the HTTP API can refuse
@@ -48,9 +47,7 @@ SAYERS = {"Reason": 0, "error": 0, "ActionError": 1}
 
 
 def greek() -> dict[str, str]:
-    text = REASONS_JS.read_text(encoding="utf-8")
-    table: dict[str, str] = json.loads(text[text.index("= {") + 2:text.rindex("}") + 1])
-    return table
+    return dict(translations("el"))
 
 
 def fields(template: str) -> set[str]:

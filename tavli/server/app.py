@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import ipaddress
 import itertools
 import json
@@ -29,12 +30,12 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Mount, Route, Router, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from tavli.errors import Reason
+from tavli.errors import Reason, translations
 from tavli.met import MatchScore
 from tavli.neural import DEFAULT_LEVEL, LEVELS
 from tavli.openings import OpeningsError
@@ -374,6 +375,20 @@ def check_proxies(proxies: Iterable[str]) -> list[str]:
             raise ValueError(f"{proxy!r} is not an IP address or network") from None
         out.append(proxy.strip())
     return out
+
+
+REASONS_SCRIPT = b"export const REASONS_EL = " + orjson.dumps(dict(translations("el"))) + b";\n"
+"""The Greek words of every reason, as the pages import them (``static/strings.js``)."""
+REASONS_TAG = '"' + hashlib.sha256(REASONS_SCRIPT).hexdigest()[:16] + '"'
+
+
+async def reasons_script(request: Request) -> Response:
+    """``/static/reasons.js``: made from the library's table, so the pages and the library say the
+    same; revalidated like the other files (an unchanged table answers 304)."""
+    headers = {"Cache-Control": "no-cache", "ETag": REASONS_TAG}
+    if request.headers.get("if-none-match") == REASONS_TAG:
+        return Response(status_code=304, headers=headers)
+    return Response(REASONS_SCRIPT, media_type="text/javascript", headers=headers)
 
 
 def error(reason: str | Reason | BaseException, status: int) -> JSONResponse:
@@ -788,7 +803,10 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         Route("/api/matches/{match_id}/analysis", analysis),
         WebSocketRoute("/ws/{match_id}", socket),
         # the pages' files compressed (their words in two languages are most of what a page loads)
-        Mount("/static", GZipMiddleware(StaticFiles(directory=STATIC, check_dir=False)), name="static"),
+        Mount("/static", GZipMiddleware(Router([
+            Route("/reasons.js", reasons_script),
+            Mount("/", StaticFiles(directory=STATIC, check_dir=False)),
+        ])), name="static"),
     ]
     # X-Forwarded-For counts only from the proxies the operator names (uvicorn's own trust is off)
     middleware = [Middleware(ProxyHeadersMiddleware, trusted_hosts=proxies)] if proxies else []

@@ -1,7 +1,8 @@
 """Reasons as the browser is sent them, so that it can say them in the player's language.
 
-An error's words are English; the web app has a Greek template for each of the library's and
-the server's reasons (``static/strings.js``, ``REASONS``) and fills in the values sent here.
+An error's words are English; the pages have the Greek words of each of the library's and the
+server's templates (``tavli.errors.translations``, loaded as ``/static/reasons.js``) and fill in
+the values sent here.
 """
 
 from __future__ import annotations
