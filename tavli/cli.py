@@ -870,9 +870,9 @@ def rollout(position: str, variant: str | None, dice: str | None, trials: int, l
 @click.option("--match", "length", type=click.IntRange(1, 64), default=None,
               help="rank the plays for a match to this many points, at --score")
 @click.option("--score", default="0-0", show_default=True, help="with --match: White's and Black's points so far")
-@click.option("--order", default="tavli", show_default=True,
-              help="with --match: the Tavli order of games, single (the position's game alone) or a list "
-                   "like fevga,portes")
+@click.option("--games", "--order", "order", default="tavli", show_default=True,
+              help="with --match: the games in order, as tavli play and tavli met take them: tavli, one "
+                   "game, a list like fevga,portes, or single (the position's game alone)")
 @click.option("--json", "as_json", is_flag=True, help="print the plays as one JSON object")
 def hint(position: str, dice: str, variant: str | None, depth: int, length: int | None, score: str, order: str,
          as_json: bool) -> None:

@@ -597,7 +597,7 @@ class TerminalMatch:
             self.say(("GNU Backgammon Position ID: ", NOTE_STYLE), (position.gnubg_id(), "bold"))
         games = self.match.settings.games
         order = "tavli" if games == TAVLI_SEQUENCE else ",".join(games)
-        match = f" --match {length} --score {score[WHITE]}-{score[BLACK]} --order {order}"
+        match = f" --match {length} --score {score[WHITE]}-{score[BLACK]} --games {order}"
         command = f"tavli hint '{position}' {dice.first}{dice.second}{match}"
         self.say(("Its plays, ranked: ", NOTE_STYLE), (command, "bold"))
 

@@ -176,7 +176,7 @@ def test_hint_for_a_match_at_its_score() -> None:
     assert "match to 3 at 2-1 (tavli order), ranked for the match" in shown.splitlines()[0]
     # another order: this Portes game the match's second, after a Fevga game
     other = json.loads(tavli("hint", position, "51", "--depth", "0", "--match", "3", "--score", "2-1",
-                             "--order", "fevga,portes", "--json").stdout)
+                             "--games", "fevga,portes", "--json").stdout)
     score = MatchScore.in_game("portes", mine=1, theirs=2, length=3, games=("fevga", "portes"))
     ranked = rank_plays(Position.from_string(position), Dice(5, 1), 0, score=score)
     assert [p["play"] for p in other["plays"]] == [str(r.play) for r in ranked]

@@ -421,13 +421,13 @@ def test_position_prints_the_position_and_the_command_that_ranks_its_plays() -> 
     assert f"Position: {start}" in text and "GNU Backgammon Position ID: 4HPwATDgc/ABMA" in text
     command = re.search(r"tavli hint '([^']+)' (\d\d)( .*)$", text, re.MULTILINE)
     assert command is not None and command.group(1) == start and command.group(2) == "31"
-    assert command.group(3) == " --match 3 --score 0-0 --order tavli"
+    assert command.group(3) == " --match 3 --score 0-0 --games tavli"
     # another order of games is written out
     match = Match(MatchSettings(length=3, games=("portes", "fevga")), DiceRoller(seed=2))
     match.roll("31")
     terminal = TerminalMatch(match, seats, Console(file=out, width=200), input)
     assert terminal.read_play(match.legal_plays(), "position") is None
-    assert out.getvalue().rstrip().endswith("--match 3 --score 0-0 --order portes,fevga")
+    assert out.getvalue().rstrip().endswith("--match 3 --score 0-0 --games portes,fevga")
 
 
 # -- the openings practice ---------------------------------------------------------------------------
