@@ -1,4 +1,5 @@
-// The words of the web app, in English and Greek. Every string shown to players comes from here.
+// The words of the web app, in English and Greek. Every string shown to players comes from here,
+// or, for the reasons the server gives, from the library's table of their Greek words (reasons.js).
 
 import { REASONS_EL } from "./reasons.js";
 
