@@ -81,10 +81,8 @@ class Reason:
             if name is None:
                 continue
             value = self.params[name]
-            if isinstance(value, TavliError):
-                value = value.reason
-            if isinstance(value, Reason) and not conversion and not spec:
-                out[name] = value
+            if not conversion and not spec and isinstance(value, Reason | TavliError):
+                out[name] = value if isinstance(value, Reason) else value.reason
             else:
                 out[name] = format(_FORMATTER.convert_field(value, conversion), spec or "")
         return out

@@ -50,3 +50,10 @@ def test_an_error_made_from_a_reason_keeps_it() -> None:
     reason = Reason("the board has {count} points, not 24", count=25)
     error = PositionFormatError(reason)
     assert error.reason is reason and str(error) == "the board has 25 points, not 24"
+
+
+def test_a_reason_shown_with_a_conversion_is_shown_as_it_is_in_the_words() -> None:
+    inner = TavliError("the board has {count} points, not 24", count=2)
+    reason = Reason("{what!r} and {why}", what=inner, why=inner)
+    values = reason.values()
+    assert values["what"] == repr(inner) and values["why"] is inner.reason

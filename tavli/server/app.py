@@ -386,7 +386,8 @@ async def reasons_script(request: Request) -> Response:
     """``/static/reasons.js``: made from the library's table, so the pages and the library say the
     same; revalidated like the other files (an unchanged table answers 304)."""
     headers = {"Cache-Control": "no-cache", "ETag": REASONS_TAG}
-    if request.headers.get("if-none-match") == REASONS_TAG:
+    asked = {tag.strip().removeprefix("W/") for tag in request.headers.get("if-none-match", "").split(",")}
+    if REASONS_TAG in asked or "*" in asked:  # a proxy may have weakened the tag
         return Response(status_code=304, headers=headers)
     return Response(REASONS_SCRIPT, media_type="text/javascript", headers=headers)
 

@@ -621,9 +621,9 @@ export function reasonWords(reason) {
 export function sayable(reason) {
   if (typeof reason !== "object" || reason === null) return null;
   const lang = language();
-  if (lang === "en") return String(reason.text ?? "");
-  const words = REASONS[lang]?.[reason.template];
-  return words === undefined ? null : fill(words, reason.params);
+  if (lang === "en") return reason.text ?? null;
+  const table = REASONS[lang] ?? {};
+  return Object.hasOwn(table, reason.template) ? fill(table[reason.template], reason.params) : null;
 }
 
 /** Fill every element with data-i18n="key" with its string. */
