@@ -40,6 +40,7 @@ from tavli.mat import import_mat
 from tavli.met import MatchScore
 from tavli.position import Position
 from tavli.record import MatchRecord, loads
+from tavli.server.reasons import one_line
 from tavli.server.view import board_json, steps_json
 from tavli.variants import BLACK, WHITE
 
@@ -252,7 +253,7 @@ class Reviewer:
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # kept and reported by the next request; a later game retries
-            job.error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            job.error = one_line(exc)
             return
         if self.jobs.get(match_id) is job:
             del self.jobs[match_id]
