@@ -2,7 +2,8 @@
 
 Usage: ``python .ci/front_door.py VENV``. Starts ``VENV/bin/tavli serve`` on a free port and an
 empty SQLite database, fetches ``/``, every file of the pages and ``/healthz``, creates a match over the API, opens its
-WebSocket and says hello, then stops the server. Any failure (a missing runtime dependency
+WebSocket and says hello, then stops the server. Then plays a short bot match with ``tavli play``
+in Greek (its words are package data too). Any failure (a missing runtime dependency
 among them) exits non-zero with the server's own output. Needs only the standard library and
 ``websockets`` on the Python that runs it.
 """
@@ -10,6 +11,7 @@ among them) exits non-zero with the server's own output. Needs only the standard
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import socket
@@ -83,6 +85,13 @@ def main(venv: Path) -> None:
             server.kill()
             server.wait()
         shutil.rmtree(workdir, ignore_errors=True)
+    terminal = subprocess.run([str(venv / "bin" / "tavli"), "play", "--white", "heuristic", "--black", "random",
+                               "--length", "1", "--games", "portes", "--seed", "1", "--lang", "el"],
+                              capture_output=True, text=True, encoding="utf-8", timeout=600,
+                              env=dict(os.environ, COLUMNS="100", PYTHONIOENCODING="utf-8"))
+    if terminal.returncode != 0 or "κερδίζουν την παρτίδα" not in terminal.stdout:
+        raise SystemExit(f"front door: tavli play --lang el failed:\n{terminal.stdout}{terminal.stderr}")
+    print(f"front door: {venv}/bin/tavli play --lang el played a match to its end")
 
 
 if __name__ == "__main__":

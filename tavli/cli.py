@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 import time
@@ -14,7 +15,7 @@ import click
 
 from tavli.bots import BOTS, LEVELS
 from tavli.dice import Dice, DiceRoller
-from tavli.errors import TavliError
+from tavli.errors import LANGUAGES, TavliError
 from tavli.game import Game
 from tavli.gnubg_id import POSITION_ID
 from tavli.match import MatchSettings
@@ -135,6 +136,27 @@ def house_rule_options(command: F) -> F:
     return command
 
 
+def locale_language(environ: Mapping[str, str] = os.environ) -> str:
+    """``el`` where the locale is Greek, else ``en``: the first of ``LANGUAGE``, ``LC_ALL``,
+    ``LC_MESSAGES`` and ``LANG`` that is set decides, as for gettext.
+
+    >>> locale_language({"LANG": "el_GR.UTF-8"}), locale_language({"LC_ALL": "C", "LANG": "el_GR"})
+    ('el', 'en')
+    """
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name, "").split(":")[0]
+        if value:
+            return "el" if value.lower().startswith("el") else "en"
+    return "en"
+
+
+def language_option(command: F) -> F:
+    """``--lang``: the language of what the terminal says; by default the locale's."""
+    return click.option("--lang", "language", type=click.Choice(LANGUAGES), default=lambda: locale_language(),
+                        show_default="el in a Greek locale, else en",
+                        help="speak English or Greek")(command)
+
+
 def _settings(length: int, games: str, mother_pin: str, prime_limits: str,
               prime_in_opponent_start: str) -> MatchSettings:
     try:
@@ -158,15 +180,16 @@ def _settings(length: int, games: str, mother_pin: str, prime_limits: str,
 @click.option("--seed", type=int, help="reproducible dice (default: cryptographic dice)")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
               help="write the match record (JSON, docs/formats.md) to this file when the match ends or stops")
+@language_option
 def play(white: str, black: str, length: int, games: str, mother_pin: str, prime_limits: str,
-         prime_in_opponent_start: str, seed: int | None, save: Path | None) -> None:
+         prime_in_opponent_start: str, seed: int | None, save: Path | None, language: str) -> None:
     """Play a match in the terminal against a bot or a friend."""
     from tavli.terminal import play_match
 
     settings = _settings(length, games, mother_pin, prime_limits, prime_in_opponent_start)
     if save is not None:
         _check_writable(save)
-    play_match(settings, {WHITE: white, BLACK: black}, DiceRoller(seed), save=save)
+    play_match(settings, {WHITE: white, BLACK: black}, DiceRoller(seed), save=save, language=language)
 
 
 @cli.command("met")
@@ -223,7 +246,8 @@ def met_command(length: int, games: str, next_game: int, starter: str, mother_pi
 @click.argument("game", default="portes", type=click.Choice(["portes", "plakoto", "fevga"]))
 @click.option("--rolls", type=click.IntRange(1), default=None, help="stop after this many rolls (default: at q)")
 @click.option("--seed", type=int, default=None, help="deal the same rolls again")
-def practise(game: str, rolls: int | None, seed: int | None) -> None:
+@language_option
+def practise(game: str, rolls: int | None, seed: int | None, language: str) -> None:
     """Practise the openings of GAME: play opening rolls from the start and see what each play
     gives up against the best by the opening tables.
 
@@ -235,7 +259,7 @@ def practise(game: str, rolls: int | None, seed: int | None) -> None:
     from tavli.terminal import practise_openings
 
     try:  # the count follows each roll
-        practise_openings(game, rolls=rolls, rng=random.Random(seed))
+        practise_openings(game, rolls=rolls, rng=random.Random(seed), language=language)
     except KeyboardInterrupt:
         raise SystemExit(130) from None
 

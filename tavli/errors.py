@@ -23,16 +23,18 @@ LANGUAGES = ("en", "el")
 
 
 @functools.cache
-def translations(language: str) -> Mapping[str, str]:
+def translations(language: str, table: str = "reasons") -> Mapping[str, str]:
     """Each English template's words in ``language`` (``{name}`` fields, the values already
-    formatted); English has none: its words are the templates."""
+    formatted), from the library's ``table``: ``reasons`` for its errors and results,
+    ``terminal`` for the words of ``tavli.terminal``. English has none: its words are the
+    templates."""
     if language not in LANGUAGES:
         raise ValueError(f"no words in {language!r}: the languages are {', '.join(LANGUAGES)}")
     if language == "en":
         return {}
-    text = (resources.files("tavli") / "data" / f"reasons.{language}.json").read_text(encoding="utf-8")
-    table: dict[str, str] = json.loads(text)
-    return table
+    text = (resources.files("tavli") / "data" / f"{table}.{language}.json").read_text(encoding="utf-8")
+    words: dict[str, str] = json.loads(text)
+    return words
 
 
 @dataclass(frozen=True)

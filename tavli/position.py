@@ -86,7 +86,7 @@ class GameResult(NamedTuple):
         >>> GameResult(WHITE, 2, "double game: the loser bore off nothing").words().template
         'White wins {points} points ({reason})'
         """
-        why: Reason | str = _RESULT_REASONS.get(self.reason, self.reason)
+        why = self.why()
         if self.winner is None:
             return Reason("tie ({reason})", reason=why)
         if self.winner == WHITE:
@@ -94,6 +94,15 @@ class GameResult(NamedTuple):
                           else "White wins {points} points ({reason})", points=self.points, reason=why)
         return Reason("Black wins {points} point ({reason})" if self.points == 1
                       else "Black wins {points} points ({reason})", points=self.points, reason=why)
+
+
+    def why(self) -> Reason:
+        """Why the game ended, as a ``Reason``: a reason given by a caller is its own template.
+
+        >>> GameResult(None, 0, "both mothers pinned").why().words("el")
+        'πλακώθηκαν και οι δύο μάνες'
+        """
+        return _RESULT_REASONS.get(self.reason) or Reason(self.reason)
 
 
 _RESULT_REASONS = {

@@ -4,9 +4,16 @@ seats typing moves in notation or by number, bots playing their own moves.
 The board is drawn from one side's point of view: his points 13-24 on top,
 12-1 below, his home table at the bottom right.
 
+Everything is said in English or in Greek (``language``): each sentence is an
+English template whose Greek words are the library's table
+``tavli/data/terminal.el.json``; the library's own reasons (an illegal move,
+how a game ended) come in the same language from its table of reasons.
+
 >>> from tavli import Position
 >>> text = render_text(board(Position.start("portes")))
 >>> "White" in text and "167 pips" in text
+True
+>>> "Λευκά" in render_text(board(Position.start("portes"), language="el"))
 True
 """
 
@@ -14,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import re
 import sys
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -27,6 +35,7 @@ from rich.text import Text
 
 from tavli.bots import BOTS, Player, make_bot
 from tavli.dice import Dice, DiceRoller
+from tavli.errors import LANGUAGES, Reason, TavliError, translations
 from tavli.match import TAVLI_SEQUENCE, GameRecord, Match, MatchSettings
 from tavli.position import LegalPlays, Play, PointView, Position
 from tavli.variants import BLACK, WHITE, Color, Variant
@@ -56,6 +65,86 @@ NOTE_STYLE = "cyan"
 
 Cell = tuple[str, str]
 """Text of one cell of the board (CELL characters wide) and its style."""
+
+
+# -- words --------------------------------------------------------------------
+FIELD = re.compile(r"\{(\w+)\}")
+"""A field of a template: a name in braces, its value given already formatted."""
+
+
+@dataclass(frozen=True)
+class Words:
+    """The terminal's words in one of ``tavli.errors.LANGUAGES``.
+
+    A sentence is an English template with ``{name}`` fields; its words in the language come
+    from the table, and each value keeps its own style: a ``Text``, a ``(text, style)`` pair,
+    a ``Reason`` or library error (said in the same language), or anything ``str`` can say.
+
+    >>> Words("el")("{count} off", count=3).plain
+    '3 έξω'
+    """
+
+    language: str = "en"
+
+    def __post_init__(self) -> None:
+        if self.language not in LANGUAGES:
+            raise ValueError(f"no words in {self.language!r}: the languages are {', '.join(LANGUAGES)}")
+
+    def __call__(self, template: str, style: str = "", /, **params: object) -> Text:
+        words = translations(self.language, "terminal").get(template, template)
+        text = Text(style=style)
+        at = 0
+        for field_match in FIELD.finditer(words):
+            text.append(words[at:field_match.start()])
+            text.append_text(self.value(params[field_match.group(1)]))
+            at = field_match.end()
+        text.append(words[at:])
+        return text
+
+    def value(self, value: object) -> Text:
+        if isinstance(value, Text):
+            return value
+        if type(value) is tuple:  # (text, style); not a NamedTuple such as Dice
+            return Text(*value)
+        if isinstance(value, TavliError):
+            value = value.reason
+        if isinstance(value, Reason):
+            return Text(value.words(self.language))
+        return Text(str(value))
+
+    def plain(self, template: str, /, **params: object) -> str:
+        """The words without styles: for prompts and file names."""
+        return self(template, **params).plain
+
+    def color(self, color: Color) -> str:
+        """``White`` or ``Black``, in the language."""
+        return self.plain("White" if color == WHITE else "Black")
+
+    def game(self, name: str) -> str:
+        """``Portes``, ``Plakoto`` or ``Fevga``, in the language."""
+        return self.plain(name.capitalize())
+
+    def error(self, error: Exception) -> Text:
+        """A refusal: ``✗`` and its reason in the language."""
+        return self("✗ {why}", style=ERROR_STYLE, why=error if isinstance(error, TavliError) else str(error))
+
+
+NAMES = ("White", "Black", "Portes", "Plakoto", "Fevga", *SEAT_KINDS, "doubtful", "error", "blunder", "a good play")
+"""Words said by name rather than by a template in the code: the sides, the games, the seats'
+kinds and levels, and the skill of a play (``tavli.analysis``)."""
+
+
+def command_words(language: str) -> dict[str, tuple[str, ...]]:
+    """What the player may type for each command: the English words, and in Greek the Greek
+    ones too."""
+    english = {"list": ("?", "list", "l", "ls"), "help": ("help", "h"), "board": ("board", "redraw"),
+               "hint": ("hint",), "position": ("position", "pos"), "quit": ("quit", "exit", "q"),
+               "yes": ("y", "yes")}
+    if language != "el":
+        return english
+    greek = {"list": ("λίστα",), "help": ("βοήθεια",), "board": ("ταμπλό",), "hint": ("συμβουλή",),
+             "position": ("θέση",), "quit": ("έξοδος", "τέλος"), "yes": ("ν", "ναι")}
+    return {name: words + greek[name] for name, words in english.items()}
 
 
 # -- the board --------------------------------------------------------------
@@ -125,7 +214,7 @@ BOTTOM_LEFT, BOTTOM_RIGHT = range(12, 6, -1), range(6, 0, -1)
 
 
 def board_lines(position: Position, bottom: Color = WHITE, dice: Dice | None = None,
-                marks: Collection[int] = ()) -> list[Text]:
+                marks: Collection[int] = (), language: str = "en") -> list[Text]:
     """The drawn board, one Text per line, seen by ``bottom``.
 
     ``marks`` are points (in ``bottom``'s numbering) whose labels are
@@ -150,7 +239,7 @@ def board_lines(position: Position, bottom: Color = WHITE, dice: Dice | None = N
         lines.append(_board_row(quarters[0], quarters[1], depth,
                                 _bar_cell(bar_top, ROWS - 1 - depth),
                                 _off_cell(opponent, position.borne_off(opponent), depth == 0)))
-    lines.append(_middle_row(position, dice, half, bar_width))
+    lines.append(_middle_row(position, dice, half, bar_width, Words(language)))
     for depth in reversed(range(ROWS)):
         lines.append(_board_row(quarters[2], quarters[3], depth,
                                 _bar_cell(bar_bottom, ROWS - 1 - depth),
@@ -189,8 +278,8 @@ def _styled(text: Text) -> Text:
     return text
 
 
-def _middle_row(position: Position, dice: Dice | None, half: str, bar_width: int) -> Text:
-    bar = "BAR" if position.variant.has_bar else ""
+def _middle_row(position: Position, dice: Dice | None, half: str, bar_width: int, words: Words) -> Text:
+    bar = words.plain("BAR")[:bar_width] if position.variant.has_bar else ""
     row = Text(" ")
     row.append("│", FRAME_STYLE)
     row.append(half, BOARD_STYLE)
@@ -204,14 +293,15 @@ def _middle_row(position: Position, dice: Dice | None, half: str, bar_width: int
     pad = len(half) - right.cell_len
     row.append_text(_styled(Text(" " * (pad // 2)).append_text(right).append(" " * (pad - pad // 2))))
     row.append("│", FRAME_STYLE)
-    row.append(" off", LABEL_STYLE)
+    row.append(" " + words.plain("off"), LABEL_STYLE)
     return row
 
 
 def side_lines(position: Position, names: Mapping[Color, str] | None = None,
-               dice: Dice | None = None, bottom: Color = WHITE) -> list[Text]:
+               dice: Dice | None = None, bottom: Color = WHITE, language: str = "en") -> list[Text]:
     """The facts next to the board: each side's pips, bar and borne-off checkers, the turn."""
-    names = names or {WHITE: "White", BLACK: "Black"}
+    words = Words(language)
+    names = names or {color: words.color(color) for color in (WHITE, BLACK)}
     width = max(len(n) for n in names.values())
     lines = []
     for color in (bottom.other, bottom):
@@ -219,39 +309,42 @@ def side_lines(position: Position, names: Mapping[Color, str] | None = None,
         line = Text.assemble(("▶ " if to_move else "  ", MARK_STYLE),
                              (f"{GLYPH[color]} ", CHECKER_STYLE[color]),
                              (f"{names[color]:<{width}}  ", "bold"),
-                             f"{position.pip_count(color):>3} pips  ",
-                             f"{position.borne_off(color):>2} off")
+                             words("{count} pips", count=f"{position.pip_count(color):>3}"), "  ",
+                             words("{count} off", count=f"{position.borne_off(color):>2}"))
         if position.variant.has_bar and position.on_bar(color):
-            line.append(f"  {position.on_bar(color)} on the bar", MARK_STYLE)
+            line.append_text(words("  {count} on the bar", style=MARK_STYLE, count=position.on_bar(color)))
         lines.append(line)
-    pins = pin_text(position, bottom)
+    pins = pin_text(position, bottom, language)
     if pins is not None:
         lines.append(pins)
-    lines.append(turn_text(position, dice))
+    lines.append(turn_text(position, dice, language))
     return lines
 
 
-def turn_text(position: Position, dice: Dice | None) -> Text:
+def turn_text(position: Position, dice: Dice | None, language: str = "en") -> Text:
     """``White to move, rolled 6-2``, or how the game ended."""
+    words = Words(language)
     result = position.result()
     if result is not None:
-        return Text.assemble("  Game over: ", (str(result), "bold"))
-    turn = Text.assemble("  ", (f"{position.turn}", "bold"), " to move")
-    if dice is not None:
-        turn.append(f", rolled {dice}")
-    return turn
+        return words("  Game over: {result}", result=(result.words().words(language), "bold"))
+    side = (words.color(position.turn), "bold")
+    if dice is None:
+        return words("  {side} to move", side=side)
+    return words("  {side} to move, rolled {dice}", side=side, dice=dice)
 
 
-def pin_text(position: Position, bottom: Color) -> Text | None:
+def pin_text(position: Position, bottom: Color, language: str = "en") -> Text | None:
     """``Pinned: (●) on 5, (○) on 20`` in ``bottom``'s numbering, or None without pins."""
+    words = Words(language)
     parts: list[Text] = []
     for p in range(1, 25):
         view = position.point(white_point(position.variant, bottom, p))
         if view.pinned is not None:
-            parts.append(Text.assemble((PINNED[view.pinned], CHECKER_STYLE[view.pinned]), f" on {p}"))
+            parts.append(words("{checker} on {point}", checker=(PINNED[view.pinned], CHECKER_STYLE[view.pinned]),
+                               point=p))
     if not parts:
         return None
-    return Text("  Pinned: ").append_text(Text(", ").join(parts))
+    return words("  Pinned: {pins}", pins=Text(", ").join(parts))
 
 
 @dataclass(frozen=True)
@@ -275,15 +368,17 @@ class BoardView:
 
 
 def board(position: Position, *, bottom: Color | None = None, dice: Dice | None = None,
-          names: Mapping[Color, str] | None = None, marks: Collection[int] = ()) -> BoardView:
+          names: Mapping[Color, str] | None = None, marks: Collection[int] = (),
+          language: str = "en") -> BoardView:
     """The board with each side's pips, bar and borne-off checkers, ready to print.
 
     ``bottom`` is the side whose home table is drawn at the bottom right
     (default: the side to move); ``marks`` are points to highlight in his
-    numbering.
+    numbering; the words are in ``language``.
     """
     seen_by = position.turn if bottom is None else bottom
-    return BoardView(board_lines(position, seen_by, dice, marks), side_lines(position, names, dice, seen_by))
+    return BoardView(board_lines(position, seen_by, dice, marks, language),
+                     side_lines(position, names, dice, seen_by, language))
 
 
 def render_text(renderable: RenderableType, width: int = 100) -> str:
@@ -320,7 +415,7 @@ class Seat:
         return self.bot is None
 
 
-def make_seats(seats: Mapping[Color, str], roller: DiceRoller) -> dict[Color, Seat]:
+def make_seats(seats: Mapping[Color, str], roller: DiceRoller, language: str = "en") -> dict[Color, Seat]:
     """Seats from their kinds; a random bot takes its seed from the dice, so a
     seeded match replays the same."""
     out: dict[Color, Seat] = {}
@@ -334,15 +429,17 @@ def make_seats(seats: Mapping[Color, str], roller: DiceRoller) -> dict[Color, Se
             # only bots that draw random numbers take a seed (from the dice, so a seeded match replays)
             rng = random.Random(_seed_from(roller)) if _draws_random(kind) else None
             bot = make_bot(kind, rng)
-        out[color] = Seat(color, kind, bot, seat_label(color, kind, humans))
+        out[color] = Seat(color, kind, bot, seat_label(color, kind, humans, language))
     return out
 
 
-def seat_label(color: Color, kind: str, humans: int) -> str:
+def seat_label(color: Color, kind: str, humans: int, language: str = "en") -> str:
     """``Black (heuristic)``; ``White (you)`` against a bot; ``White`` between two humans."""
+    words = Words(language)
+    side = words.color(color)
     if kind != "human":
-        return f"{color} ({kind})"
-    return f"{color} (you)" if humans == 1 else str(color)
+        return words.plain("{side} ({kind})", side=side, kind=words.plain(kind))
+    return words.plain("{side} (you)", side=side) if humans == 1 else side
 
 
 def _draws_random(kind: str) -> bool:
@@ -370,10 +467,6 @@ or type the number of a play in the list.
   quit        leave the match"""
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 @dataclass
 class TerminalMatch:
     """A match played at the terminal, turn by turn, until it ends or the human leaves."""
@@ -384,6 +477,8 @@ class TerminalMatch:
     read_line: Callable[[str], str]
     last_marks: dict[Color, frozenset[int]] = field(default_factory=dict)
     """The points of the last move, in each side's numbering."""
+    words: Words = field(default_factory=Words)
+    """The words of everything it says, in the player's language."""
 
     # -- who is who -------------------------------------------------------
     @property
@@ -402,11 +497,15 @@ class TerminalMatch:
         return position.turn if humans else WHITE
 
     # -- output -------------------------------------------------------------
-    def say(self, *parts: str | tuple[str, str] | Text) -> None:
-        self.console.print(Text.assemble(*parts))
+    def say(self, template: str, style: str = "", /, **params: object) -> None:
+        self.console.print(self.words(template, style, **params))
 
-    def error(self, message: str) -> None:
-        self.say((f"✗ {message}", ERROR_STYLE))
+    def error(self, error: Exception) -> None:
+        self.console.print(self.words.error(error))
+
+    @property
+    def commands(self) -> dict[str, tuple[str, ...]]:
+        return command_words(self.words.language)
 
     def mover(self, color: Color) -> Text:
         """``● Black (heuristic)`` in Black's colour."""
@@ -419,26 +518,28 @@ class TerminalMatch:
         if header:
             self.console.print(self.header(record))
         self.console.print(board(position, bottom=viewer, dice=dice, names=self.names,
-                                 marks=self.last_marks.get(viewer, frozenset())))
+                                 marks=self.last_marks.get(viewer, frozenset()), language=self.words.language))
 
     def game_number(self, record: GameRecord) -> int:
         return self.match.records.index(record) + 1
 
     def header(self, record: GameRecord) -> Text:
         """``Game 2: Plakoto (Portes, Plakoto, Fevga) · White 1, Black 0 · match to 5``."""
+        words = self.words
         games = self.match.settings.games
-        order = ", ".join(name.capitalize() for name in games)
-        order = order if len(games) > 1 else f"{order} only"
-        name = record.game.variant.name.capitalize()
-        return Text.assemble((f"Game {self.game_number(record)}: {name}", "bold"),
-                             (f" ({order})", LABEL_STYLE), " · ", self.score_text())
+        order = ", ".join(words.game(name) for name in games)
+        order = order if len(games) > 1 else words.plain("{game} only", game=order)
+        name = words.game(record.game.variant.name)
+        return words("{game} ({order}) · {score}", game=words("Game {n}: {name}", "bold", n=self.game_number(record),
+                                                              name=name),
+                     order=(order, LABEL_STYLE), score=self.score_text())
 
     def score_text(self) -> Text:
         """``White 1, Black 0 · match to 5``."""
         score = self.match.score
-        return Text.assemble((f"White {score[WHITE]}", CHECKER_STYLE[WHITE]), ", ",
-                             (f"Black {score[BLACK]}", CHECKER_STYLE[BLACK]),
-                             f" · match to {self.match.settings.length}")
+        return self.words("{white}, {black} · match to {length}", length=self.match.settings.length,
+                          white=self.words("White {points}", CHECKER_STYLE[WHITE], points=score[WHITE]),
+                          black=self.words("Black {points}", CHECKER_STYLE[BLACK], points=score[BLACK]))
 
     # -- input --------------------------------------------------------------
     def ask(self, prompt: str) -> str:
@@ -447,7 +548,7 @@ class TerminalMatch:
     def pause(self, prompt: str) -> None:
         """Wait for Enter when someone is at the keyboard."""
         if self.humans:
-            self.ask(f"{prompt} [Enter] ")
+            self.ask(self.words.plain("{prompt} [Enter] ", prompt=prompt))
 
     # -- the flow -----------------------------------------------------------
     def run(self) -> Color | None:
@@ -459,27 +560,32 @@ class TerminalMatch:
             if record.game.is_over:
                 self.announce_result(record)
                 if not self.match.is_over:
-                    self.pause(f"Game {len(self.match.records)} is next.")
+                    self.pause(self.words.plain("Game {n} is next.", n=len(self.match.records)))
                     self.announce_game(self.match.records[-1])
         winner = self.match.winner
         assert winner is not None
         score = self.match.score
         self.console.print()
-        self.say(self.mover(winner), (f" wins the match {score[winner]}-{score[winner.other]}", "bold"),
-                 f" (match to {plural(self.match.settings.length, 'point')}).")
+        length = self.match.settings.length
+        self.say("{side} wins the match {mine}-{theirs} (match to {length} point)." if length == 1 else
+                 "{side} wins the match {mine}-{theirs} (match to {length} points).",
+                 side=self.mover(winner), mine=score[winner], theirs=score[winner.other], length=length)
         return winner
 
     def announce_game(self, record: GameRecord) -> None:
         self.console.print()
         self.console.rule(self.header(record))
-        starter = record.game.turn
+        starter = self.words.color(record.game.turn)
         if record.opening_rolls:
             for white, black in record.opening_rolls:
-                verdict = "equal, roll again" if white == black else f"{starter} starts"
-                self.say("Opening roll: ", (f"White {white}", CHECKER_STYLE[WHITE]), ", ",
-                         (f"Black {black}", CHECKER_STYLE[BLACK]), f": {verdict}.")
+                rolls = {"white": self.words("White {points}", CHECKER_STYLE[WHITE], points=white),
+                         "black": self.words("Black {points}", CHECKER_STYLE[BLACK], points=black)}
+                if white == black:
+                    self.say("Opening roll: {white}, {black}: equal, roll again.", **rolls)
+                else:
+                    self.say("Opening roll: {white}, {black}: {side} starts.", side=starter, **rolls)
         else:
-            self.say(f"{starter} won the last game and starts.")
+            self.say("{side} won the last game and starts.", side=starter)
         self.last_marks = {}
         if not self.humans:
             self.show_board(record, header=False)
@@ -508,11 +614,13 @@ class TerminalMatch:
         """Play the chosen move, tell it, and note its points for the next board."""
         position = self.match.game.position
         self.match.play(play)
-        verb = "rolls" if seat.bot is not None else "rolled"
+        mover = self.mover(seat.color)
         if play is None or play.is_pass:
-            self.say(self.mover(seat.color), f" {verb} {dice}: no legal play, the turn passes.")
+            self.say("{side} rolls {dice}: no legal play, the turn passes." if seat.bot is not None else
+                     "{side} rolled {dice}: no legal play, the turn passes.", side=mover, dice=dice)
             return
-        self.say(self.mover(seat.color), f" {verb} {dice} and plays ", (str(play), "bold"), ".")
+        self.say("{side} rolls {dice} and plays {play}." if seat.bot is not None else
+                 "{side} rolled {dice} and plays {play}.", side=mover, dice=dice, play=(str(play), "bold"))
         self.last_marks = {color: self.play_points(position, play, color) for color in (WHITE, BLACK)}
 
     @staticmethod
@@ -525,29 +633,32 @@ class TerminalMatch:
         result = record.game.result
         assert result is not None
         self.show_board(record)
-        title = f"game {self.game_number(record)} ({record.game.variant.name.capitalize()})"
+        n, name = self.game_number(record), self.words.game(record.game.variant.name)
         self.console.print()
         if result.winner is None:
-            self.say((f"G{title[1:]} is a tie", "bold"), f" ({result.reason}): no points.")
+            self.say("{tie} ({why}): no points.", tie=self.words("Game {n} ({name}) is a tie", "bold", n=n, name=name),
+                     why=result.why())
         else:
-            self.say(self.mover(result.winner), (f" wins {title}", "bold"),
-                     f": {plural(result.points, 'point')}, {result.reason}.")
-        self.say("Score: ", self.score_text())
+            won = self.words("wins game {n} ({name})", "bold", n=n, name=name)
+            self.say("{side} {won}: {points} point, {why}." if result.points == 1 else
+                     "{side} {won}: {points} points, {why}.", side=self.mover(result.winner), won=won,
+                     points=result.points, why=result.why())
+        self.say("Score: {score}", score=self.score_text())
 
     # -- a human's turn -----------------------------------------------------
     def human_play(self, seat: Seat, legal: LegalPlays) -> Play | None:
         """Ask until the human gives a legal play; None passes a turn that has no play."""
         if not len(legal):
-            self.ask(f"No legal play with {legal.dice}: press Enter to pass. ")
+            self.ask(self.words.plain("No legal play with {dice}: press Enter to pass. ", dice=legal.dice))
             return None
         if len(legal) <= LIST_LIMIT:
             self.show_plays(legal)
             if len(legal) > 1:
-                self.say((f"Type a move like {legal[0]}, or its number; help for help.", NOTE_STYLE))
+                self.say("Type a move like {play}, or its number; help for help.", NOTE_STYLE, play=legal[0])
         else:
-            self.say((f"{len(legal)} legal plays: type a move like {legal[0]}, or list to see them "
-                      "numbered; help for help.", NOTE_STYLE))
-        prompt = f"{seat.color} to play {legal.dice} › "
+            self.say("{count} legal plays: type a move like {play}, or list to see them numbered; help for help.",
+                     NOTE_STYLE, count=len(legal), play=legal[0])
+        prompt = self.words.plain("{side} to play {dice} › ", side=self.words.color(seat.color), dice=legal.dice)
         while True:
             play = self.read_play(legal, self.ask(prompt))
             if play is not None:
@@ -555,8 +666,7 @@ class TerminalMatch:
 
     def show_plays(self, legal: LegalPlays) -> None:
         if len(legal) == 1:
-            self.say(("Only one legal play: ", NOTE_STYLE), (str(legal[0]), "bold"),
-                     (" (Enter plays it).", NOTE_STYLE))
+            self.say("Only one legal play: {play} (Enter plays it).", NOTE_STYLE, play=(str(legal[0]), "bold"))
             return
         self.console.print(numbered_plays(legal))
 
@@ -566,20 +676,21 @@ class TerminalMatch:
         command = text.lower()
         if command == "" and len(legal) == 1:
             return legal[0]
+        commands = self.commands
         if command == "":
-            self.say(("Type a move like 24/18 13/11, a number from the list, or help.", NOTE_STYLE))
-        elif command in ("?", "list", "l", "ls"):
+            self.say("Type a move like 24/18 13/11, a number from the list, or help.", NOTE_STYLE)
+        elif command in commands["list"]:
             self.show_plays(legal)
-        elif command in ("help", "h"):
-            self.console.print(Text(HELP, NOTE_STYLE))
-        elif command in ("board", "redraw"):
+        elif command in commands["help"]:
+            self.say(HELP, NOTE_STYLE)
+        elif command in commands["board"]:
             self.show_board(self.match.records[-1], legal.dice)
-        elif command == "hint":
+        elif command in commands["hint"]:
             self.show_hint(legal)
-        elif command in ("position", "pos"):
+        elif command in commands["position"]:
             self.show_position(legal)
-        elif command in ("quit", "exit", "q"):
-            if self.ask("Leave the match? [y/N] ").strip().lower() in ("y", "yes"):
+        elif command in commands["quit"]:
+            if self.ask(self.words.plain("Leave the match? [y/N] ")).strip().lower() in commands["yes"]:
                 raise LeaveMatch
         elif command.isdigit():
             return self.pick(legal, int(command))
@@ -592,14 +703,14 @@ class TerminalMatch:
         ranks the roll's plays at this score, to study it later."""
         position, dice = legal.position, legal.dice
         length, score = self.match.settings.length, self.match.score
-        self.say(("Position: ", NOTE_STYLE), (str(position), "bold"))
+        self.say("Position: {position}", NOTE_STYLE, position=(str(position), "bold"))
         if position.variant.name == "portes":
-            self.say(("GNU Backgammon Position ID: ", NOTE_STYLE), (position.gnubg_id(), "bold"))
+            self.say("GNU Backgammon Position ID: {id}", NOTE_STYLE, id=(position.gnubg_id(), "bold"))
         games = self.match.settings.games
         order = "tavli" if games == TAVLI_SEQUENCE else ",".join(games)
         match = f" --match {length} --score {score[WHITE]}-{score[BLACK]} --games {order}"
         command = f"tavli hint '{position}' {dice.first}{dice.second}{match}"
-        self.say(("Its plays, ranked: ", NOTE_STYLE), (command, "bold"))
+        self.say("Its plays, ranked: {command}", NOTE_STYLE, command=(command, "bold"))
 
     def show_hint(self, legal: LegalPlays) -> None:
         """The best plays for the match at its score, by the expert bot (as its bots play): each
@@ -610,25 +721,27 @@ class TerminalMatch:
 
         found = NeuralBot(HINT_LEVEL).analyse(legal, MatchScore.of(self.match))[:3]
         best = found[0].match_equity or 0.0
-        self.say((f"The {HINT_LEVEL} bot's choice for the match at this score: your chance of winning it, "
-                  "and your expected points in this game:", NOTE_STYLE))
+        self.say("The {level} bot's choice for the match at this score: your chance of winning it, "
+                 "and your expected points in this game:", NOTE_STYLE, level=self.words.plain(HINT_LEVEL))
         for rank, a in enumerate(found, 1):
             mwc = a.match_equity or 0.0
             loss = "" if rank == 1 else f" ({100 * (mwc - best):+.1f})"
-            self.say((f"  {rank}. ", NOTE_STYLE), (str(legal[a.index]), "bold"),
-                     (f"  {100 * mwc:.1f}%{loss}, {a.equity:+.3f} points", NOTE_STYLE))
+            self.say("  {rank}. {play}  {chance}%{loss}, {equity} points", NOTE_STYLE, rank=rank,
+                     play=(str(legal[a.index]), "bold"), chance=f"{100 * mwc:.1f}", loss=loss,
+                     equity=f"{a.equity:+.3f}")
 
     def pick(self, legal: LegalPlays, number: int) -> Play | None:
         if 1 <= number <= len(legal):
             return legal[number - 1]
-        self.error(f"there is no play {number}: pick 1 to {len(legal)}, or type list to see them")
+        self.say("✗ there is no play {number}: pick 1 to {count}, or type list to see them", ERROR_STYLE,
+                 number=number, count=len(legal))
         return None
 
     def parse(self, legal: LegalPlays, text: str) -> Play | None:
         try:
             return legal.position.parse_play(text, legal.dice)
         except ValueError as e:
-            self.error(str(e))
+            self.error(e)
             return None
 
 
@@ -651,7 +764,7 @@ def console_reader(console: Console) -> Callable[[str], str]:
 
 def play_match(settings: MatchSettings, seats: dict[Color, str], roller: DiceRoller, *,
                console: Console | None = None, read_line: Callable[[str], str] | None = None,
-               save: Path | None = None) -> Color | None:
+               save: Path | None = None, language: str = "en") -> Color | None:
     """Play a match at the terminal; return the winner (None if the match was left).
 
     ``seats`` says who plays each side: ``human``, ``random``, ``heuristic``
@@ -659,21 +772,24 @@ def play_match(settings: MatchSettings, seats: dict[Color, str], roller: DiceRol
     ``read_line(prompt)`` reads a human's answer (default: the console's
     input); end of input leaves the match cleanly, and so does Ctrl-C (with
     exit status 130). With ``save``, the match record (tavli.record) is
-    written there when the match ends or stops.
+    written there when the match ends or stops. Everything is said in
+    ``language`` (``en`` or ``el``).
     """
+    words = Words(language)
     console = console or Console(highlight=False)
-    players = make_seats(seats, roller)
-    session = TerminalMatch(Match(settings, roller), players, console, read_line or console_reader(console))
+    players = make_seats(seats, roller, language)
+    session = TerminalMatch(Match(settings, roller), players, console, read_line or console_reader(console),
+                            words=words)
     try:
         return session.run()
     except (EOFError, LeaveMatch) as e:
-        why = "End of input" if isinstance(e, EOFError) else "You left the match"
         console.print()
-        console.print(Text.assemble(f"{why}: the match stops at ", session.score_text(), "."))
+        session.say("End of input: the match stops at {score}." if isinstance(e, EOFError) else
+                    "You left the match: the match stops at {score}.", score=session.score_text())
         return None
     except KeyboardInterrupt:
         console.print()
-        console.print(Text.assemble("Interrupted: the match stops at ", session.score_text(), "."))
+        session.say("Interrupted: the match stops at {score}.", score=session.score_text())
         raise SystemExit(130) from None
     finally:
         if save is not None:
@@ -689,9 +805,9 @@ def save_match(session: TerminalMatch, path: Path) -> None:
     try:
         record.write(record.MatchRecord.from_match(session.match, players), path)
     except OSError as e:
-        session.console.print(Text(f"✗ cannot save the match in {path}: {e.strerror or e}", ERROR_STYLE))
+        session.say("✗ cannot save the match in {path}: {why}", ERROR_STYLE, path=path, why=e.strerror or e)
         return
-    session.console.print(f"The match is saved in {path}.")
+    session.say("The match is saved in {path}.", path=path)
 
 
 # -- the openings practice --------------------------------------------------
@@ -703,21 +819,25 @@ class PracticeTally:
     best: int = 0
     lost: float = 0.0
 
-    def text(self) -> str:
+    def text(self, language: str = "en") -> str:
+        """``3 played, 2 best, 0.120 points given up (0.040 a roll)``."""
         mean = self.lost / self.played if self.played else 0.0
-        return f"{self.played} played, {self.best} best, {self.lost:.3f} points given up ({mean:.3f} a roll)"
+        return Words(language).plain("{played} played, {best} best, {lost} points given up ({mean} a roll)",
+                                     played=self.played, best=self.best, lost=f"{self.lost:.3f}", mean=f"{mean:.3f}")
 
 
 def practise_openings(game: str, *, rolls: int | None = None, rng: random.Random | None = None,
-                      console: Console | None = None,
-                      read_line: Callable[[str], str] | None = None) -> PracticeTally:
+                      console: Console | None = None, read_line: Callable[[str], str] | None = None,
+                      language: str = "en") -> PracticeTally:
     """Deal opening rolls of ``game`` as the dice fall, read the player's play of each from the
     start position (notation, or a number from ``list``), and judge it by the opening tables
     (``tavli.openings.shipped().judged``): what it gives up against the best, doubtful to
     blunder by the review's thresholds. Stops after ``rolls`` rolls, at ``q`` or at the end of
-    input."""
+    input. Everything is said in ``language``."""
     from tavli.openings import shipped
 
+    words = Words(language)
+    commands = command_words(language)
     console = console or Console(highlight=False)
     read = read_line or console_reader(console)
     rng = rng or random.Random()
@@ -725,23 +845,23 @@ def practise_openings(game: str, *, rolls: int | None = None, rng: random.Random
     start = Position.start(game)
     tally = PracticeTally()
 
-    def say(*parts: str | tuple[str, str]) -> None:
-        console.print(Text.assemble(*parts))
+    def say(template: str, style: str = "", /, **params: object) -> None:
+        console.print(words(template, style, **params))
 
     while rolls is None or tally.played < rolls:
         a, b = rng.randint(1, 6), rng.randint(1, 6)
         dice = Dice(max(a, b), min(a, b))
         legal = start.legal_plays(dice)
-        console.print(board(start, dice=dice))
+        console.print(board(start, dice=dice, language=language))
         play: Play | None = None
         while play is None:
             try:
-                text = read(f"Your play of {dice} (list, q to stop): ").strip()
+                text = read(words.plain("Your play of {dice} (list, q to stop): ", dice=dice)).strip()
             except EOFError:
                 return tally
-            if text.lower() in ("q", "quit", "exit"):
+            if text.lower() in commands["quit"]:
                 return tally
-            if text.lower() in ("?", "list", "l", "ls"):
+            if text.lower() in commands["list"]:
                 console.print(numbered_plays(legal))
             elif text.isdigit() and 1 <= int(text) <= len(legal):
                 play = legal[int(text) - 1]
@@ -749,19 +869,18 @@ def practise_openings(game: str, *, rolls: int | None = None, rng: random.Random
                 try:
                     play = start.parse_play(text, dice)
                 except ValueError as e:
-                    say((f"✗ {e}", ERROR_STYLE))
+                    console.print(words.error(e))
         judged = tables.judged(game, dice)
         mine = judged[str(play)]
         tally.played += 1
         if mine.best:
             tally.best += 1
-            say(("✓ ", "bold green"), (str(play), "bold"), (": the best play" if len(legal) > 1 else ": the only play",
-                                                          NOTE_STYLE))
+            say("{tick} {play}: the best play" if len(legal) > 1 else "{tick} {play}: the only play", NOTE_STYLE,
+                tick=("✓", "bold green"), play=(str(play), "bold"))
         else:
             tally.lost += mine.loss
-            verdict = f"{mine.skill}, " if mine.skill else "a good play, "
             best = next(p for p, j in judged.items() if j.best)
-            say((str(play), "bold"), (f": {verdict}{mine.loss:.3f} points behind the best, ", NOTE_STYLE),
-                (best, "bold"))
-        say((f"{game.capitalize()}: {tally.text()}.", NOTE_STYLE))
+            say("{play}: {skill}, {loss} points behind the best, {best}", NOTE_STYLE, play=(str(play), "bold"),
+                skill=words.plain(mine.skill or "a good play"), loss=f"{mine.loss:.3f}", best=(best, "bold"))
+        say("{game}: {tally}.", NOTE_STYLE, game=words.game(game), tally=tally.text(language))
     return tally

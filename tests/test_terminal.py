@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import functools
 import os
 import random
@@ -12,14 +13,17 @@ import subprocess
 import sys
 import time
 from io import StringIO
+from pathlib import Path
 from typing import NamedTuple
 
 import pytest
 from rich.console import Console
+from rich.text import Text
 
-from tavli import BLACK, WHITE, Color, Dice, DiceRoller, Position
+from tavli import BLACK, WHITE, Color, Dice, DiceRoller, Position, terminal
 from tavli.analysis import THRESHOLDS
 from tavli.bots import HeuristicBot
+from tavli.errors import TavliError, translations
 from tavli.match import Match, MatchSettings
 from tavli.openings import shipped
 from tavli.terminal import (
@@ -27,6 +31,7 @@ from tavli.terminal import (
     PracticeTally,
     Seat,
     TerminalMatch,
+    Words,
     board,
     board_lines,
     play_match,
@@ -150,7 +155,7 @@ def test_dice_are_drawn_on_the_board() -> None:
 
 
 def run_match(settings: MatchSettings, seats: dict[Color, str], answers: list[str],
-              seed: int = 1) -> tuple[Color | None, str, list[str]]:
+              seed: int = 1, language: str = "en") -> tuple[Color | None, str, list[str]]:
     """Play with scripted answers; end of the script is end of input."""
     out = StringIO()
     console = Console(file=out, width=100, color_system=None)
@@ -164,7 +169,7 @@ def run_match(settings: MatchSettings, seats: dict[Color, str], answers: list[st
         except StopIteration:
             raise EOFError from None
 
-    winner = play_match(settings, seats, DiceRoller(seed), console=console, read_line=read_line)
+    winner = play_match(settings, seats, DiceRoller(seed), console=console, read_line=read_line, language=language)
     return winner, out.getvalue(), prompts
 
 
@@ -231,10 +236,14 @@ def test_quit_asks_first_and_two_humans_see_their_own_side() -> None:
 # -- the real program ---------------------------------------------------------
 
 
-def plain_env() -> dict[str, str]:
-    """The environment for the program: plain text, 100 columns."""
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+LOCALE = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def plain_env(lang: str = "C.UTF-8") -> dict[str, str]:
+    """The environment for the program: plain text, 100 columns, the locale ``lang``."""
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", *LOCALE)}
     env["COLUMNS"] = "100"
+    env["LANG"] = lang
     return env
 
 
@@ -477,3 +486,110 @@ def test_the_openings_practice_stops_at_the_end_of_input_and_after_its_rolls() -
                          input="1\n", capture_output=True, text=True, timeout=120, env=plain_env())
     assert run.returncode == 0, run.stderr
     assert "Fevga: 1 played" in run.stdout and "Traceback" not in run.stdout + run.stderr
+
+
+# -- in Greek -----------------------------------------------------------------
+
+
+def terminal_templates() -> set[str]:
+    """Every template ``tavli.terminal`` says: the first argument of each call of ``say``,
+    ``plain``, ``error``, a ``Words`` (``words``, ``self``), both branches of a conditional,
+    ``HELP``, and the words it says by name (``NAMES``)."""
+    tree = ast.parse(Path(terminal.__file__).read_text(encoding="utf-8"))
+    found: set[str] = {terminal.HELP, *terminal.NAMES}
+
+    def strings(node: ast.expr) -> None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            found.add(node.value)
+        elif isinstance(node, ast.IfExp):
+            strings(node.body)
+            strings(node.orelse)
+        elif isinstance(node, ast.BoolOp):
+            for value in node.values:
+                strings(value)
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and node.args:
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if name in ("say", "plain", "error", "words", "self"):
+                strings(node.args[0])
+    return found
+
+
+def test_every_template_has_greek_words_with_the_same_fields() -> None:
+    templates = terminal_templates()
+    greek = translations("el", "terminal")
+    assert len(templates) > 70
+    assert {"doubtful", "error", "blunder"} <= set(terminal.NAMES)  # every skill a judged play can have
+    assert sorted(templates - greek.keys()) == []  # said in English in a Greek terminal
+    assert sorted(greek.keys() - templates) == []  # stale
+    for template in templates:
+        fields = re.findall(r"\{([^}]*)\}", template)
+        assert all(re.fullmatch(r"\w+", f) for f in fields), template  # values come formatted
+        assert sorted(fields) == sorted(re.findall(r"\{(\w+)\}", greek[template])), template
+
+
+def test_words_keep_each_values_style_and_fall_back_to_english() -> None:
+    words = Words("el")
+    said = words("{side} rolls {dice} and plays {play}.", side=Text("● Μαύρα", "red"), dice=Dice(6, 2),
+                 play=("24/18 13/11", "bold"))
+    assert said.plain == "● Μαύρα φέρνουν 6-2 και παίζουν 24/18 13/11."
+    assert [(said.plain[span.start:span.end], str(span.style)) for span in said.spans] == [
+        ("● Μαύρα", "red"), ("24/18 13/11", "bold")]
+    assert words.plain("no such {thing}", thing=1) == "no such 1"  # a template without Greek words
+    with pytest.raises(TavliError) as refused:
+        Position.start("portes").parse_play("6/1", Dice(5, 1))
+    assert words.error(refused.value).plain == "✗ " + refused.value.reason.words("el")
+    assert Words().error(refused.value).plain == "✗ 6/1 is blocked"
+    with pytest.raises(ValueError, match="no words in 'fr'"):
+        Words("fr")
+
+
+def test_a_human_plays_in_greek_with_greek_commands() -> None:
+    script = human_script()
+    winner, out, prompts = run_match(MatchSettings(length=1, games=("portes",)), {WHITE: "human", BLACK: "heuristic"},
+                                     ["λίστα", "βοήθεια", "99", "24/1", "1",
+                                      "θέση", "έξοδος", "ν"], seed=script.seed, language="el")
+    assert winner is None
+    assert "Παιχνίδι 1: Πόρτες (μόνο Πόρτες) · Λευκά 0, Μαύρα 0 · παρτίδα στους 1" in out
+    assert "Πρώτη ζαριά: Λευκά " in out and "αρχίζουν τα Λευκά." in out
+    assert "πόντοι δρόμου" in out and "ΜΠΑΡΑ" in out
+    assert "λίστα ή ?   οι νόμιμες κινήσεις ξανά" in out  # the help
+    assert f"✗ δεν υπάρχει κίνηση 99: διαλέξτε από 1 ως {script.first_count}" in out
+    with pytest.raises(TavliError) as refused:
+        Position.start("portes").parse_play("24/1", script.first_dice)
+    assert "✗ " + refused.value.reason.words("el") in out
+    assert refused.value.reason.words("el") != str(refused.value)
+    assert "Θέση: portes " in out and "Position ID του GNU Backgammon: " in out
+    assert "○ Λευκά (εσείς) έφεραν " in out and "● Μαύρα (ευρετικός) φέρνουν " in out
+    assert "Φύγατε από την παρτίδα: σταματά στο Λευκά 0, Μαύρα 0 · παρτίδα στους 1." in out
+    assert prompts[0] == f"Παίζουν τα Λευκά {script.first_dice} › "
+    assert prompts[-1] == "Να φύγετε από την παρτίδα; [ν/Ο] "
+    for english in ("pips", "to play", "Game", "Score", "rolls", "Type a move", "Leave"):
+        assert english not in out + "".join(prompts), english
+
+
+def test_bots_play_a_whole_tavli_match_in_greek() -> None:
+    winner, out, prompts = run_match(MatchSettings(length=5), {WHITE: "heuristic", BLACK: "random"}, [],
+                                     language="el")
+    assert prompts == [] and winner is not None
+    assert re.search(r"κερδίζουν το παιχνίδι 1 \(Πόρτες\): [12] πόντο[ις]", out)
+    assert "Παιχνίδι 2: Πλακωτό (Πόρτες, Πλακωτό, Φεύγα)" in out
+    assert re.search(r"Σκορ: Λευκά \d+, Μαύρα \d+ · παρτίδα στους 5", out)
+    assert re.search(r"κερδίζουν την παρτίδα \d+-\d+ \(παρτίδα στους 5 πόντους\)\.", out)
+    assert "Τέλος παιχνιδιού: τα " in out  # the library's result, in Greek
+    for english in ("pips", "wins", "Score", "rolls", "Game", "points"):
+        assert english not in out, english
+    assert not re.search(r"\d off", out)  # the count of borne-off checkers ("6/off" is notation)
+
+
+def test_the_program_speaks_the_locales_language() -> None:
+    greek = subprocess.run([sys.executable, "-m", "tavli.cli", "practise", "fevga", "--rolls", "1", "--seed", "2"],
+                           input="1\n", capture_output=True, text=True, timeout=120, env=plain_env("el_GR.UTF-8"))
+    assert greek.returncode == 0, greek.stderr
+    assert "Φεύγα: ζαριές: 1, " in greek.stdout and "Η κίνησή σας με " in greek.stdout
+    english = subprocess.run([sys.executable, "-m", "tavli.cli", "practise", "fevga", "--rolls", "1", "--seed", "2",
+                              "--lang", "en"], input="1\n", capture_output=True, text=True, timeout=120,
+                             env=plain_env("el_GR.UTF-8"))
+    assert "Fevga: 1 played" in english.stdout
