@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
     from tavli.analysis import MatchAnalysis
     from tavli.bots import Player
+    from tavli.record import MatchRecord
 
 class InputError(click.ClickException):
     """Bad input from the user: one line on stderr, exit status 2."""
@@ -169,7 +170,8 @@ def _settings(length: int, games: str, mother_pin: str, prime_limits: str,
 
 
 @cli.command()
-@click.option("--white", type=click.Choice(SEATS), default="human", show_default=True)
+@click.option("--white", type=click.Choice(SEATS), default="human", show_default=True,
+              help="human, or a bot as for --black")
 @click.option("--black", type=click.Choice(SEATS), default=DEFAULT_LEVEL, show_default=True,
               help="random, heuristic, or a neural level from beginner to champion")
 @click.option("--length", "-n", type=click.IntRange(min=1), default=5, show_default=True,
@@ -180,16 +182,64 @@ def _settings(length: int, games: str, mother_pin: str, prime_limits: str,
 @click.option("--seed", type=int, help="reproducible dice (default: cryptographic dice)")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
               help="write the match record (JSON, docs/formats.md) to this file when the match ends or stops")
+@click.option("--resume", type=click.Path(dir_okay=False, path_type=Path),
+              help="go on with the match in this record (from --save or the web app), saving it there; "
+              "the players are the record's unless --white or --black says otherwise")
 @language_option
 def play(white: str, black: str, length: int, games: str, mother_pin: str, prime_limits: str,
-         prime_in_opponent_start: str, seed: int | None, save: Path | None, language: str) -> None:
+         prime_in_opponent_start: str, seed: int | None, save: Path | None, resume: Path | None,
+         language: str) -> None:
     """Play a match in the terminal against a bot or a friend."""
     from tavli.terminal import play_match
 
+    seats = {WHITE: white, BLACK: black}
     settings = _settings(length, games, mother_pin, prime_limits, prime_in_opponent_start)
+    record = None
+    if resume is not None:
+        record, settings = _resumed(resume, seats)
+        save = save or resume
     if save is not None:
         _check_writable(save)
-    play_match(settings, {WHITE: white, BLACK: black}, DiceRoller(seed), save=save, language=language)
+    play_match(settings, seats, DiceRoller(seed), save=save, language=language, record=record)
+
+
+MATCH_OPTIONS = ("length", "games", "mother_pin", "prime_limits", "prime_in_opponent_start")
+"""The options of ``tavli play`` that a resumed match takes from its record."""
+
+
+def _resumed(path: Path, seats: dict[Color, str]) -> tuple[MatchRecord, MatchSettings]:
+    """The record to go on from, checked, and its settings; ``seats`` given by default take the
+    record's players. One line (InputError) for a record that cannot go on."""
+    from click.core import ParameterSource
+
+    from tavli.record import read
+
+    context = click.get_current_context()
+    for name in MATCH_OPTIONS:
+        if context.get_parameter_source(name) not in (ParameterSource.DEFAULT, None):
+            raise InputError(f"--{name.replace('_', '-')} comes from the match record with --resume")
+    try:
+        record = read(path)
+        match = record.to_match()
+    except ValueError as e:
+        raise InputError(f"{path}: {e}") from None
+    if match.is_over:
+        winner = match.winner
+        assert winner is not None
+        raise InputError(f"{path}: the match is over: {winner} won {match.score[winner]}-"
+                         f"{match.score[winner.other]}")
+    for color, name in ((WHITE, "white"), (BLACK, "black")):
+        if context.get_parameter_source(name) != ParameterSource.DEFAULT:
+            continue
+        player = record.players[color]
+        if player.kind == "human":
+            seats[color] = "human"
+        elif player.name in SEATS:
+            seats[color] = player.name
+        else:
+            raise InputError(f"{path}: the {name} bot {player.name!r} is not one of Tavli's: "
+                             f"choose with --{name}")
+    return record, record.settings
 
 
 @cli.command("met")

@@ -16,6 +16,9 @@ The format is described in docs/formats.md ("Match record").
 True
 >>> len(record.games[0].turns), record.games[0].end is None
 (1, True)
+>>> again = record.to_match()  # the match as the record leaves it, ready to go on
+>>> again.game.position == m.game.position, again.turn == m.turn
+(True, True)
 """
 
 from __future__ import annotations
@@ -23,12 +26,13 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tavli.dice import Dice
+from tavli.dice import Dice, DiceRoller
 from tavli.errors import Reason, TavliError
 from tavli.fairdice import check_game, commitment, dice_of_rolls
 from tavli.game import Game
@@ -106,7 +110,8 @@ class RecordedGame:
     empty when no roll-off was held (the winner of the last game starts);
     ``commitment`` is the SHA-256 hex of the dice's seed and ``seed`` the
     seed in hex, given once the game is over (both None for dice without a
-    published seed); ``end`` is None while the game goes on.
+    published seed); ``end`` is None while the game goes on; ``rolled`` is the
+    roll of the side to move, made and not yet played (a match saved mid-turn).
     """
 
     variant: str
@@ -116,12 +121,14 @@ class RecordedGame:
     seed: str | None
     turns: list[TurnRecord]
     end: GameEnd | None
+    rolled: Dice | None = None
 
     @classmethod
     def from_game(cls, game: Game, opening: Sequence[tuple[int, int]] = (), seed: bytes | None = None,
-                  reveal: bool | None = None) -> RecordedGame:
+                  reveal: bool | None = None, rolled: Dice | None = None) -> RecordedGame:
         """The record of a game played so far; ``seed`` (the dice's seed, if any) is given in full
-        only when ``reveal`` is true (default: once the game is over), its commitment always."""
+        only when ``reveal`` is true (default: once the game is over), its commitment always;
+        ``rolled`` is a roll made and not yet played."""
         result = game.result
         reveal = result is not None if reveal is None else reveal
         return cls(variant=str(game.variant), first=game.start.turn,
@@ -130,7 +137,8 @@ class RecordedGame:
                    seed=seed.hex() if seed is not None and reveal else None,
                    turns=[TurnRecord(t.color, t.dice, "" if t.play.is_pass else str(t.play), str(t.after))
                           for t in game.history],
-                   end=GameEnd(result.winner, result.points, result.reason) if result is not None else None)
+                   end=GameEnd(result.winner, result.points, result.reason) if result is not None else None,
+                   rolled=rolled if result is None else None)
 
     def replay(self) -> Game:
         """The game with every turn played and checked by the rules.
@@ -238,7 +246,9 @@ class MatchRecord:
         game's commitment is recorded, its seed only once the game is over.
         ``meta`` defaults to the date and time of now (``created``, UTC).
         """
-        games = [RecordedGame.from_game(rec.game, rec.opening_rolls, seeds[k] if k < len(seeds) else None)
+        last = len(match.records) - 1
+        games = [RecordedGame.from_game(rec.game, rec.opening_rolls, seeds[k] if k < len(seeds) else None,
+                                        rolled=match.dice if k == last else None)
                  for k, rec in enumerate(match.records)]
         if meta is None:
             meta = {"created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")}
@@ -257,6 +267,9 @@ class MatchRecord:
             if index and self.games[index - 1].end is None:
                 raise RecordError("game {number}: game {last} has no end, so no game can follow it",
                                   number=number, last=index)
+            if game.rolled is not None and (game.end is not None or self.series):
+                raise RecordError("game {number}: rolled: only the game going on in a match has a roll "
+                                  "still to play", number=number)
             expected = str(self.settings.variant(index))
             if game.variant != expected:
                 raise RecordError("game {number}: the settings make this game {expected}, not {variant}",
@@ -277,6 +290,47 @@ class MatchRecord:
                                       "missing, not {points}", number=number, points=game.end.points)
             out.append(replayed)
         return out
+
+    def to_match(self, roller: DiceRoller | None = None) -> Match:
+        """The match as the record leaves it, ready to go on: every game played again through
+        ``Match`` (its roll-offs, rolls, plays, resignations and claims), with any roll still to
+        play; later dice come from ``roller`` (default: cryptographic dice). A match already won
+        is returned over (``is_over``). RecordError for a series, which is not a match, and for a
+        record whose games do not follow one another as a match plays them (who starts a game)."""
+        if self.series:
+            raise RecordError("a series of games is not a match: there is no match to go on with")
+        self.check()
+        replaying = _ReplayingRoller((die for game in self.games for roll in game.opening for die in roll),
+                                     roller or DiceRoller())
+        match = Match(self.settings, replaying)
+        for number, game in enumerate(self.games, 1):
+            if match.game.start.turn != game.first:
+                raise RecordError("game {number}: first: the match makes {side} start it, not {first}",
+                                  number=number, side=_side(match.game.start.turn), first=_side(game.first))
+            playing = match.game  # a game that ends starts the next: match.game moves on
+            for turn in game.turns:
+                match.roll(turn.dice)
+                match.play(turn.play or None)
+            if game.end is not None and game.end.winner is not None and playing.result is None:
+                match.concede(game.end.winner.other, game.end.reason, game.end.points)
+            if game.rolled is not None:
+                match.roll(game.rolled)
+        return match
+
+
+class _ReplayingRoller(DiceRoller):
+    """The dice a record gives first (its roll-offs), then ``then``'s."""
+
+    def __init__(self, dice: Iterable[int], then: DiceRoller) -> None:
+        super().__init__(0)
+        self._dice = deque(dice)
+        self._then = then
+
+    def start_game(self, index: int) -> None:
+        self._then.start_game(index)
+
+    def die(self) -> int:
+        return self._dice.popleft() if self._dice else self._then.die()
 
 
 def _line(error: BaseException) -> str:
@@ -345,7 +399,8 @@ def _game_json(game: RecordedGame) -> dict[str, Any]:
         "turns": [{"color": color_name(t.color), "dice": list(t.dice), "play": t.play, "position": t.position}
                   for t in game.turns],
         "end": None if end is None else {"winner": None if end.winner is None else color_name(end.winner),
-                                         "points": end.points, "reason": end.reason}}
+                                         "points": end.points, "reason": end.reason},
+        **({} if game.rolled is None else {"rolled": list(game.rolled)})}
 
 
 def dumps(record: MatchRecord) -> str:
@@ -525,7 +580,7 @@ def _player_where(color: Color) -> _Where:
 
 def _read_game(value: object, number: int) -> RecordedGame:
     r = _Reader(lambda reason: RecordError("game {number}: {reason}", number=number, reason=reason))
-    g = r.fields(value, ("variant", "first", "turns", "end"), ("opening", "commitment", "seed"))
+    g = r.fields(value, ("variant", "first", "turns", "end"), ("opening", "commitment", "seed", "rolled"))
     variant_text = r.of(g["variant"], str, "variant")
     first = r.color(g["first"], "first")
     opening = [r.dice(roll, Reason("each roll-off")) for roll in r.of(g.get("opening", []), list, "opening")]
@@ -533,7 +588,8 @@ def _read_game(value: object, number: int) -> RecordedGame:
     r.guard(lambda: variant_from_string(variant_text))
     return RecordedGame(variant=variant_text, first=first, opening=opening,
                         commitment=r.hex64(g.get("commitment"), "commitment"), seed=r.hex64(g.get("seed"), "seed"),
-                        turns=turns, end=_read_end(g["end"], number))
+                        turns=turns, end=_read_end(g["end"], number),
+                        rolled=None if g.get("rolled") is None else Dice(*r.dice(g["rolled"], "rolled")))
 
 
 def _read_turn(value: object, game: int, number: int) -> TurnRecord:

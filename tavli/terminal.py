@@ -38,6 +38,7 @@ from tavli.dice import Dice, DiceRoller
 from tavli.errors import LANGUAGES, Reason, TavliError, translations
 from tavli.match import TAVLI_SEQUENCE, GameRecord, Match, MatchSettings
 from tavli.position import LegalPlays, Play, PointView, Position
+from tavli.record import MatchRecord, PlayerInfo, write
 from tavli.variants import BLACK, WHITE, Color, Variant
 
 SEAT_KINDS = ("human", *BOTS)
@@ -479,6 +480,8 @@ class TerminalMatch:
     """The points of the last move, in each side's numbering."""
     words: Words = field(default_factory=Words)
     """The words of everything it says, in the player's language."""
+    origin: MatchRecord | None = None
+    """The record a resumed match went on from."""
 
     # -- who is who -------------------------------------------------------
     @property
@@ -553,7 +556,14 @@ class TerminalMatch:
     # -- the flow -----------------------------------------------------------
     def run(self) -> Color | None:
         """Play until the match ends; return the winner."""
-        self.announce_game(self.match.records[-1])
+        record = self.match.records[-1]
+        if len(self.match.records) > 1 or record.game.history or self.match.dice is not None:
+            self.say("The match goes on: {score}.", score=self.score_text())
+        if record.game.history or self.match.dice is not None:  # resumed within a game: its start is past
+            self.console.print()
+            self.console.rule(self.header(record))
+        else:
+            self.announce_game(record)
         while not self.match.is_over:
             record = self.match.records[-1]
             self.take_turn(record)
@@ -592,7 +602,7 @@ class TerminalMatch:
 
     def take_turn(self, record: GameRecord) -> None:
         seat = self.seats[self.match.turn]
-        dice = self.match.roll()
+        dice = self.match.dice or self.match.roll()  # a resumed match may hold a roll still to play
         legal = self.match.legal_plays()
         if seat.bot is not None:
             play = legal[self.bot_choice(seat.bot, legal)] if len(legal) else None
@@ -764,7 +774,8 @@ def console_reader(console: Console) -> Callable[[str], str]:
 
 def play_match(settings: MatchSettings, seats: dict[Color, str], roller: DiceRoller, *,
                console: Console | None = None, read_line: Callable[[str], str] | None = None,
-               save: Path | None = None, language: str = "en") -> Color | None:
+               save: Path | None = None, language: str = "en",
+               record: MatchRecord | None = None) -> Color | None:
     """Play a match at the terminal; return the winner (None if the match was left).
 
     ``seats`` says who plays each side: ``human``, ``random``, ``heuristic``
@@ -773,13 +784,16 @@ def play_match(settings: MatchSettings, seats: dict[Color, str], roller: DiceRol
     input); end of input leaves the match cleanly, and so does Ctrl-C (with
     exit status 130). With ``save``, the match record (tavli.record) is
     written there when the match ends or stops. Everything is said in
-    ``language`` (``en`` or ``el``).
+    ``language`` (``en`` or ``el``). With ``record`` (``tavli.record``), the
+    match goes on from where the record leaves it, with its settings; the
+    dice from then on are ``roller``'s.
     """
     words = Words(language)
     console = console or Console(highlight=False)
     players = make_seats(seats, roller, language)
-    session = TerminalMatch(Match(settings, roller), players, console, read_line or console_reader(console),
-                            words=words)
+    match = record.to_match(roller) if record is not None else Match(settings, roller)
+    session = TerminalMatch(match, players, console, read_line or console_reader(console), words=words,
+                            origin=record)
     try:
         return session.run()
     except (EOFError, LeaveMatch) as e:
@@ -797,13 +811,17 @@ def play_match(settings: MatchSettings, seats: dict[Color, str], roller: DiceRol
 
 
 def save_match(session: TerminalMatch, path: Path) -> None:
-    """Write the record of the match played so far."""
-    from tavli import record
-
-    players = {color: record.PlayerInfo("human", "") if seat.is_human else record.PlayerInfo("bot", seat.kind)
-               for color, seat in session.seats.items()}
+    """Write the record of the match played so far; a resumed match keeps its record's meta and
+    the names of players who kept their seats."""
+    origin = session.origin
+    players = {}
+    for color, seat in session.seats.items():
+        info = PlayerInfo("human", "") if seat.is_human else PlayerInfo("bot", seat.kind)
+        before = origin.players.get(color) if origin is not None else None
+        players[color] = before if before is not None and before.kind == info.kind and (
+            info.kind == "human" or before.name == info.name) else info
     try:
-        record.write(record.MatchRecord.from_match(session.match, players), path)
+        write(MatchRecord.from_match(session.match, players, meta=None if origin is None else origin.meta), path)
     except OSError as e:
         session.say("✗ cannot save the match in {path}: {why}", ERROR_STYLE, path=path, why=e.strerror or e)
         return

@@ -13,9 +13,12 @@ from tavli.mat import export_mat, import_mat
 from tavli.record import PlayerInfo, dumps, read
 from tavli.variants import BLACK, WHITE
 
+LOCALE = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
 
 def tavli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "COLUMNS")} | {"NO_COLOR": "1"}
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "COLUMNS", *LOCALE)} | {
+        "NO_COLOR": "1", "LANG": "C.UTF-8"}
     return subprocess.run([sys.executable, "-m", "tavli.cli", *args], input=stdin, capture_output=True,
                           text=True, timeout=120, env=env)
 
@@ -151,3 +154,40 @@ def test_verify_dice_reads_a_match_record(tmp_path: Path) -> None:
     run = tavli("verify-dice", str(path))
     assert run.returncode == 2
     assert "game 1: seed: the seed does not match the commitment" in run.stderr
+
+
+def test_play_resume_goes_on_from_the_record_and_saves_there(tmp_path: Path) -> None:
+    path = tmp_path / "left.json"
+    left = tavli("play", "--white", "human", "--black", "random", "--length", "1", "--games", "portes", "--seed", "1",
+                 "--save", str(path), stdin="")
+    assert left.returncode == 0, left.stderr
+    before = read(path)
+    assert before.games[0].end is None and before.games[0].rolled is not None
+    run = tavli("play", "--resume", str(path), "--seed", "2", stdin="1\n" * 1000)  # always the first play listed
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.lstrip().startswith("The match goes on: White 0, Black 0 · match to 1.")
+    after = read(path)
+    assert after.winner is not None and after.players == before.players
+    game = after.games[0]
+    assert game.turns[:len(before.games[0].turns)] == before.games[0].turns
+    assert game.turns[len(before.games[0].turns)].dice == before.games[0].rolled
+    assert after.meta == before.meta
+
+
+def test_play_resume_refuses_in_one_line(saved: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
+    path, _ = saved
+    record = read(path)
+    winner = record.winner
+    assert winner is not None
+    side = "White" if winner == WHITE else "Black"
+    cases = [
+        (("--resume", str(path)), f"the match is over: {side} won {record.score[winner]}-"),
+        (("--resume", str(path), "--length", "7"), "--length comes from the match record with --resume"),
+        (("--resume", str(path), "--games", "fevga"), "--games comes from the match record with --resume"),
+        (("--resume", str(tmp_path / "none.json")), "cannot read"),
+    ]
+    for args, words in cases:
+        run = tavli("play", *args)
+        assert run.returncode == 2, args
+        assert words in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr
+        assert "Traceback" not in run.stderr

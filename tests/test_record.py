@@ -67,6 +67,8 @@ def match_settings(draw: st.DrawFn) -> MatchSettings:
 def test_random_matches_round_trip_and_replay(match_settings: MatchSettings, seed: int, stop_after: int | None,
                                               concede_at: int | None) -> None:
     match, roller = play_match(match_settings, [], seed, stop_after, concede_at)
+    if not match.is_over and seed % 2:
+        match.roll()  # saved mid-turn: the roll still to play is kept
     record = MatchRecord.from_match(match, PLAYERS, roller.seeds, meta={"event": "test"})
     text = dumps(record)
     again = loads(text)
@@ -82,6 +84,11 @@ def test_random_matches_round_trip_and_replay(match_settings: MatchSettings, see
         # seeds of unfinished games are withheld, their commitments are not
         assert (recorded.seed is None) == (game.result is None)
         assert recorded.commitment is not None
+    # and the match goes on from the record as it was
+    resumed = again.to_match(DiceRoller(seed))
+    assert (resumed.score, resumed.is_over, resumed.dice) == (match.score, match.is_over, match.dice)
+    assert [(r.opening_rolls, r.game.start.turn, r.game.position, r.game.result) for r in resumed.records] == [
+        (r.opening_rolls, r.game.start.turn, r.game.position, r.game.result) for r in match.records]
 
 
 def finished(length: int = 3, games: tuple[str, ...] = ("portes", "plakoto", "fevga"),
@@ -293,3 +300,65 @@ def test_a_hand_made_game_replays_and_names_its_turn() -> None:
     game.turns.pop()
     assert game.replay().position == after
     assert game.dice() == [6, 2, 6, 2]
+
+
+# -- going on with a match ------------------------------------------------------
+
+
+def test_a_match_goes_on_from_its_record_with_new_dice() -> None:
+    match = Match(MatchSettings(length=7), DiceRoller(21))
+    bot = RandomBot(21)
+    while len(match.records) < 3 or len(match.game.history) < 5:  # two games over, one going on
+        match.roll()
+        legal = match.legal_plays()
+        match.play(legal[bot.choose(legal)] if len(legal) else None)
+    assert not match.is_over
+    match.roll()
+    resumed = loads(dumps(MatchRecord.from_match(match, PLAYERS))).to_match(DiceRoller(4))
+    assert resumed.dice == match.dice and resumed.turn == match.turn
+    while not resumed.is_over:
+        if resumed.dice is None:
+            resumed.roll()
+        legal = resumed.legal_plays()
+        resumed.play(legal[bot.choose(legal)] if len(legal) else None)
+    assert max(resumed.score.values()) >= 5
+    assert [r.game.history[:len(old.game.history)] for r, old in zip(resumed.records, match.records, strict=False)] == [
+        old.game.history for old in match.records]
+
+
+def test_a_resigned_game_and_a_claimed_one_end_the_same_when_the_match_goes_on() -> None:
+    match = Match(MatchSettings(length=5, games=("portes", "plakoto")), DiceRoller(3))
+    match.resign(match.turn, 2)
+    match.concede(match.turn, "claimed: the opponent was absent")
+    resumed = loads(dumps(MatchRecord.from_match(match, PLAYERS))).to_match()
+    assert resumed.score == match.score and [r.game.result for r in resumed.records] == [
+        r.game.result for r in match.records]
+    assert len(resumed.records) == 3 and resumed.game.variant.name == "portes"
+
+
+def test_a_finished_match_goes_on_no_further() -> None:
+    record = loads(json.dumps(finished()))
+    resumed = record.to_match()
+    assert resumed.is_over and resumed.score == record.score and resumed.winner == record.winner
+
+
+def test_what_cannot_go_on_is_refused_in_one_line() -> None:
+    series = MatchRecord(MatchSettings(length=1, games=("portes",)), PLAYERS, [], series=True)
+    with pytest.raises(RecordError, match=r"^a series of games is not a match"):
+        series.to_match()
+    # a game that the last winner should start, said to be started by the loser
+    match = Match(MatchSettings(length=3, games=("portes",)), DiceRoller(3))
+    match.resign(WHITE, 1)
+    data = json.loads(dumps(MatchRecord.from_match(match, PLAYERS)))
+    assert data["games"][1]["first"] == "black" and data["games"][1]["opening"] == []
+    data["games"][1]["first"] = "white"
+    with pytest.raises(RecordError, match=r"^game 2: first: the match makes Black start it, not White$"):
+        loads(json.dumps(data)).to_match()
+    # a roll still to play belongs to the game going on only
+    data = finished()
+    data["games"][0]["rolled"] = [6, 2]
+    with pytest.raises(RecordError, match=r"^game 1: rolled: only the game going on"):
+        loads(json.dumps(data))
+    data["games"][0]["rolled"] = [7, 2]
+    with pytest.raises(RecordError, match=r"^game 1: rolled must be two numbers"):
+        loads(json.dumps(data))

@@ -51,6 +51,25 @@ def test_the_seed_of_a_game_going_on_is_withheld(client: TestClient) -> None:
     assert record.players == {WHITE: PlayerInfo("human", ""), BLACK: PlayerInfo("human", "")}
 
 
+def test_a_match_downloaded_mid_turn_keeps_its_roll_and_goes_on_from_the_record(client: TestClient) -> None:
+    links = new_match(client, opponent="beginner", games="portes", seat="white")
+    with client.websocket_connect(f"/ws/{links['match']}") as ws:
+        state = hello(ws, links["token"])
+        for _ in range(20):  # until the player holds a roll he can play
+            if state["can_play"]:
+                break
+            if state["can_roll"]:
+                ws.send_json({"type": "roll", "seq": state["seq"]})
+            state = until(ws, lambda m: is_state(m) and (m["can_roll"] or m["can_play"]))
+        assert state["can_play"]
+        record = loads(client.get(f"/api/matches/{links['match']}/record").text)
+    game = record.games[0]
+    assert game.end is None and game.rolled is not None and list(game.rolled) == state["dice"]
+    match = record.to_match()  # what tavli play --resume goes on from
+    assert match.dice == game.rolled and match.turn == WHITE
+    assert len(match.legal_plays()) == len(state["legal"]["plays"])
+
+
 def test_an_unknown_match_is_404(client: TestClient) -> None:
     answer = client.get("/api/matches/nope/record")
     assert answer.status_code == 404 and answer.json()["error"] == "no such match"

@@ -26,6 +26,7 @@ from tavli.bots import HeuristicBot
 from tavli.errors import TavliError, translations
 from tavli.match import Match, MatchSettings
 from tavli.openings import shipped
+from tavli.record import MatchRecord, read
 from tavli.terminal import (
     LIST_LIMIT,
     PracticeTally,
@@ -154,8 +155,9 @@ def test_dice_are_drawn_on_the_board() -> None:
 # -- play_match in process ------------------------------------------------------
 
 
-def run_match(settings: MatchSettings, seats: dict[Color, str], answers: list[str],
-              seed: int = 1, language: str = "en") -> tuple[Color | None, str, list[str]]:
+def run_match(settings: MatchSettings, seats: dict[Color, str], answers: list[str], seed: int = 1,
+              language: str = "en", save: Path | None = None,
+              record: MatchRecord | None = None) -> tuple[Color | None, str, list[str]]:
     """Play with scripted answers; end of the script is end of input."""
     out = StringIO()
     console = Console(file=out, width=100, color_system=None)
@@ -169,7 +171,8 @@ def run_match(settings: MatchSettings, seats: dict[Color, str], answers: list[st
         except StopIteration:
             raise EOFError from None
 
-    winner = play_match(settings, seats, DiceRoller(seed), console=console, read_line=read_line, language=language)
+    winner = play_match(settings, seats, DiceRoller(seed), console=console, read_line=read_line, language=language,
+                        save=save, record=record)
     return winner, out.getvalue(), prompts
 
 
@@ -593,3 +596,23 @@ def test_the_program_speaks_the_locales_language() -> None:
                               "--lang", "en"], input="1\n", capture_output=True, text=True, timeout=120,
                              env=plain_env("el_GR.UTF-8"))
     assert "Fevga: 1 played" in english.stdout
+
+
+# -- going on with a saved match ----------------------------------------------
+
+
+def test_a_resumed_match_goes_on_with_the_roll_it_was_left_with(tmp_path: Path) -> None:
+    script = human_script()
+    path = tmp_path / "left.json"
+    _, first, _ = run_match(MatchSettings(length=1, games=("portes",)), {WHITE: "human", BLACK: "heuristic"}, ["2"],
+                            seed=script.seed, save=path)
+    assert "End of input" in first
+    saved = read(path)
+    rolled = saved.games[0].rolled
+    assert rolled is not None and len(saved.games[0].turns) == 2 and str(saved.games[0].turns[0].play) == script.first
+    winner, out, prompts = run_match(saved.settings, {WHITE: "human", BLACK: "heuristic"}, ["quit", "y"], seed=99,
+                                     record=saved)
+    assert winner is None
+    assert out.lstrip().startswith("The match goes on: White 0, Black 0 · match to 1.")
+    assert "Opening roll" not in out  # the game was under way
+    assert prompts[0] == f"White to play {rolled} › "
