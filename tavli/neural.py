@@ -365,16 +365,32 @@ class NeuralBot:
             noisy = [((a.match_equity or 0.0) + self._rng.gauss(0.0, sigma * scale), a.index) for a in candidates]
         return max(noisy)[1]
 
-    def accepts_resignation(self, position: Position, points: int) -> bool:
-        """Whether the bot takes ``points`` from the side to roll in ``position``, who resigns.
+    def accepts_resignation(self, offer: Position | LegalPlays, points: int, score: MatchScore | None = None) -> bool:
+        """Whether the bot takes ``points`` from the side to play, who resigns: ``offer`` is his
+        position before he rolls, or his roll's ``LegalPlays`` once he has rolled (valued at the
+        bot's depth).
 
-        It takes the offer when it is worth at least the points the network expects the bot
-        to win by playing on.
+        It takes the offer when it is worth at least what the bot expects from playing on: the
+        points the network expects it to win or, at a match ``score`` (the resigner's), its
+        chance of winning the match.
 
         >>> from tavli import Position
-        >>> bot = NeuralBot("beginner")
-        >>> bot.accepts_resignation(Position.start("portes"), 2), bot.accepts_resignation(Position.start("portes"), 1)
+        >>> from tavli.match import MatchSettings
+        >>> bot, start = NeuralBot("beginner"), Position.start("portes")
+        >>> bot.accepts_resignation(start, 2), bot.accepts_resignation(start, 1)
+        (True, True)
+        >>> ahead = MatchScore.at(MatchSettings(length=5), need=1, opp_need=4, game=0)  # the resigner's score
+        >>> bot.accepts_resignation(start, 1, ahead), bot.accepts_resignation(start, 2, ahead)
         (True, True)
         """
-        expected = -self.evaluator(position.variant).probabilities(position).equity
-        return points >= expected
+        if isinstance(offer, LegalPlays) and len(offer):
+            best = self.analyse(offer, score)[0]
+            playing_on = best.equity if score is None else best.match_equity or 0.0
+        else:
+            position = offer.position if isinstance(offer, LegalPlays) else offer
+            p = self.evaluator(position.variant).probabilities(position)
+            playing_on = p.equity if score is None else score.after_game().value(p.win, p.win2, p.lose2)
+        if score is None:
+            return points >= -playing_on
+        after = score.after_game()
+        return (after.lose1 if points == 1 else after.lose2) <= playing_on

@@ -140,11 +140,12 @@ def command_words(language: str) -> dict[str, tuple[str, ...]]:
     ones too."""
     english = {"list": ("?", "list", "l", "ls"), "help": ("help", "h"), "board": ("board", "redraw"),
                "hint": ("hint",), "position": ("position", "pos"), "quit": ("quit", "exit", "q"),
-               "yes": ("y", "yes")}
+               "resign": ("resign",), "match": ("match",), "yes": ("y", "yes")}
     if language != "el":
         return english
     greek = {"list": ("λίστα",), "help": ("βοήθεια",), "board": ("ταμπλό",), "hint": ("συμβουλή",),
-             "position": ("θέση",), "quit": ("έξοδος", "τέλος"), "yes": ("ν", "ναι")}
+             "position": ("θέση",), "quit": ("έξοδος", "τέλος"), "resign": ("παραίτηση",), "match": ("παρτίδα",),
+             "yes": ("ν", "ναι")}
     return {name: words + greek[name] for name, words in english.items()}
 
 
@@ -402,6 +403,10 @@ class LeaveMatch(Exception):
     """The human at the keyboard chose to leave the match."""
 
 
+class Resigned(Exception):
+    """The human to play resigned, and the game (or the match) is over."""
+
+
 @dataclass
 class Seat:
     """Who plays one side: a human at the keyboard or a bot."""
@@ -465,7 +470,8 @@ or type the number of a play in the list.
   list or ?   show the legal plays again       board   draw the board again
   hint        the expert bot's best plays      help    this help
   position    the position string, for tavli hint or the web app's position page
-  quit        leave the match"""
+  resign      offer to resign the game for 1 point; resign 2 for 2 points; resign match
+  quit        leave the match (--save keeps it, tavli play --resume goes on)"""
 
 
 @dataclass
@@ -608,7 +614,10 @@ class TerminalMatch:
             play = legal[self.bot_choice(seat.bot, legal)] if len(legal) else None
         else:
             self.show_board(record, dice)
-            play = self.human_play(seat, legal)
+            try:
+                play = self.human_play(seat, legal)
+            except Resigned:
+                return
         self.commit(seat, dice, play)
 
     def bot_choice(self, bot: Player, legal: LegalPlays) -> int:
@@ -702,11 +711,52 @@ class TerminalMatch:
         elif command in commands["quit"]:
             if self.ask(self.words.plain("Leave the match? [y/N] ")).strip().lower() in commands["yes"]:
                 raise LeaveMatch
+        elif command.split()[0] in commands["resign"]:
+            self.resign(legal, command.split()[1:])
         elif command.isdigit():
             return self.pick(legal, int(command))
         else:
             return self.parse(legal, text)
         return None
+
+    def resign(self, legal: LegalPlays, what: list[str]) -> None:
+        """``resign`` (the game, 1 point), ``resign 2`` or ``resign match``: a bot takes the
+        offer when it is worth what it expects from playing on (``NeuralBot.accepts_resignation``,
+        at the match's score), a human is asked. Raises ``Resigned`` once the game is over."""
+        commands, match = self.commands, self.match
+        mine = match.turn
+        theirs = self.seats[mine.other]
+        if what and what[0] in commands["match"] and len(what) == 1:
+            score = dict(match.score)
+            score[mine.other] = match.settings.length
+            prompt = self.words.plain("Resign the match? {side} wins it {won}-{lost}. [y/N] ",
+                                      side=self.names[mine.other], won=score[mine.other], lost=score[mine])
+            if self.ask(prompt).strip().lower() in commands["yes"]:
+                match.resign_match(mine)
+                raise Resigned
+            return
+        if what not in ([], ["1"], ["2"]):
+            self.say("✗ type resign, resign 2 or resign match", ERROR_STYLE)
+            return
+        points = int(what[0]) if what else 1
+        self.say("{side} offers to resign the game for {points} point." if points == 1 else
+                 "{side} offers to resign the game for {points} points.", side=self.mover(mine), points=points)
+        if theirs.bot is not None:
+            from tavli.met import MatchScore
+            from tavli.neural import NeuralBot
+
+            judge = theirs.bot if isinstance(theirs.bot, NeuralBot) else NeuralBot(HINT_LEVEL)
+            takes = judge.accepts_resignation(legal, points, MatchScore.of(match))
+        else:
+            prompt = self.words.plain("{side}: accept {points} point? [y/N] " if points == 1 else
+                                      "{side}: accept {points} points? [y/N] ", side=theirs.label, points=points)
+            takes = self.ask(prompt).strip().lower() in commands["yes"]
+        if not takes:
+            self.say("{side} declines: play on.", side=self.mover(mine.other))
+            return
+        self.say("{side} accepts.", side=self.mover(mine.other))
+        match.resign(mine, points)
+        raise Resigned
 
     def show_position(self, legal: LegalPlays) -> None:
         """The position string (and a Portes position's GNU Backgammon ID), with the command that

@@ -20,6 +20,8 @@ from tavli import BLACK, WHITE, Dice, Position, TavliError, bearoff
 from tavli import _kernel as K
 from tavli import _neural as N
 from tavli.bots import RandomBot
+from tavli.match import MatchSettings
+from tavli.met import MatchScore
 from tavli.neural import (
     DEFAULT_LEVEL,
     LEVELS,
@@ -622,3 +624,19 @@ def test_the_search_values_the_opponents_plays_by_his_own_match_equity() -> None
         mine = search_weights(table.after_game(need, opp_need, game))
         his = table.after_game(opp_need, need, game).weights()
         assert mine[1] == pytest.approx(np.array(his))
+
+
+def test_a_resignation_is_taken_by_what_playing_on_is_worth_at_the_score() -> None:
+    bot = NeuralBot("expert")
+    # White, to play, is all but gammoned: Black bears off while White's checkers are a board away
+    gammoned = Position.from_checkers("portes", WHITE, {12: 15}, {p: 3 for p in range(1, 6)})
+    assert not bot.accepts_resignation(gammoned, 1) and bot.accepts_resignation(gammoned, 2)
+    legal = gammoned.legal_plays(Dice(6, 5))  # after his roll: from his best play of it
+    assert not bot.accepts_resignation(legal, 1) and bot.accepts_resignation(legal, 2)
+    settings = MatchSettings(length=5, games=("portes",))
+    one_away = MatchScore.at(settings, need=5, opp_need=1, game=0)  # the resigner's score: the bot needs 1
+    assert bot.accepts_resignation(gammoned, 1, one_away) and bot.accepts_resignation(legal, 1, one_away)
+    two_away = MatchScore.at(settings, need=5, opp_need=2, game=0)  # a 2-point win is the match
+    assert not bot.accepts_resignation(legal, 1, two_away) and bot.accepts_resignation(legal, 2, two_away)
+    far = MatchScore.at(settings, need=1, opp_need=5, game=0)  # 1 point of the 5 the bot needs is too little
+    assert not bot.accepts_resignation(gammoned, 1, far)

@@ -24,7 +24,8 @@ from tavli import BLACK, WHITE, Color, Dice, DiceRoller, Position, terminal
 from tavli.analysis import THRESHOLDS
 from tavli.bots import HeuristicBot
 from tavli.errors import TavliError, translations
-from tavli.match import Match, MatchSettings
+from tavli.game import Game
+from tavli.match import GameRecord, Match, MatchSettings
 from tavli.openings import shipped
 from tavli.record import MatchRecord, read
 from tavli.terminal import (
@@ -35,6 +36,7 @@ from tavli.terminal import (
     Words,
     board,
     board_lines,
+    make_seats,
     play_match,
     practise_openings,
     render_text,
@@ -616,3 +618,60 @@ def test_a_resumed_match_goes_on_with_the_roll_it_was_left_with(tmp_path: Path) 
     assert out.lstrip().startswith("The match goes on: White 0, Black 0 · match to 1.")
     assert "Opening roll" not in out  # the game was under way
     assert prompts[0] == f"White to play {rolled} › "
+
+
+# -- resigning ------------------------------------------------------------------
+
+
+def gammoned_session(answers: list[str], black: str = "expert", score: tuple[int, int] = (0, 0),
+                     language: str = "en") -> tuple[TerminalMatch, StringIO, list[str]]:
+    """A 5-point Portes match at ``score`` whose game White, to play, has all but lost double."""
+    match = Match(MatchSettings(length=5, games=("portes",)), DiceRoller(1))
+    match.score = {WHITE: score[0], BLACK: score[1]}
+    position = Position.from_checkers("portes", WHITE, {12: 15}, {p: 3 for p in range(1, 6)})
+    match.records[-1] = GameRecord(Game("portes", position=position))
+    out, prompts, script = StringIO(), [], iter(answers)
+
+    def read_line(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(script)
+
+    seats = make_seats({WHITE: "human", BLACK: black}, DiceRoller(1), language)
+    session = TerminalMatch(match, seats, Console(file=out, width=100, color_system=None), read_line,
+                            words=Words(language))
+    return session, out, prompts
+
+
+def test_a_bot_declines_a_resignation_worth_less_than_playing_on_and_takes_one_worth_more() -> None:
+    session, out, prompts = gammoned_session(["resign", "resign 3", "resign 2"])
+    session.take_turn(session.match.records[-1])
+    text = out.getvalue()
+    assert "○ White (you) offers to resign the game for 1 point." in text
+    assert "● Black (expert) declines: play on." in text
+    assert "✗ type resign, resign 2 or resign match" in text
+    assert "○ White (you) offers to resign the game for 2 points." in text and "● Black (expert) accepts." in text
+    result = session.match.records[0].game.result
+    assert result is not None and (result.winner, result.points, result.reason) == (BLACK, 2, "resigned")
+    assert session.match.score == {WHITE: 0, BLACK: 2} and len(session.match.records) == 2
+    assert len(prompts) == 3 and session.match.records[0].game.history == []
+
+
+def test_at_the_score_a_bot_takes_one_point_that_wins_it_the_match() -> None:
+    session, out, _ = gammoned_session(["resign"], score=(0, 4), black="heuristic")  # judged by the expert
+    session.take_turn(session.match.records[-1])
+    assert "● Black (heuristic) accepts." in out.getvalue()
+    assert session.match.is_over and session.match.winner == BLACK
+
+
+def test_between_two_humans_the_opponent_answers_and_a_match_can_be_resigned_in_greek() -> None:
+    session, out, prompts = gammoned_session(["παραίτηση", "ο", "παραίτηση παρτίδα", "ν"], black="human",
+                                             language="el")
+    session.take_turn(session.match.records[-1])
+    text = out.getvalue()
+    assert "○ Λευκά προσφέρουν παραίτηση από το παιχνίδι με 1 πόντο." in text
+    assert prompts[1] == "Μαύρα: δέχεστε 1 πόντο; [ν/Ο] "
+    assert "● Μαύρα αρνούνται: το παιχνίδι συνεχίζεται." in text
+    assert prompts[3] == "Παραίτηση από την παρτίδα; Την κερδίζουν τα Μαύρα 5-0. [ν/Ο] "
+    assert session.match.is_over and session.match.score == {WHITE: 0, BLACK: 5}
+    assert session.match.records[0].game.result is not None
+    assert session.match.records[0].game.result.reason == "resigned the match"

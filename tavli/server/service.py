@@ -633,8 +633,8 @@ class MatchService:
         await self._bot_answers(live)
 
     async def _bot_answers(self, live: LiveMatch) -> None:
-        """A bot answers an offer at once: a resignation worth at least what it expects to win
-        from the position, and every rematch."""
+        """A bot answers an offer at once: a resignation worth at least what it expects from
+        playing on, at the match's score, and every rematch."""
         offer = live.offer
         if offer is None:
             return
@@ -647,7 +647,8 @@ class MatchService:
             await self._commit(live, seat, "accept", {"match": offer["match"]})
             return
         bot = self._bots.setdefault(level, NeuralBot(level))
-        takes = bot.accepts_resignation(live.match.game.position, offer["points"])
+        # the network's value of the position (not a search: this runs on the event loop), at the score
+        takes = bot.accepts_resignation(live.match.game.position, offer["points"], MatchScore.of(live.match))
         await self._commit(live, seat, "accept" if takes else "decline", {})
 
     async def _create_rematch(self, live: LiveMatch, hashes: dict[str, str]) -> None:
