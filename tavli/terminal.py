@@ -43,6 +43,8 @@ from tavli.variants import BLACK, WHITE, Color, Variant
 
 SEAT_KINDS = ("human", *BOTS)
 HINT_LEVEL = "expert"
+TUTOR_DEPTH = 1
+"""Plies of the tutor's judgement of a play: the web app's hints' depth."""
 
 ROWS = 5
 """Checkers drawn per point before the last cell shows the count instead."""
@@ -488,6 +490,8 @@ class TerminalMatch:
     """The words of everything it says, in the player's language."""
     origin: MatchRecord | None = None
     """The record a resumed match went on from."""
+    tutor: bool = False
+    """Ask before a human's blunder is played."""
 
     # -- who is who -------------------------------------------------------
     @property
@@ -680,8 +684,24 @@ class TerminalMatch:
         prompt = self.words.plain("{side} to play {dice} › ", side=self.words.color(seat.color), dice=legal.dice)
         while True:
             play = self.read_play(legal, self.ask(prompt))
-            if play is not None:
+            if play is not None and (not self.tutor or self.tutor_allows(legal, play)):
                 return play
+
+    def tutor_allows(self, legal: LegalPlays, play: Play) -> bool:
+        """The tutor (``--tutor``): a blunder, by the hints' judgement at the match's score
+        (``tavli.analysis``), is played only once the player says so, as on the web app's board."""
+        from tavli.analysis import evaluate_decision
+        from tavli.met import MatchScore
+
+        if len(legal) < 2:
+            return True
+        decision = evaluate_decision(legal.position, legal.dice, str(play), TUTOR_DEPTH,
+                                     score=MatchScore.of(self.match))
+        if decision.skill != "blunder":
+            return True
+        self.say("{play} is a blunder: it gives up {loss} points against {best}.", ERROR_STYLE,
+                 play=(str(play), "bold"), loss=f"{decision.loss:.3f}", best=(decision.best, "bold"))
+        return self.ask(self.words.plain("Play it anyway? [y/N] ")).strip().lower() in self.commands["yes"]
 
     def show_plays(self, legal: LegalPlays) -> None:
         if len(legal) == 1:
@@ -825,7 +845,7 @@ def console_reader(console: Console) -> Callable[[str], str]:
 def play_match(settings: MatchSettings, seats: dict[Color, str], roller: DiceRoller, *,
                console: Console | None = None, read_line: Callable[[str], str] | None = None,
                save: Path | None = None, language: str = "en",
-               record: MatchRecord | None = None) -> Color | None:
+               record: MatchRecord | None = None, tutor: bool = False) -> Color | None:
     """Play a match at the terminal; return the winner (None if the match was left).
 
     ``seats`` says who plays each side: ``human``, ``random``, ``heuristic``
@@ -836,14 +856,15 @@ def play_match(settings: MatchSettings, seats: dict[Color, str], roller: DiceRol
     written there when the match ends or stops. Everything is said in
     ``language`` (``en`` or ``el``). With ``record`` (``tavli.record``), the
     match goes on from where the record leaves it, with its settings; the
-    dice from then on are ``roller``'s.
+    dice from then on are ``roller``'s. With ``tutor``, a human's blunder is
+    played only once he confirms it.
     """
     words = Words(language)
     console = console or Console(highlight=False)
     players = make_seats(seats, roller, language)
     match = record.to_match(roller) if record is not None else Match(settings, roller)
     session = TerminalMatch(match, players, console, read_line or console_reader(console), words=words,
-                            origin=record)
+                            origin=record, tutor=tutor)
     try:
         return session.run()
     except (EOFError, LeaveMatch) as e:

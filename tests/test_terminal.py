@@ -675,3 +675,27 @@ def test_between_two_humans_the_opponent_answers_and_a_match_can_be_resigned_in_
     assert session.match.is_over and session.match.score == {WHITE: 0, BLACK: 5}
     assert session.match.records[0].game.result is not None
     assert session.match.records[0].game.result.reason == "resigned the match"
+
+
+def test_the_tutor_asks_before_a_blunder_and_lets_a_good_play_through() -> None:
+    match = Match(MatchSettings(length=5, games=("portes",)), DiceRoller(1))
+    match.records[-1] = GameRecord(Game("portes", WHITE))
+    match.roll(Dice(3, 1))
+    answers, prompts, out = iter(["24/21 24/23", "n", "24/21 24/23", "y"]), [], StringIO()
+
+    def read_line(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    seats = make_seats({WHITE: "human", BLACK: "expert"}, DiceRoller(1))
+    session = TerminalMatch(match, seats, Console(file=out, width=100, color_system=None), read_line, tutor=True)
+    assert str(session.human_play(seats[WHITE], match.legal_plays())) == "24/23 24/21"  # confirmed the second time
+    assert out.getvalue().count("24/23 24/21 is a blunder: it gives up ") == 2 and " against 8/5 6/5." in out.getvalue()
+    assert prompts.count("Play it anyway? [y/N] ") == 2
+    good = iter(["8/5 6/5"])
+    session.read_line = lambda prompt: next(good)
+    assert str(session.human_play(seats[WHITE], match.legal_plays())) == "8/5 6/5"  # the best play: no question
+    session.tutor = False
+    bad = iter(["24/21 24/23"])
+    session.read_line = lambda prompt: next(bad)
+    assert str(session.human_play(seats[WHITE], match.legal_plays())) == "24/23 24/21"  # no tutor, no question
