@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 from rich.text import Text
 
@@ -699,3 +701,20 @@ def test_the_tutor_asks_before_a_blunder_and_lets_a_good_play_through() -> None:
     bad = iter(["24/21 24/23"])
     session.read_line = lambda prompt: next(bad)
     assert str(session.human_play(seats[WHITE], match.legal_plays())) == "24/23 24/21"  # no tutor, no question
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=30) | st.sampled_from(["resign 2 3", "resign match x", "παραίτηση 9", "24/18 13/11 x",
+                                               "bar/22", "6/off", "13/7(5)", "0", "-1", "99999999999", "hint 3"]))
+def test_whatever_is_typed_plays_a_legal_play_or_changes_nothing(line: str) -> None:
+    """A line at the prompt (answering no to any question it asks) is a legal play, or a refusal
+    or a command that leaves the match as it was: it never raises."""
+    match = Match(MatchSettings(length=3), DiceRoller(5))
+    match.roll()
+    legal = match.legal_plays()
+    before = (str(match.game.position), match.dice, dict(match.score))
+    seats = make_seats({WHITE: "human", BLACK: "human"}, DiceRoller(1))
+    session = TerminalMatch(match, seats, Console(file=StringIO(), width=100, color_system=None), lambda prompt: "n")
+    play = session.read_play(legal, line)
+    assert play is None or play in list(legal)
+    assert (str(match.game.position), match.dice, dict(match.score)) == before
