@@ -186,10 +186,11 @@ def _settings(length: int, games: str, mother_pin: str, prime_limits: str,
               help="go on with the match in this record (from --save or the web app), saving it there; "
               "the players are the record's unless --white or --black says otherwise")
 @click.option("--tutor", is_flag=True, help="ask before playing a blunder (judged as the hints judge)")
+@click.option("--chances", is_flag=True, help="show each side's chance of winning the match beside the board")
 @language_option
 def play(white: str, black: str, length: int, games: str, mother_pin: str, prime_limits: str,
          prime_in_opponent_start: str, seed: int | None, save: Path | None, resume: Path | None,
-         tutor: bool, language: str) -> None:
+         tutor: bool, chances: bool, language: str) -> None:
     """Play a match in the terminal against a bot or a friend."""
     from tavli.terminal import play_match
 
@@ -201,7 +202,8 @@ def play(white: str, black: str, length: int, games: str, mother_pin: str, prime
         save = save or resume
     if save is not None:
         _check_writable(save)
-    play_match(settings, seats, DiceRoller(seed), save=save, language=language, record=record, tutor=tutor)
+    play_match(settings, seats, DiceRoller(seed), save=save, language=language, record=record, tutor=tutor,
+               chances=chances)
 
 
 MATCH_OPTIONS = ("length", "games", "mother_pin", "prime_limits", "prime_in_opponent_start")

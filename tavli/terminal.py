@@ -23,7 +23,7 @@ import contextlib
 import random
 import re
 import sys
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from io import StringIO
 from pathlib import Path
@@ -34,6 +34,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tavli.bots import BOTS, Player, make_bot
+from tavli.chances import chances_of
 from tavli.dice import Dice, DiceRoller
 from tavli.errors import LANGUAGES, Reason, TavliError, translations
 from tavli.match import TAVLI_SEQUENCE, GameRecord, Match, MatchSettings
@@ -302,7 +303,8 @@ def _middle_row(position: Position, dice: Dice | None, half: str, bar_width: int
 
 
 def side_lines(position: Position, names: Mapping[Color, str] | None = None,
-               dice: Dice | None = None, bottom: Color = WHITE, language: str = "en") -> list[Text]:
+               dice: Dice | None = None, bottom: Color = WHITE, language: str = "en",
+               extra: Sequence[Text] = ()) -> list[Text]:
     """The facts next to the board: each side's pips, bar and borne-off checkers, the turn."""
     words = Words(language)
     names = names or {color: words.color(color) for color in (WHITE, BLACK)}
@@ -322,6 +324,7 @@ def side_lines(position: Position, names: Mapping[Color, str] | None = None,
     if pins is not None:
         lines.append(pins)
     lines.append(turn_text(position, dice, language))
+    lines.extend(extra)
     return lines
 
 
@@ -373,16 +376,17 @@ class BoardView:
 
 def board(position: Position, *, bottom: Color | None = None, dice: Dice | None = None,
           names: Mapping[Color, str] | None = None, marks: Collection[int] = (),
-          language: str = "en") -> BoardView:
+          language: str = "en", extra: Sequence[Text] = ()) -> BoardView:
     """The board with each side's pips, bar and borne-off checkers, ready to print.
 
     ``bottom`` is the side whose home table is drawn at the bottom right
     (default: the side to move); ``marks`` are points to highlight in his
-    numbering; the words are in ``language``.
+    numbering; the words are in ``language``; ``extra`` lines go under the
+    facts beside the board.
     """
     seen_by = position.turn if bottom is None else bottom
     return BoardView(board_lines(position, seen_by, dice, marks, language),
-                     side_lines(position, names, dice, seen_by, language))
+                     side_lines(position, names, dice, seen_by, language, extra))
 
 
 def render_text(renderable: RenderableType, width: int = 100) -> str:
@@ -492,6 +496,8 @@ class TerminalMatch:
     """The record a resumed match went on from."""
     tutor: bool = False
     """Ask before a human's blunder is played."""
+    chances: bool = False
+    """Show each side's chance of winning the match beside the board."""
 
     # -- who is who -------------------------------------------------------
     @property
@@ -530,8 +536,17 @@ class TerminalMatch:
         self.console.print()
         if header:
             self.console.print(self.header(record))
+        extra = [self.chances_text()] if self.chances else []
         self.console.print(board(position, bottom=viewer, dice=dice, names=self.names,
-                                 marks=self.last_marks.get(viewer, frozenset()), language=self.words.language))
+                                 marks=self.last_marks.get(viewer, frozenset()), language=self.words.language,
+                                 extra=extra))
+
+    def chances_text(self) -> Text:
+        """``  Match chances: White 54.2%, Black 45.8%`` (``tavli.chances``)."""
+        found = chances_of(self.match)
+        white = self.words("White {percent}", CHECKER_STYLE[WHITE], percent=f"{100 * found.white:.1f}%")
+        black = self.words("Black {percent}", CHECKER_STYLE[BLACK], percent=f"{100 * found.black:.1f}%")
+        return self.words("  Match chances: {white}, {black}", white=white, black=black)
 
     def game_number(self, record: GameRecord) -> int:
         return self.match.records.index(record) + 1
@@ -845,7 +860,7 @@ def console_reader(console: Console) -> Callable[[str], str]:
 def play_match(settings: MatchSettings, seats: dict[Color, str], roller: DiceRoller, *,
                console: Console | None = None, read_line: Callable[[str], str] | None = None,
                save: Path | None = None, language: str = "en",
-               record: MatchRecord | None = None, tutor: bool = False) -> Color | None:
+               record: MatchRecord | None = None, tutor: bool = False, chances: bool = False) -> Color | None:
     """Play a match at the terminal; return the winner (None if the match was left).
 
     ``seats`` says who plays each side: ``human``, ``random``, ``heuristic``
@@ -857,14 +872,15 @@ def play_match(settings: MatchSettings, seats: dict[Color, str], roller: DiceRol
     ``language`` (``en`` or ``el``). With ``record`` (``tavli.record``), the
     match goes on from where the record leaves it, with its settings; the
     dice from then on are ``roller``'s. With ``tutor``, a human's blunder is
-    played only once he confirms it.
+    played only once he confirms it; with ``chances``, each board shows each
+    side's chance of winning the match (``tavli.chances``).
     """
     words = Words(language)
     console = console or Console(highlight=False)
     players = make_seats(seats, roller, language)
     match = record.to_match(roller) if record is not None else Match(settings, roller)
     session = TerminalMatch(match, players, console, read_line or console_reader(console), words=words,
-                            origin=record, tutor=tutor)
+                            origin=record, tutor=tutor, chances=chances)
     try:
         return session.run()
     except (EOFError, LeaveMatch) as e:

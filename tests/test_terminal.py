@@ -161,7 +161,7 @@ def test_dice_are_drawn_on_the_board() -> None:
 
 def run_match(settings: MatchSettings, seats: dict[Color, str], answers: list[str], seed: int = 1,
               language: str = "en", save: Path | None = None,
-              record: MatchRecord | None = None) -> tuple[Color | None, str, list[str]]:
+              record: MatchRecord | None = None, chances: bool = False) -> tuple[Color | None, str, list[str]]:
     """Play with scripted answers; end of the script is end of input."""
     out = StringIO()
     console = Console(file=out, width=100, color_system=None)
@@ -176,7 +176,7 @@ def run_match(settings: MatchSettings, seats: dict[Color, str], answers: list[st
             raise EOFError from None
 
     winner = play_match(settings, seats, DiceRoller(seed), console=console, read_line=read_line, language=language,
-                        save=save, record=record)
+                        save=save, record=record, chances=chances)
     return winner, out.getvalue(), prompts
 
 
@@ -718,3 +718,12 @@ def test_whatever_is_typed_plays_a_legal_play_or_changes_nothing(line: str) -> N
     play = session.read_play(legal, line)
     assert play is None or play in list(legal)
     assert (str(match.game.position), match.dice, dict(match.score)) == before
+
+
+def test_the_chances_of_winning_the_match_show_beside_each_board() -> None:
+    _, out, _ = run_match(MatchSettings(length=3, games=("portes",)), {WHITE: "human", BLACK: "heuristic"}, [],
+                          chances=True)
+    found = re.findall(r"Match chances: White (\d+\.\d)%, Black (\d+\.\d)%", out)
+    assert found and all(abs(float(w) + float(b) - 100.0) < 0.11 for w, b in found)
+    _, plain, _ = run_match(MatchSettings(length=3, games=("portes",)), {WHITE: "human", BLACK: "heuristic"}, [])
+    assert "Match chances" not in plain

@@ -1,14 +1,13 @@
 """Each side's chance of winning the match, for the match page: the ``chances`` message.
 
-The chances come from the position before the roll of the side to move: the
-game's network at 0 ply (``tavli.neural.Evaluator.probabilities``: win, win
-2 points, lose 2 points) weighted by the match equity after each outcome of
-the game at the score (``tavli.met``, the table the score-aware bots play
-by). They change only when a play changes the position, so a roll leaves
-them as they were. Only the sockets that asked (``{"type": "chances", "on":
-true}``) get them, computed in a worker thread, never on the event loop;
-the same position at the same score is worked out once (``ChanceWatch``).
-docs/web.md gives the message.
+The chances are the library's (``tavli.chances.match_chances``: the game's
+network at 0 ply, weighted by the match equity after each outcome of the game
+at the score) for the position before the roll of the side to move. They
+change only when a play changes the position, so a roll leaves them as they
+were. Only the sockets that asked (``{"type": "chances", "on": true}``) get
+them, computed in a worker thread, never on the event loop; the same position
+at the same score is worked out once (``ChanceWatch``). docs/web.md gives the
+message.
 
 >>> from tavli.dice import DiceRoller
 >>> from tavli.match import Match, MatchSettings
@@ -27,9 +26,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from tavli.chances import match_chances
 from tavli.match import Match, MatchSettings
-from tavli.met import MatchEquity, MatchScore, Starter
-from tavli.neural import Evaluator
 from tavli.position import Position
 from tavli.variants import BLACK, WHITE, Color
 
@@ -65,27 +63,15 @@ class Snapshot:
 def chances_json(snap: Snapshot) -> dict[str, Any]:
     """``{"white": p, "black": 1 - p, ...}``: each side's chance of winning the match (see the
     module's docstring); 1 and 0 once the match is won."""
-    length = snap.settings.length
-    base = {"type": "chances", "score": {"white": snap.white, "black": snap.black}, "length": length,
+    base = {"type": "chances", "score": {"white": snap.white, "black": snap.black}, "length": snap.settings.length,
             "game": snap.game, "position": str(snap.position)}
     if snap.winner is not None:
         white = 1.0 if snap.winner == WHITE else 0.0
         return base | {"white": white, "black": 1.0 - white, "game_win": None, "by": "result"}
-    position = snap.position
-    side = position.turn
-    score = {WHITE: snap.white, BLACK: snap.black}
-    need, opp_need = length - score[side], length - score[side.other]
-    if position.result() is not None:  # not left so by a match, which starts the next game at once
-        table = MatchEquity.for_settings(snap.settings)
-        mine, game_win = table.equity(need, opp_need, snap.game + 1, Starter.ROLL_OFF), None
-    else:
-        p = Evaluator.for_variant(position.variant.name).probabilities(position)
-        mine = MatchScore.at(snap.settings, need, opp_need, snap.game).after_game().value(p.win, p.win2, p.lose2)
-        game_win = p.win if side == WHITE else 1.0 - p.win
-    mine = min(1.0, max(0.0, mine))
-    white = mine if side == WHITE else 1.0 - mine
-    return base | {"white": round(white, 4), "black": round(1.0 - round(white, 4), 4),
-                   "game_win": None if game_win is None else round(game_win, 4), "by": "0-ply"}
+    found = match_chances(snap.settings, {WHITE: snap.white, BLACK: snap.black}, snap.game, snap.position)
+    white = round(found.white, 4)
+    return base | {"white": white, "black": round(1.0 - white, 4),
+                   "game_win": None if found.game_win is None else round(found.game_win, 4), "by": "0-ply"}
 
 
 class Receiver(Protocol):
