@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/matchplay.py [--level expert] [--lengths 5,7] [--games tavli]
         [--matches N] [--jobs J] [--max-seconds S] [--seed X] [--out FILE]
+        [--descending] [--merge FILE ...]
 
 For each match length, ``--matches`` matches (2000 by default) of
 ``tavli.match.Match`` (the Tavli order by default) between
@@ -21,7 +22,11 @@ whether that interval is clear of 50%, and the time taken.
 ``--out FILE`` writes every match's result (JSON), after every pair, and a
 later run with the same ``--out`` and settings (the number of matches, the
 match equity table and the networks among them) goes on from there: a run
-fixed in advance can be played out in sittings.
+fixed in advance can be played out in sittings. It can be shared between
+machines too: each pair's dice come from its number alone, so a second
+machine plays the pairs from the last down (``--descending``, its own
+``--out``), and ``--merge`` adds its file's pairs to the first's before that
+one goes on.
 """
 
 from __future__ import annotations
@@ -123,6 +128,27 @@ def summary(pairs: list[dict[str, Any]]) -> DuelResult:
     return result
 
 
+def merge(done: dict[str, Any], others: list[Path]) -> None:
+    """Add to ``done`` the pairs of each file in ``others`` that it lacks; a file made with other
+    settings is refused."""
+    have = {(p["length"], p["pair"]) for p in done["pairs"]}
+    for path in others:
+        other = json.loads(path.read_text())
+        if other["settings"] != done["settings"]:
+            raise SystemExit(f"{path} was made with {other['settings']}, not {done['settings']}: not merged")
+        new = [p for p in other["pairs"] if (p["length"], p["pair"]) not in have]
+        done["pairs"].extend(new)
+        have.update((p["length"], p["pair"]) for p in new)
+        print(f"merged {len(new)} pairs of {len(other['pairs'])} from {path}")
+
+
+def write(done: dict[str, Any], path: Path) -> None:
+    """Write ``done`` whole or not at all: a run stopped at any moment loses no pair."""
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(done))
+    os.replace(tmp, path)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--level", default="expert")
@@ -133,6 +159,10 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=math.inf, help="per length")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--descending", action="store_true",
+                        help="play the pairs from the last down, for a second machine sharing a run")
+    parser.add_argument("--merge", type=Path, nargs="+", default=[],
+                        help="first add to --out the pairs of these files, made with the same settings")
     args = parser.parse_args()
     settings = {"level": args.level, "games": args.games, "seed": args.seed, "luck": True,
                 "table": table_id(args.games), "networks": networks_id(args.games), "matches": args.matches}
@@ -141,18 +171,23 @@ def main() -> None:
         done = json.loads(args.out.read_text())
         if done["settings"] != settings:
             raise SystemExit(f"{args.out} was made with {done['settings']}: use the same settings or another --out")
+    if args.merge:
+        if args.out is None:
+            raise SystemExit("--merge adds to the file of --out: give one")
+        merge(done, args.merge)
+        write(done, args.out)
     lengths = [int(x) for x in args.lengths.split(",")]
     for length in lengths:
         have = {p["pair"] for p in done["pairs"] if p["length"] == length}
-        todo = [(length, k, args.games, args.level, args.seed) for k in range(args.matches // 2) if k not in have]
+        numbers = range(args.matches // 2)
+        todo = [(length, k, args.games, args.level, args.seed) for k in (reversed(numbers) if args.descending
+                                                                          else numbers) if k not in have]
         start = time.monotonic()
         with multiprocessing.Pool(args.jobs) as pool:  # one pool a length: running out of time ends it
             for result in pool.imap_unordered(play_pair, todo):
                 done["pairs"].append(result)
                 if args.out is not None:
-                    tmp = args.out.with_suffix(".tmp")
-                    tmp.write_text(json.dumps(done))
-                    os.replace(tmp, args.out)
+                    write(done, args.out)
                 if time.monotonic() - start > args.max_seconds:
                     pool.terminate()
                     break

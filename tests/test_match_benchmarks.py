@@ -216,3 +216,21 @@ def test_the_table_id_covers_only_the_figures_the_games_use() -> None:
     standard = {k: data["variants"][k] for k in ("portes", "plakoto", "fevga")}
     expected = hashlib.sha256(json.dumps(standard, sort_keys=True).encode()).hexdigest()[:12]
     assert matchplay.table_id("tavli") == expected != matchplay.table_id("portes")
+
+
+def test_two_machines_share_a_run_from_either_end_and_merge(tmp_path: Path) -> None:
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    common = ("benchmarks/matchplay.py", "--level", "beginner", "--lengths", "3", "--matches", "8", "--jobs", "1",
+              "--max-seconds", "0")  # each stops after its first pair
+    run(*common, "--descending", "--out", str(second))
+    assert [p["pair"] for p in json.loads(second.read_text())["pairs"]] == [3]
+    shown = run(*common, "--out", str(first), "--merge", str(second))
+    assert "merged 1 pairs of 1 from" in shown and "4 matches" in shown
+    assert sorted(p["pair"] for p in json.loads(first.read_text())["pairs"]) == [0, 3]
+    other = tmp_path / "other.json"
+    run("benchmarks/matchplay.py", "--level", "beginner", "--lengths", "3", "--matches", "6", "--jobs", "1",
+        "--max-seconds", "0", "--out", str(other))
+    refused = subprocess.run([sys.executable, *common, "--out", str(first), "--merge", str(other)],
+                             cwd=ROOT, capture_output=True, text=True, timeout=240)
+    assert refused.returncode != 0 and "not merged" in refused.stderr
+    assert sorted(p["pair"] for p in json.loads(first.read_text())["pairs"]) == [0, 3]
