@@ -181,29 +181,77 @@ def _settings(length: int, games: str, mother_pin: str, prime_limits: str,
 @house_rule_options
 @click.option("--seed", type=int, help="reproducible dice (default: cryptographic dice)")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
-              help="write the match record (JSON, docs/formats.md) to this file when the match ends or stops")
-@click.option("--resume", type=click.Path(dir_okay=False, path_type=Path),
-              help="go on with the match in this record (from --save or the web app), saving it there; "
-              "the players are the record's unless --white or --black says otherwise")
+              help="keep the match record (JSON, docs/formats.md) in this file, written after every turn "
+              "(default: a new file in the folder of kept matches)")
+@click.option("--no-save", is_flag=True, help="keep no record of the match")
+@click.option("--resume", is_flag=False, flag_value="", default=None, metavar="[FILE]",
+              help="go on with the match in this record (from --save or the web app; alone: the last match "
+              "kept and not won), saving it there; the players are the record's unless --white or --black "
+              "says otherwise")
 @click.option("--tutor", is_flag=True, help="ask before playing a blunder (judged as the hints judge)")
 @click.option("--chances", is_flag=True, help="show each side's chance of winning the match beside the board")
 @language_option
 def play(white: str, black: str, length: int, games: str, mother_pin: str, prime_limits: str,
-         prime_in_opponent_start: str, seed: int | None, save: Path | None, resume: Path | None,
+         prime_in_opponent_start: str, seed: int | None, save: Path | None, no_save: bool, resume: str | None,
          tutor: bool, chances: bool, language: str) -> None:
-    """Play a match in the terminal against a bot or a friend."""
+    """Play a match in the terminal against a bot or a friend. The match is kept as it goes (see
+    --save), and --resume goes on with one left before its end."""
     from tavli.terminal import play_match
 
     seats = {WHITE: white, BLACK: black}
     settings = _settings(length, games, mother_pin, prime_limits, prime_in_opponent_start)
     record = None
     if resume is not None:
-        record, settings = _resumed(resume, seats)
-        save = save or resume
+        path = Path(resume) if resume else _last_kept()
+        record, settings = _resumed(path, seats)
+        save = save or path
+    if no_save:
+        save = None
+    elif save is None:
+        save = _new_kept()
     if save is not None:
         _check_writable(save)
     play_match(settings, seats, DiceRoller(seed), save=save, language=language, record=record, tutor=tutor,
                chances=chances)
+
+
+def kept_matches() -> Path:
+    """The folder where ``tavli play`` keeps its matches unless told otherwise: ``matches`` in
+    the user's folder for Tavli (``click.get_app_dir``: ``~/.config/tavli`` on Linux)."""
+    return Path(click.get_app_dir("tavli")) / "matches"
+
+
+def _new_kept() -> Path | None:
+    """A new file for a match in ``kept_matches()``, named by the local time; None (and a line on
+    stderr) where the folder cannot be made: the match is then played without a record."""
+    folder = kept_matches()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        click.echo(f"warning: cannot keep the match in {folder}: {e.strerror or e}", err=True)
+        return None
+    stem = time.strftime("%Y-%m-%d-%H%M%S")
+    path, n = folder / f"{stem}.json", 1
+    while path.exists():
+        n += 1
+        path = folder / f"{stem}-{n}.json"
+    return path
+
+
+def _last_kept() -> Path:
+    """The newest match in ``kept_matches()`` that can go on: readable and not won."""
+    from tavli.record import RecordError, read
+
+    folder = kept_matches()
+    files = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True) if folder.is_dir() else []
+    for path in files:
+        try:
+            record = read(path)
+        except RecordError:
+            continue
+        if record.winner is None and not record.series:
+            return path
+    raise InputError(f"no match to go on with in {folder}: name its file, tavli play --resume FILE")
 
 
 MATCH_OPTIONS = ("length", "games", "mother_pin", "prime_limits", "prime_in_opponent_start")

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import os
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
@@ -430,8 +431,15 @@ def _pretty(value: object, indent: str) -> str:
 
 
 def write(record: MatchRecord, path: str | Path) -> None:
-    """Write the record to a file (UTF-8)."""
-    Path(path).write_text(dumps(record), encoding="utf-8")
+    """Write the record to a file (UTF-8), whole or not at all: the file is replaced only once
+    the new text is written, so a program stopped while writing leaves the last record."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(dumps(record), encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 # -- reading -----------------------------------------------------------------

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import random
 import re
+import shlex
 import sys
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -498,6 +499,9 @@ class TerminalMatch:
     """Ask before a human's blunder is played."""
     chances: bool = False
     """Show each side's chance of winning the match beside the board."""
+    save: Path | None = None
+    """Where the match is kept: written after every turn and every roll of a human's, so that
+    nothing is lost however the program stops."""
 
     # -- who is who -------------------------------------------------------
     @property
@@ -548,6 +552,24 @@ class TerminalMatch:
         black = self.words("Black {percent}", CHECKER_STYLE[BLACK], percent=f"{100 * found.black:.1f}%")
         return self.words("  Match chances: {white}, {black}", white=white, black=black)
 
+    def keep(self) -> None:
+        """Write the match to ``save`` as it stands (quietly: a failure is said at the end)."""
+        if self.save is not None:
+            with contextlib.suppress(OSError):
+                write(self.record(), self.save)
+
+    def record(self) -> MatchRecord:
+        """The match record so far; a resumed match keeps its record's meta and the names of
+        players who kept their seats."""
+        origin = self.origin
+        players = {}
+        for color, seat in self.seats.items():
+            info = PlayerInfo("human", "") if seat.is_human else PlayerInfo("bot", seat.kind)
+            before = origin.players.get(color) if origin is not None else None
+            players[color] = before if before is not None and before.kind == info.kind and (
+                info.kind == "human" or before.name == info.name) else info
+        return MatchRecord.from_match(self.match, players, meta=None if origin is None else origin.meta)
+
     def game_number(self, record: GameRecord) -> int:
         return self.match.records.index(record) + 1
 
@@ -592,6 +614,7 @@ class TerminalMatch:
         while not self.match.is_over:
             record = self.match.records[-1]
             self.take_turn(record)
+            self.keep()
             if record.game.is_over:
                 self.announce_result(record)
                 if not self.match.is_over:
@@ -632,6 +655,7 @@ class TerminalMatch:
         if seat.bot is not None:
             play = legal[self.bot_choice(seat.bot, legal)] if len(legal) else None
         else:
+            self.keep()  # the roll is kept before the player sees it: stopping the program rolls nothing anew
             self.show_board(record, dice)
             try:
                 play = self.human_play(seat, legal)
@@ -880,7 +904,7 @@ def play_match(settings: MatchSettings, seats: dict[Color, str], roller: DiceRol
     players = make_seats(seats, roller, language)
     match = record.to_match(roller) if record is not None else Match(settings, roller)
     session = TerminalMatch(match, players, console, read_line or console_reader(console), words=words,
-                            origin=record, tutor=tutor, chances=chances)
+                            origin=record, tutor=tutor, chances=chances, save=save)
     try:
         return session.run()
     except (EOFError, LeaveMatch) as e:
@@ -898,21 +922,16 @@ def play_match(settings: MatchSettings, seats: dict[Color, str], roller: DiceRol
 
 
 def save_match(session: TerminalMatch, path: Path) -> None:
-    """Write the record of the match played so far; a resumed match keeps its record's meta and
-    the names of players who kept their seats."""
-    origin = session.origin
-    players = {}
-    for color, seat in session.seats.items():
-        info = PlayerInfo("human", "") if seat.is_human else PlayerInfo("bot", seat.kind)
-        before = origin.players.get(color) if origin is not None else None
-        players[color] = before if before is not None and before.kind == info.kind and (
-            info.kind == "human" or before.name == info.name) else info
+    """Write the record of the match played so far, and say where (or why not), with the
+    command that goes on with a match not yet won."""
     try:
-        write(MatchRecord.from_match(session.match, players, meta=None if origin is None else origin.meta), path)
+        write(session.record(), path)
     except OSError as e:
         session.say("✗ cannot save the match in {path}: {why}", ERROR_STYLE, path=path, why=e.strerror or e)
         return
     session.say("The match is saved in {path}.", path=path)
+    if not session.match.is_over:
+        session.say("To go on with it: {command}", command=(f"tavli play --resume {shlex.quote(str(path))}", "bold"))
 
 
 # -- the openings practice --------------------------------------------------

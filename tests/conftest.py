@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +22,10 @@ if TYPE_CHECKING:
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--no-first-run", "--disable-sync", "--disable-dev-shm-usage"]
+
+# The matches that tavli play keeps by default go to a folder of the test run's own, never the
+# user's (click.get_app_dir follows XDG_CONFIG_HOME; the programs the tests start inherit it).
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="tavli-tests-config-")
 
 # CI replays the same examples every run; a developer's run explores new ones.
 settings.register_profile("ci", derandomize=True, database=None)

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tavli.mat import export_mat, import_mat
-from tavli.record import PlayerInfo, dumps, read
+from tavli.record import MatchRecord, PlayerInfo, RecordError, dumps, read
 from tavli.variants import BLACK, WHITE
 
 LOCALE = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
@@ -191,3 +194,58 @@ def test_play_resume_refuses_in_one_line(saved: tuple[Path, subprocess.Completed
         assert run.returncode == 2, args
         assert words in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr
         assert "Traceback" not in run.stderr
+
+
+def kept_folder() -> Path:
+    return Path(os.environ["XDG_CONFIG_HOME"]) / "tavli" / "matches"
+
+
+def test_a_match_is_kept_by_default_and_goes_on_with_resume_alone(tmp_path: Path) -> None:
+    before = set(kept_folder().glob("*.json")) if kept_folder().is_dir() else set()
+    left = tavli("play", "--white", "human", "--black", "random", "--length", "1", "--games", "fevga",
+                 "--seed", "5", stdin="")
+    assert left.returncode == 0, left.stderr
+    [path] = set(kept_folder().glob("*.json")) - before
+    said = " ".join(left.stdout.split())  # as the terminal wraps it
+    assert f"The match is saved in {path}. To go on with it: tavli play --resume {path}" in said
+    assert read(path).games[0].rolled is not None
+    resumed = tavli("play", "--resume", stdin="1\n" * 1000)  # the newest match not won
+    assert resumed.returncode == 0, resumed.stderr
+    assert "The match goes on" in resumed.stdout and read(path).winner is not None
+    assert f"The match is saved in {path}." in " ".join(resumed.stdout.split())
+    assert "To go on with it" not in resumed.stdout  # the match is won
+    again = tavli("play", "--resume", "--lang", "en")
+    assert again.returncode == 2 and "no match to go on with in " in again.stderr
+    unkept = tavli("play", "--white", "random", "--black", "random", "--length", "1", "--no-save")
+    assert unkept.returncode == 0 and "saved" not in unkept.stdout
+    assert set(kept_folder().glob("*.json")) - before == {path}
+
+
+def killed_when(args: list[str], path: Path, ready: Callable[[MatchRecord], bool]) -> MatchRecord:
+    """Start ``tavli play ARGS --save PATH``, kill it (SIGKILL: nothing of its own runs after) once
+    the record in PATH is ``ready``, and read the record it left."""
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "COLUMNS", *LOCALE)} | {"NO_COLOR": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "tavli.cli", "play", *args, "--save", str(path)],
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            with contextlib.suppress(RecordError, OSError):
+                if ready(read(path)):
+                    break
+            time.sleep(0.1)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert not list(path.parent.glob(".*.tmp"))
+    return read(path)  # whole: every write replaces the file at once
+
+
+def test_a_match_is_written_after_every_turn_so_a_killed_program_loses_nothing(tmp_path: Path) -> None:
+    bots = killed_when(["--white", "heuristic", "--black", "random", "--length", "15"], tmp_path / "bots.json",
+                       lambda r: sum(len(g.turns) for g in r.games) >= 6)
+    assert sum(len(g.turns) for g in bots.games) >= 6 and bots.winner is None
+    # a human's roll is kept before he sees it: killing the program at his prompt buys no new dice
+    human = killed_when(["--white", "human", "--black", "random", "--length", "3", "--seed", "4"],
+                        tmp_path / "human.json", lambda r: r.games[-1].rolled is not None)
+    assert human.games[-1].rolled is not None

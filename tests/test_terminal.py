@@ -255,7 +255,8 @@ def plain_env(lang: str = "C.UTF-8") -> dict[str, str]:
 
 
 def tavli_play(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tavli.cli", "play", *args], input=stdin,
+    """``tavli play ARGS``, keeping no record (tests/test_cli_record.py tests the kept ones)."""
+    return subprocess.run([sys.executable, "-m", "tavli.cli", "play", "--no-save", *args], input=stdin,
                           capture_output=True, text=True, timeout=120, env=plain_env())
 
 
