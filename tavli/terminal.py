@@ -930,8 +930,11 @@ def save_match(session: TerminalMatch, path: Path) -> None:
         session.say("✗ cannot save the match in {path}: {why}", ERROR_STYLE, path=path, why=e.strerror or e)
         return
     session.say("The match is saved in {path}.", path=path)
+    quoted = shlex.quote(str(path))
     if not session.match.is_over:
-        session.say("To go on with it: {command}", command=(f"tavli play --resume {shlex.quote(str(path))}", "bold"))
+        session.say("To go on with it: {command}", command=(f"tavli play --resume {quoted}", "bold"))
+    else:
+        session.say("To review it, every play against the best: {command}", command=(f"tavli analyse {quoted}", "bold"))
 
 
 # -- the openings practice --------------------------------------------------

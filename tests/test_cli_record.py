@@ -213,7 +213,8 @@ def test_a_match_is_kept_by_default_and_goes_on_with_resume_alone(tmp_path: Path
     assert resumed.returncode == 0, resumed.stderr
     assert "The match goes on" in resumed.stdout and read(path).winner is not None
     assert f"The match is saved in {path}." in " ".join(resumed.stdout.split())
-    assert "To go on with it" not in resumed.stdout  # the match is won
+    assert "To go on with it" not in resumed.stdout  # the match is won: it can be reviewed
+    assert f"To review it, every play against the best: tavli analyse {path}" in " ".join(resumed.stdout.split())
     again = tavli("play", "--resume", "--lang", "en")
     assert again.returncode == 2 and "no match to go on with in " in again.stderr
     unkept = tavli("play", "--white", "random", "--black", "random", "--length", "1", "--no-save")
