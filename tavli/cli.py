@@ -999,8 +999,9 @@ def rollout(position: str, variant: str | None, dice: str | None, trials: int, l
               help="with --match: the games in order, as tavli play and tavli met take them: tavli, one "
                    "game, a list like fevga,portes, or single (the position's game alone)")
 @click.option("--json", "as_json", is_flag=True, help="print the plays as one JSON object")
+@language_option
 def hint(position: str, dice: str, variant: str | None, depth: int, length: int | None, score: str, order: str,
-         as_json: bool) -> None:
+         as_json: bool, language: str) -> None:
     """Rank every play of DICE (like 6-4) in POSITION (a position string or GNU Backgammon ID),
     for points per game or, with --match, for the match at --score.
 
@@ -1010,7 +1011,6 @@ def hint(position: str, dice: str, variant: str | None, depth: int, length: int 
     tavli hint 'portes 2w2w3w.2w3w3b..1b.2b2w1b..1w.4b.2b.2b. b 0:0 0:0' 51 --match 3 --score 2-1
     """
     from rich.console import Console
-    from rich.table import Table
 
     from tavli.analysis import rank_plays
     from tavli.met import MatchScore, parse_order
@@ -1035,25 +1035,10 @@ def hint(position: str, dice: str, variant: str | None, depth: int, length: int 
             | ({} if r.mwc is None else {"mwc": round(r.mwc, 4), "mwc_loss": round(r.mwc_loss or 0.0, 4)})
             for r in ranked]}))
         return
-    if not ranked:
-        click.echo(f"{pos.turn} cannot play {roll} in {pos}: the turn passes")
-        return
-    where = "" if at is None else f", match to {length} at {score} ({order} order), ranked for the match"
-    click.echo(f"{pos.turn} to play {roll} in {pos}{where}")
-    out = Table(box=None, pad_edge=False, header_style="bold")
-    names = ["", "play", "equity", "win", "win 2", "lose 2", *(["match"] if at else []), "loss", "ply", ""]
-    for k, name in enumerate(names):
-        out.add_column(name, justify="left" if k in (0, 1, len(names) - 1) else "right", no_wrap=True,
-                       min_width=7 if k == len(names) - 1 else None)  # "blunder" whole
-    for k, r in enumerate(ranked, 1):
-        p = r.probabilities
-        mwc = [] if r.mwc is None else [f"{100 * r.mwc:.1f}%"]
-        out.add_row(str(k), str(r.play), f"{r.equity:+.3f}", f"{100 * p.win:.1f}%", f"{100 * p.win2:.1f}%",
-                    f"{100 * p.lose2:.1f}%", *mwc, f"{-r.loss:+.3f}" if k > 1 else "", str(r.depth), r.skill)
-    Console().print(out)
-    click.echo("equity: points per game after the play for the side playing (-2 to +2); plays within reach of "
-               "the best are searched deeper and ranked first" + ("; match: his chance of winning the match after "
-                                                                  "it, by which the plays are ranked" if at else ""))
+    from tavli.terminal import hint_view
+
+    ranked_for = None if length is None else (length, score, order)
+    Console(highlight=False).print(hint_view(pos, roll, ranked, ranked_for, language), soft_wrap=True)  # whole lines
 
 
 def _score_pair(text: str) -> tuple[int, int]:

@@ -28,6 +28,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from io import StringIO
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.columns import Columns
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -39,6 +40,9 @@ from tavli.chances import chances_of
 from tavli.dice import Dice, DiceRoller
 from tavli.errors import LANGUAGES, Reason, TavliError, translations
 from tavli.match import TAVLI_SEQUENCE, GameRecord, Match, MatchSettings
+
+if TYPE_CHECKING:
+    from tavli.analysis import RankedPlay
 from tavli.position import LegalPlays, Play, PointView, Position
 from tavli.record import MatchRecord, PlayerInfo, write
 from tavli.variants import BLACK, WHITE, Color, Variant
@@ -403,6 +407,43 @@ def numbered_plays(legal: LegalPlays) -> Columns:
     """The legal plays in columns, numbered from 1 as the player may pick them."""
     return Columns([Text.assemble((f"{k:>3}) ", LABEL_STYLE), str(play)) for k, play in enumerate(legal, 1)],
                    padding=(0, 2))
+
+
+def hint_view(position: Position, dice: Dice, ranked: Sequence[RankedPlay], match: tuple[int, str, str] | None,
+              language: str = "en") -> Group:
+    """``tavli hint``'s answer: every play of ``dice`` ranked (``tavli.analysis.rank_plays``),
+    with its values, in a table; ``match`` is the match's length, score and order when the plays
+    are ranked for the match."""
+    words = Words(language)
+    side = words.color(position.turn)
+    if not ranked:
+        return Group(words("{side} cannot play {dice} in {position}: the turn passes", side=side, dice=dice,
+                           position=position))
+    if match is None:
+        head = words("{side} to play {dice} in {position}", side=side, dice=dice, position=position)
+    else:
+        length, score, order = match
+        head = words("{side} to play {dice} in {position}, match to {length} at {score} ({order} order), "
+                     "ranked for the match", side=side, dice=dice, position=position, length=length, score=score,
+                     order=order)
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    names = ["", words.plain("play"), words.plain("equity"), words.plain("win"), words.plain("win 2"),
+             words.plain("lose 2"), *([words.plain("match")] if match else []), words.plain("loss"),
+             words.plain("ply"), ""]
+    for k, name in enumerate(names):
+        table.add_column(name, justify="left" if k in (0, 1, len(names) - 1) else "right", no_wrap=True,
+                         min_width=7 if k == len(names) - 1 else None)  # "blunder" whole
+    for k, r in enumerate(ranked, 1):
+        p = r.probabilities
+        mwc = [] if r.mwc is None else [f"{100 * r.mwc:.1f}%"]
+        table.add_row(str(k), str(r.play), f"{r.equity:+.3f}", f"{100 * p.win:.1f}%", f"{100 * p.win2:.1f}%",
+                      f"{100 * p.lose2:.1f}%", *mwc, f"{-r.loss:+.3f}" if k > 1 else "", str(r.depth),
+                      words.plain(r.skill) if r.skill else "")
+    note = words("equity: points per game after the play for the side playing (-2 to +2); plays within reach of "
+                 "the best are searched deeper and ranked first")
+    if match:
+        note.append_text(words("; match: his chance of winning the match after it, by which the plays are ranked"))
+    return Group(head, table, note)
 
 
 # -- the match --------------------------------------------------------------

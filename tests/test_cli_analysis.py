@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -22,7 +23,10 @@ from tavli.variants import BLACK, WHITE
 
 
 def tavli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tavli.cli", *args], capture_output=True, text=True, timeout=300)
+    """The program in English whatever the locale (``--lang el`` speaks Greek)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")} | {"LANG": "C.UTF-8"}
+    return subprocess.run([sys.executable, "-m", "tavli.cli", *args], capture_output=True, text=True, timeout=300,
+                          env=env)
 
 
 @pytest.fixture(scope="module")
@@ -196,3 +200,12 @@ def test_hint_bad_input_is_one_line(args: tuple[str, ...], message: str) -> None
     done = tavli("hint", *args)
     assert done.returncode == 2 and message in done.stderr.lower()
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_hint_speaks_greek() -> None:
+    shown = tavli("hint", "4HPwATDgc/ABMA", "31", "--depth", "1", "--lang", "el").stdout
+    lines = shown.splitlines()
+    assert lines[0] == "Παίζουν τα Λευκά 3-1 στη θέση portes 2b....5w.3w...5b5w...3b.5b....2w w 0:0 0:0"
+    assert lines[1].split() == ["κίνηση", "αξία", "νίκη", "νίκη", "2", "ήττα", "2", "απώλεια", "βάθος"]
+    assert "γκάφα" in shown and "blunder" not in shown
+    assert lines[-1].startswith("αξία: οι αναμενόμενοι πόντοι ανά παιχνίδι")
