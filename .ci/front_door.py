@@ -1,11 +1,11 @@
 """The README's first command, proved on a plain install: ``tavli serve`` from a venv with no extras.
 
 Usage: ``python .ci/front_door.py VENV``. Starts ``VENV/bin/tavli serve`` on a free port and an
-empty SQLite database, fetches ``/``, every file of the pages and ``/healthz``, creates a match over the API, opens its
-WebSocket and says hello, then stops the server. Then plays a short bot match with ``tavli play``
-in Greek (its words are package data too). Any failure (a missing runtime dependency
-among them) exits non-zero with the server's own output. Needs only the standard library and
-``websockets`` on the Python that runs it.
+empty SQLite database, fetches ``/``, every file of the pages and ``/healthz``, creates a match over
+the API, opens its WebSocket and says hello, resigns that match from ``tavli join``, then stops the
+server. Then plays a short bot match with ``tavli play`` in Greek (its words are package data too).
+Any failure (a missing runtime dependency among them) exits non-zero with the server's own output.
+Needs only the standard library and ``websockets`` on the Python that runs it.
 """
 
 from __future__ import annotations
@@ -75,8 +75,12 @@ def main(venv: Path) -> None:
             ws.send(json.dumps({"type": "hello", "token": links["token"]}))
             state = json.loads(ws.recv(timeout=30))
             assert state["type"] == "state" and state["you"] == links["seat"], state
+        joined = subprocess.run([str(venv / "bin" / "tavli"), "join", url + links["play"], "--lang", "en"],
+                                input="resign match\ny\n", capture_output=True, text=True, encoding="utf-8",
+                                timeout=300, env=dict(os.environ, COLUMNS="100", PYTHONIOENCODING="utf-8"))
+        assert joined.returncode == 0 and "wins the match" in joined.stdout, joined.stdout + joined.stderr
         print(f"front door: {venv}/bin/tavli serve answered /, /static/*, /healthz, POST /api/matches "
-              "and the WebSocket")
+              "and the WebSocket; tavli join played the match from the terminal")
     finally:
         server.send_signal(signal.SIGTERM)
         try:

@@ -293,6 +293,23 @@ def _resumed(path: Path, seats: dict[Color, str]) -> tuple[MatchRecord, MatchSet
     return record, record.settings
 
 
+@cli.command()
+@click.argument("link")
+@language_option
+def join(link: str, language: str) -> None:
+    """Play your seat of a match on a Tavli server (tavli serve) at the terminal: LINK is the
+    link the server gave you or your friend (http://HOST/match/ID#t=TOKEN)."""
+    from tavli.remote import RemoteError
+    from tavli.remote import join as join_match
+
+    try:
+        join_match(link, language=language)
+    except RemoteError as e:
+        raise InputError(str(e)) from None
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+
+
 @cli.command("met")
 @click.option("--length", "-n", type=click.IntRange(min=1, max=25), default=7, show_default=True,
               help="points to win the match")
@@ -822,7 +839,7 @@ def _rollout_keys(values: tuple[str, ...]) -> list[tuple[int, int]]:
     keys = []
     for text in values:
         game, _, turn = text.partition(":")
-        if not (game.isdigit() and turn.isdigit()) or int(game) < 1 or int(turn) < 1:
+        if not (game.isdecimal() and turn.isdecimal()) or int(game) < 1 or int(turn) < 1:
             raise InputError(f"--rollout takes GAME:TURN, like 2:14 (counting from 1), not {text!r}")
         keys.append((int(game) - 1, int(turn)))
     return keys
@@ -1044,7 +1061,7 @@ def hint(position: str, dice: str, variant: str | None, depth: int, length: int 
 def _score_pair(text: str) -> tuple[int, int]:
     """``2-1`` as (2, 1): White's and Black's points."""
     parts = text.replace(":", "-").split("-")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+    if len(parts) != 2 or not all(p.strip().isdecimal() for p in parts):
         raise InputError(f"write the score as White's points and Black's, like 2-1, not {text!r}")
     return int(parts[0]), int(parts[1])
 

@@ -813,7 +813,7 @@ class TerminalMatch:
                 raise LeaveMatch
         elif command.split()[0] in commands["resign"]:
             self.resign(legal, command.split()[1:])
-        elif command.isdigit():
+        elif command.isdecimal():
             return self.pick(legal, int(command))
         else:
             return self.parse(legal, text)
@@ -1031,7 +1031,7 @@ def practise_openings(game: str, *, rolls: int | None = None, rng: random.Random
                 return tally
             if text.lower() in commands["list"]:
                 console.print(numbered_plays(legal))
-            elif text.isdigit() and 1 <= int(text) <= len(legal):
+            elif text.isdecimal() and 1 <= int(text) <= len(legal):
                 play = legal[int(text) - 1]
             elif text:
                 try:

@@ -209,3 +209,11 @@ def test_hint_speaks_greek() -> None:
     assert lines[1].split() == ["κίνηση", "αξία", "νίκη", "νίκη", "2", "ήττα", "2", "απώλεια", "βάθος"]
     assert "γκάφα" in shown and "blunder" not in shown
     assert lines[-1].startswith("αξία: οι αναμενόμενοι πόντοι ανά παιχνίδι")
+
+
+def test_digits_that_are_not_decimal_are_refused_in_one_line() -> None:
+    for args in (["hint", "4HPwATDgc/ABMA", "31", "--match", "3", "--score", "¹-1"],):
+        done = tavli(*args)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert done.stderr.strip().splitlines() == ["error: write the score as White's points and Black's, like 2-1, "
+                                                    "not '¹-1'"]

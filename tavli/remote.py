@@ -1,0 +1,393 @@
+"""Play a match on a Tavli server from the terminal: ``tavli join LINK``.
+
+``LINK`` is a link the server gave for a seat (``http://HOST/match/ID#t=TOKEN``: the
+creator's own, or the one he sent a friend). The client speaks the server's WebSocket protocol
+(docs/web.md): it rolls for its player at once, draws the board as ``tavli play`` does (the
+game's moves, as the server lists them, played again by the rules from the game's start), reads
+his plays and commands, says the opponent's moves as they come, and asks him about the
+opponent's offers to resign. Everything is said in English or Greek (``tavli.terminal.Words``).
+
+>>> Link.parse("http://127.0.0.1:8000/match/k3J9xQ2mWcA#t=abc")
+Link(socket='ws://127.0.0.1:8000/ws/k3J9xQ2mWcA', page='http://127.0.0.1:8000/match/k3J9xQ2mWcA', token='abc')
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.parse
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from tavli.dice import Dice
+from tavli.errors import TavliError, translations
+from tavli.game import Game
+from tavli.position import GameResult, LegalPlays, Play, Position
+from tavli.terminal import (
+    CHECKER_STYLE,
+    ERROR_STYLE,
+    FIELD,
+    GLYPH,
+    HELP,
+    NOTE_STYLE,
+    Words,
+    board,
+    command_words,
+    console_reader,
+    numbered_plays,
+)
+from tavli.variants import BLACK, WHITE, Color
+
+Message = dict[str, Any]
+MESSAGE_GAP = 0.1
+"""Seconds at least between two messages: the server takes 20 a second from a connection."""
+COLORS = {"white": WHITE, "black": BLACK}
+
+
+class RemoteError(TavliError):
+    """A link that names no match, or a server that cannot be reached or answers out of turn."""
+
+
+@dataclass(frozen=True)
+class Link:
+    """Where a seat's link leads: the match's WebSocket, its page, and the seat's token."""
+
+    socket: str
+    page: str
+    token: str
+
+    @classmethod
+    def parse(cls, text: str) -> Link:
+        """A link as the server gives it; RemoteError for anything else."""
+        parts = urllib.parse.urlsplit(text.strip())
+        found = re.fullmatch(r"/match/([A-Za-z0-9_-]{1,64})", parts.path)
+        token = urllib.parse.parse_qs(parts.fragment).get("t", [""])[0]
+        if parts.scheme not in ("http", "https") or not parts.netloc or found is None or not token:
+            raise RemoteError("not a match link: {link!r} (a link like http://HOST/match/ID#t=TOKEN, as the "
+                              "server gives it)", link=text)
+        socket = "ws" if parts.scheme == "http" else "wss"
+        return cls(f"{socket}://{parts.netloc}/ws/{found.group(1)}", f"{parts.scheme}://{parts.netloc}{parts.path}",
+                   token)
+
+
+def game_position(game: Mapping[str, Any], turn: Color) -> Position:
+    """The board of a state's game: its moves played again from its start by the rules (the
+    game's first mover is the first move's, or ``turn`` before any move)."""
+    moves = game["moves"]
+    first = COLORS[moves[0]["color"]] if moves else turn
+    played = Game(game["rules"], first)
+    for move in moves:
+        played.play(Dice(*move["dice"]), move["play"] or None)
+    return played.position
+
+
+def reason_words(reason: Any, language: str) -> str:
+    """A reason the server sent (``{"text", "template", "params"}``) in ``language``: the words
+    of its template with its values, each reason within said the same way; its text where the
+    language has no words for it."""
+    if not isinstance(reason, dict):
+        return str(reason)
+    words = translations(language).get(str(reason.get("template")))
+    params = reason.get("params") or {}
+    if words is None or not isinstance(params, dict):
+        return str(reason.get("text", ""))
+    return FIELD.sub(lambda m: reason_words(params.get(m.group(1), ""), language), words)
+
+
+@dataclass
+class RemoteMatch:
+    """One seat of a match on a server, played at the terminal until the match ends or the
+    player leaves (the match stays on the server: the same link brings him back)."""
+
+    send_message: Callable[[Message], None]
+    receive: Callable[[], Message]
+    console: Console
+    read_line: Callable[[str], str]
+    words: Words = field(default_factory=Words)
+    me: Color = WHITE
+    told: dict[int, int] = field(default_factory=dict)
+    """How many moves of each game have been said."""
+    ended: set[int] = field(default_factory=set)
+    """The games whose end has been said."""
+    waiting_said: bool = False
+    sent_at: float = 0.0
+    acted: int | None = None
+    """The ``seq`` of the last state acted on: each state is acted on once (a state can come
+    again unchanged, as a player joins or leaves)."""
+
+    # -- output ---------------------------------------------------------------
+    def say(self, template: str, style: str = "", /, **params: object) -> None:
+        self.console.print(self.words(template, style, **params))
+
+    def side(self, state: Message, color: Color) -> Text:
+        """``● Black (expert)``, ``○ White (you)``, ``● Black (friend)``."""
+        player = state["players"]["white" if color == WHITE else "black"]
+        side = self.words.color(color)
+        if color == self.me:
+            name = self.words.plain("{side} (you)", side=side)
+        elif player["kind"] == "bot":
+            name = self.words.plain("{side} ({kind})", side=side, kind=self.words.plain(str(player["level"])))
+        else:
+            name = self.words.plain("{side} (friend)", side=side)
+        return Text.assemble((f"{GLYPH[color]} ", CHECKER_STYLE[color]), (name, "bold"))
+
+    def score_text(self, state: Message) -> Text:
+        score = state["score"]
+        return self.words("{white}, {black} · match to {length}", length=state["settings"]["length"],
+                          white=self.words("White {points}", CHECKER_STYLE[WHITE], points=score["white"]),
+                          black=self.words("Black {points}", CHECKER_STYLE[BLACK], points=score["black"]))
+
+    # -- the protocol ---------------------------------------------------------
+    def send(self, message: Message) -> None:
+        """Send ``message``, keeping well under the server's limit of messages a second."""
+        wait = self.sent_at + MESSAGE_GAP - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        self.send_message(message)
+        self.sent_at = time.monotonic()
+
+    def reply(self, state: Message) -> Message:
+        """The next state; after a refusal (said), ``state`` again, as nothing changed."""
+        while True:
+            message = self.receive()
+            if message.get("type") == "state":
+                return message
+            if message.get("type") == "error":
+                if message.get("code") == "rate-limited":  # never at MESSAGE_GAP; should it come, act again
+                    self.acted = None
+                    time.sleep(1.0)
+                    return state
+                if message.get("code") != "stale":  # a newer state is on its way
+                    said = reason_words(message.get("reason"), self.words.language) or str(message.get("message"))
+                    self.say("✗ {why}", ERROR_STYLE, why=said)
+                return state
+
+    # -- the flow -------------------------------------------------------------
+    def run(self, token: str) -> Color | None:
+        """Join with ``token`` and play until the match is over; return the winner."""
+        self.send({"type": "hello", "token": token})
+        state = self.reply({})
+        if not state:
+            raise RemoteError("the server did not let this link join its match")
+        if state["you"] not in COLORS:
+            raise RemoteError("this link is a spectator's: join with a player's link")
+        self.me = COLORS[state["you"]]
+        self.say("Joined the match: {score}.", score=self.score_text(state))
+        while True:
+            self.tell(state)
+            if state["over"]:
+                winner = COLORS[state["winner"]]
+                score = state["score"]
+                length = state["settings"]["length"]
+                self.say("{side} wins the match {mine}-{theirs} (match to {length} point)." if length == 1 else
+                         "{side} wins the match {mine}-{theirs} (match to {length} points).",
+                         side=self.side(state, winner), mine=score[state["winner"]],
+                         theirs=score["black" if winner == WHITE else "white"], length=length)
+                return winner
+            offer = state.get("offer")
+            mine = state["turn"] == state["you"] and not offer
+            if state["seq"] == self.acted:
+                state = self.reply(state)
+            elif offer and offer["kind"] == "resign" and COLORS[offer["from"]] != self.me:
+                self.acted = state["seq"]
+                state = self.answer_offer(state, offer)
+            elif mine and state["can_roll"]:
+                self.acted = state["seq"]
+                self.send({"type": "roll", "seq": state["seq"]})
+                state = self.reply(state)
+            elif mine and state["can_play"]:
+                self.acted = state["seq"]
+                state = self.take_turn(state)
+            else:
+                state = self.reply(state)
+
+    def tell(self, state: Message) -> None:
+        """Say what happened since the last state: games ended, the game begun, moves made, and
+        the end of the game on the board if the match ended with it."""
+        game = state["game"]
+        index = game["index"]
+        self.tell_results(state, before=index)
+        if index not in self.told:
+            self.told[index] = 0
+            self.console.print()
+            name = self.words.game(game["variant"])
+            self.console.rule(self.words("Game {n}: {name}", "bold", n=index + 1, name=name))
+        waiting = state["players"]["black" if self.me == WHITE else "white"]
+        if not waiting["connected"] and waiting["kind"] != "bot" and not self.waiting_said:
+            self.waiting_said = True
+            self.say("Waiting for your opponent to join with the link you sent.", NOTE_STYLE)
+        for move in game["moves"][self.told[index]:]:
+            color = COLORS[move["color"]]
+            dice = Dice(*move["dice"])
+            if move["play"]:
+                self.say("{side} rolls {dice} and plays {play}." if color != self.me else
+                         "{side} rolled {dice} and plays {play}.", side=self.side(state, color), dice=dice,
+                         play=(move["play"], "bold"))
+            else:
+                self.say("{side} rolls {dice}: no legal play, the turn passes." if color != self.me else
+                         "{side} rolled {dice}: no legal play, the turn passes.", side=self.side(state, color),
+                         dice=dice)
+        self.told[index] = len(game["moves"])
+        self.tell_results(state, before=index + 1)
+
+    def tell_results(self, state: Message, before: int) -> None:
+        """Say how each game before number ``before`` ended, once."""
+        for game in state["games"]:
+            result = game.get("result")
+            if result is not None and game["index"] < before and game["index"] not in self.ended:
+                self.ended.add(game["index"])
+                self.tell_result(state, game["index"], game["variant"], result)
+
+    def tell_result(self, state: Message, index: int, variant: str, result: Message) -> None:
+        name = self.words.game(variant)
+        why = GameResult(COLORS.get(result["winner"] or ""), int(result["points"]), str(result["reason"])).why()
+        if result["winner"] is None:
+            self.say("{tie} ({why}): no points.", tie=self.words("Game {n} ({name}) is a tie", "bold", n=index + 1,
+                                                                 name=name), why=why)
+        else:
+            won = self.words("wins game {n} ({name})", "bold", n=index + 1, name=name)
+            self.say("{side} {won}: {points} point, {why}." if result["points"] == 1 else
+                     "{side} {won}: {points} points, {why}.", side=self.side(state, COLORS[result["winner"]]),
+                     won=won, points=result["points"], why=why)
+        self.say("Score: {score}", score=self.score_text(state))
+
+    def answer_offer(self, state: Message, offer: Message) -> Message:
+        points = int(offer["points"])
+        prompt = self.words.plain("{side}: accept {points} point? [y/N] " if points == 1 else
+                                  "{side}: accept {points} points? [y/N] ", side=self.words.color(self.me),
+                                  points=points)
+        self.say("{side} offers to resign the game for {points} point." if points == 1 else
+                 "{side} offers to resign the game for {points} points.",
+                 side=self.side(state, COLORS[offer["from"]]), points=points)
+        accept = self.read_line(prompt).strip().lower() in command_words(self.words.language)["yes"]
+        self.send({"type": "answer", "seq": state["seq"], "accept": accept})
+        return self.reply(state)
+
+    def take_turn(self, state: Message) -> Message:
+        """Show the board and read the player's play or command; the state that follows."""
+        position = game_position(state["game"], COLORS[state["turn"]])
+        dice = Dice(*state["dice"])
+        legal = position.legal_plays(dice)
+        self.show(state, position, dice)
+        if len(legal) > 1:
+            self.console.print(numbered_plays(legal))
+            self.say("Type a move like {play}, or its number; help for help.", NOTE_STYLE, play=legal[0])
+        elif len(legal) == 1:
+            self.say("Only one legal play: {play} (Enter plays it).", NOTE_STYLE, play=(str(legal[0]), "bold"))
+        prompt = self.words.plain("{side} to play {dice} › ", side=self.words.color(self.me), dice=dice)
+        while True:
+            line = self.read_line(prompt)
+            answer = self.read(state, legal, line)
+            if isinstance(answer, Play):
+                self.send({"type": "play", "seq": state["seq"], "play": str(answer)})
+                answer = self.reply(state)
+            if answer is not None and answer["seq"] != state["seq"]:  # played, or a resignation answered
+                return answer
+
+    def show(self, state: Message, position: Position, dice: Dice | None) -> None:
+        words = self.words
+        games = state["settings"]["games"]
+        order = ", ".join(words.game(name) for name in games)
+        order = order if len(games) > 1 else words.plain("{game} only", game=order)
+        name = words.game(state["game"]["variant"])
+        self.console.print()
+        self.console.print(words("{game} ({order}) · {score}", game=words("Game {n}: {name}", "bold",
+                                                                          n=state["game"]["index"] + 1, name=name),
+                                 order=(order, "grey62"), score=self.score_text(state)))
+        names = {color: self.side(state, color).plain[2:] for color in (WHITE, BLACK)}
+        self.console.print(board(position, bottom=self.me, dice=dice, names=names, language=self.words.language))
+
+    def read(self, state: Message, legal: LegalPlays, line: str) -> Play | Message | None:
+        """A play, the state after a resignation sent, or None after a command or a refusal."""
+        text = line.strip()
+        command = text.lower()
+        commands = command_words(self.words.language)
+        if command == "" and len(legal) == 1:
+            return legal[0]
+        if command == "":
+            self.say("Type a move like 24/18 13/11, a number from the list, or help.", NOTE_STYLE)
+        elif command in commands["list"]:
+            self.console.print(numbered_plays(legal))
+        elif command in commands["help"]:
+            self.say(HELP, NOTE_STYLE)
+        elif command in commands["board"]:
+            self.show(state, legal.position, legal.dice)
+        elif command in commands["position"]:
+            self.say("Position: {position}", NOTE_STYLE, position=(str(legal.position), "bold"))
+        elif command in commands["hint"]:
+            self.say("✗ hints are for matches at this terminal (tavli play); the web page's coach gives them "
+                     "here", ERROR_STYLE)
+        elif command in commands["quit"]:
+            if self.read_line(self.words.plain("Leave the match? [y/N] ")).strip().lower() in commands["yes"]:
+                raise LeaveRemote
+        elif command.split()[0] in commands["resign"]:
+            return self.resign(state, command.split()[1:], commands)
+        elif command.isdecimal():
+            if 1 <= int(command) <= len(legal):
+                return legal[int(command) - 1]
+            self.say("✗ there is no play {number}: pick 1 to {count}, or type list to see them", ERROR_STYLE,
+                     number=command, count=len(legal))
+        else:
+            try:
+                return legal.position.parse_play(text, legal.dice)
+            except ValueError as e:
+                self.console.print(self.words.error(e))
+        return None
+
+    def resign(self, state: Message, what: list[str], commands: Mapping[str, tuple[str, ...]]) -> Message | None:
+        if what and what[0] in commands["match"] and len(what) == 1:
+            if self.read_line(self.words.plain("Resign the match? [y/N] ")).strip().lower() in commands["yes"]:
+                self.send({"type": "resign", "seq": state["seq"], "match": True})
+                return self.reply(state)
+            return None
+        if what not in ([], ["1"], ["2"]):
+            self.say("✗ type resign, resign 2 or resign match", ERROR_STYLE)
+            return None
+        points = int(what[0]) if what else 1
+        self.say("{side} offers to resign the game for {points} point." if points == 1 else
+                 "{side} offers to resign the game for {points} points.", side=self.side(state, self.me),
+                 points=points)
+        self.send({"type": "resign", "seq": state["seq"], "points": points})
+        after = self.reply(state)
+        while after.get("offer") and COLORS[after["offer"]["from"]] == self.me:  # the opponent is answering
+            after = self.reply(after)
+        if len(after["games"]) == len(state["games"]) and after["score"] == state["score"]:
+            self.say("{side} declines: play on.", side=self.side(after, self.me.other))
+        else:
+            self.say("{side} accepts.", side=self.side(after, self.me.other))
+        return after
+
+
+class LeaveRemote(Exception):
+    """The player left the match (it stays on the server)."""
+
+
+def join(link: str, *, console: Console | None = None, read_line: Callable[[str], str] | None = None,
+         language: str = "en") -> Color | None:
+    """Play the seat of ``link`` at the terminal; return the winner, or None if the player left.
+    RemoteError (one line) for a link or server that does not lead to a match."""
+    from websockets.exceptions import InvalidHandshake, InvalidURI, WebSocketException
+    from websockets.sync.client import connect
+
+    where = Link.parse(link)
+    console = console or Console(highlight=False)
+    try:
+        socket = connect(where.socket, open_timeout=30)
+    except (OSError, InvalidURI, InvalidHandshake, TimeoutError) as e:
+        raise RemoteError("cannot reach {socket}: {why}", socket=where.socket, why=str(e) or type(e).__name__) from None
+    session = RemoteMatch(lambda m: socket.send(json.dumps(m)), lambda: json.loads(socket.recv()), console,
+                          read_line or console_reader(console), Words(language))
+    try:
+        with socket:
+            return session.run(where.token)
+    except (LeaveRemote, EOFError):
+        console.print()
+        session.say("You left the match: it waits on the server, and the same link brings you back.")
+        return None
+    except WebSocketException as e:
+        raise RemoteError("the server closed the match's connection: {why}", why=str(e) or type(e).__name__) from None

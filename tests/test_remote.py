@@ -1,0 +1,134 @@
+"""``tavli join``: a seat of a match on a real ``tavli serve``, played at the terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tavli.remote import Link, RemoteError, game_position, reason_words
+from tavli.variants import BLACK, WHITE
+
+if TYPE_CHECKING:
+    from serve_process import Server
+
+
+def tavli_join(link: str, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "FORCE_COLOR")}
+    return subprocess.run([sys.executable, "-m", "tavli.cli", "join", link, *args], input=stdin, capture_output=True,
+                          text=True, timeout=300, env=env | {"LANG": "C.UTF-8", "COLUMNS": "100"})
+
+
+def record_of(server: Server, match: str) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{server.url}/api/matches/{match}/record", timeout=60) as answer:
+        return dict(json.load(answer))
+
+
+def test_a_link_is_read_or_refused_in_one_line() -> None:
+    link = Link.parse("https://tavli.example.org/match/abc_D-9#t=tok")
+    assert link == Link("wss://tavli.example.org/ws/abc_D-9", "https://tavli.example.org/match/abc_D-9", "tok")
+    for bad in ["", "tavli.example.org/match/abc#t=tok", "http://h/match/abc", "http://h/review#t=x",
+                "ftp://h/match/abc#t=x", "http://h/match/a/b#t=x"]:
+        with pytest.raises(RemoteError, match=r"^not a match link: "):
+            Link.parse(bad)
+
+
+def test_the_board_is_the_games_moves_played_again() -> None:
+    game = {"rules": "plakoto", "moves": [{"color": "black", "dice": [6, 5], "play": "24/13"},
+                                          {"color": "white", "dice": [3, 1], "play": "24/21 24/23"}]}
+    position = game_position(game, WHITE)
+    assert position.turn == BLACK and position.variant.name == "plakoto"
+    assert game_position({"rules": "fevga", "moves": []}, BLACK).turn == BLACK
+
+
+def test_a_reason_is_said_in_greek_with_its_values() -> None:
+    reason = {"text": "line 2: bad", "template": "the board has {count} points, not 24", "params": {"count": 23}}
+    assert reason_words(reason, "el") == "το ταμπλό έχει 23 σημεία, όχι 24"
+    assert reason_words(reason, "en") == "line 2: bad"  # English is the text as sent
+    assert reason_words({"text": "x", "template": "no such template", "params": {}}, "el") == "x"
+
+
+def test_a_match_against_a_bot_is_played_to_its_end(shared_server: Server) -> None:
+    links = shared_server.post("/api/matches", {"opponent": "beginner", "length": 1, "games": "portes",
+                                                "seat": "white"})
+    run = tavli_join(shared_server.url + links["play"], stdin="list\n99\n" + "1\n" * 400)
+    assert run.returncode == 0, run.stderr
+    out = " ".join(run.stdout.split())
+    assert "Joined the match: White 0, Black 0 · match to 1." in out
+    assert "✗ there is no play 99" in out and "Traceback" not in run.stdout + run.stderr
+    assert "○ White (you) rolled " in out and "● Black (beginner) rolls " in out
+    record = record_of(shared_server, links["match"])
+    end = record["games"][-1]["end"]
+    winner = "White (you)" if end["winner"] == "white" else "Black (beginner)"
+    assert f"{winner} wins the match {end['points']}-0 (match to 1 point)." in out
+    plays = [t["play"] for t in record["games"][0]["turns"] if t["color"] == "white"]
+    assert all(f"White (you) rolled {'-'.join(map(str, t['dice']))} and plays {t['play']}." in out
+               for t in record["games"][0]["turns"] if t["color"] == "white" and t["play"]) and plays
+
+
+def test_a_resignation_is_offered_and_the_bot_takes_two_points(shared_server: Server) -> None:
+    links = shared_server.post("/api/matches", {"opponent": "beginner", "length": 3, "games": "fevga",
+                                                "seat": "black"})
+    run = tavli_join(shared_server.url + links["play"], "--lang", "el", stdin="παραίτηση 2\nπαραίτηση παρτίδα\nν\n")
+    assert run.returncode == 0, run.stderr
+    out = " ".join(run.stdout.split())
+    assert "● Μαύρα (εσείς) προσφέρουν παραίτηση από το παιχνίδι με 2 πόντους." in out
+    assert "○ Λευκά (αρχάριος) δέχονται." in out
+    assert "κερδίζουν το παιχνίδι 1 (Φεύγα): 2 πόντοι, παραίτηση" in out
+    assert "○ Λευκά (αρχάριος) κερδίζουν την παρτίδα 3-0 (παρτίδα στους 3 πόντους)." in out
+    ends = [g["end"] for g in record_of(shared_server, links["match"])["games"]]
+    assert [(e["winner"], e["points"], e["reason"]) for e in ends] == [("white", 2, "resigned"),
+                                                                       ("white", 1, "resigned the match")]
+
+
+def test_a_friend_joins_later_and_the_player_who_leaves_can_come_back(shared_server: Server) -> None:
+    links = shared_server.post("/api/matches", {"opponent": "friend", "length": 1, "games": "portes",
+                                                "seat": "white"})
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    proc = subprocess.Popen([sys.executable, "-m", "tavli.cli", "join", shared_server.url + links["play"]],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env | {"LANG": "C.UTF-8", "COLUMNS": "100"})
+    assert proc.stdout is not None
+    seen: list[str] = []
+
+    def read() -> None:
+        assert proc.stdout is not None
+        seen.extend(iter(proc.stdout.readline, ""))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    deadline = time.monotonic() + 120
+    while not any("Waiting for your opponent" in line for line in seen) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    with shared_server.socket(links["match"]) as friend:
+        friend.send(json.dumps({"type": "hello", "token": links["friend"].split("#t=")[1]}))
+        state = json.loads(friend.recv(timeout=30))
+        assert state["you"] == "black"
+        friend.send(json.dumps({"type": "resign", "seq": state["seq"], "match": True}))
+        proc.communicate(timeout=120)
+    reader.join(timeout=10)
+    out = " ".join("".join(seen).split())
+    assert proc.returncode == 0
+    assert "Waiting for your opponent to join with the link you sent." in out
+    assert "○ White (you) wins the match 1-0 (match to 1 point)." in out
+
+
+def test_a_link_that_leads_nowhere_is_one_line(shared_server: Server) -> None:
+    links = shared_server.post("/api/matches", {"opponent": "beginner", "length": 1, "seat": "white"})
+    bad = tavli_join(shared_server.url + links["play"].split("#t=")[0] + "#t=not-the-token")
+    assert bad.returncode == 2 and bad.stderr.strip().splitlines() == [
+        "error: the server did not let this link join its match"]
+    watch = tavli_join(shared_server.url + links["watch"])
+    assert watch.returncode == 2 and "this link is a spectator's" in watch.stderr
+    closed = tavli_join("http://127.0.0.1:9/match/abc#t=x")
+    assert closed.returncode == 2 and closed.stderr.startswith("error: cannot reach ws://127.0.0.1:9/ws/abc: ")
+    assert len(closed.stderr.strip().splitlines()) == 1
+    nonsense = tavli_join("not a link")
+    assert nonsense.returncode == 2 and "not a match link" in nonsense.stderr
