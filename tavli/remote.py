@@ -34,6 +34,7 @@ from tavli.terminal import (
     FIELD,
     GLYPH,
     HELP,
+    HINT_LEVEL,
     NOTE_STYLE,
     Words,
     board,
@@ -116,6 +117,8 @@ class RemoteMatch:
     """The games whose end has been said."""
     waiting_said: bool = False
     sent_at: float = 0.0
+    held: list[Message] = field(default_factory=list)
+    """States that came while a hint was awaited, for ``reply`` to take first."""
     acted: int | None = None
     """The ``seq`` of the last state acted on: each state is acted on once (a state can come
     again unchanged, as a player joins or leaves)."""
@@ -154,7 +157,7 @@ class RemoteMatch:
     def reply(self, state: Message) -> Message:
         """The next state; after a refusal (said), ``state`` again, as nothing changed."""
         while True:
-            message = self.receive()
+            message = self.held.pop(0) if self.held else self.receive()
             if message.get("type") == "state":
                 return message
             if message.get("type") == "error":
@@ -320,8 +323,7 @@ class RemoteMatch:
         elif command in commands["position"]:
             self.say("Position: {position}", NOTE_STYLE, position=(str(legal.position), "bold"))
         elif command in commands["hint"]:
-            self.say("✗ hints are for matches at this terminal (tavli play); the web page's coach gives them "
-                     "here", ERROR_STYLE)
+            self.hint()
         elif command in commands["quit"]:
             if self.read_line(self.words.plain("Leave the match? [y/N] ")).strip().lower() in commands["yes"]:
                 raise LeaveRemote
@@ -338,6 +340,30 @@ class RemoteMatch:
             except ValueError as e:
                 self.console.print(self.words.error(e))
         return None
+
+    def hint(self) -> None:
+        """The coach's best plays (a match with its coach on): as ``tavli play``'s hint shows them."""
+        self.send({"type": "hint"})
+        while True:
+            message = self.receive()
+            if message.get("type") == "hint":
+                break
+            if message.get("type") == "error":
+                said = reason_words(message.get("reason"), self.words.language) or str(message.get("message"))
+                self.say("✗ {why}", ERROR_STYLE, why=said)
+                return
+            if message.get("type") == "state":
+                self.held.append(message)  # for reply(), once the hint is shown
+        plays = message.get("plays") or []
+        self.say("The {level} bot's choice for the match at this score: your chance of winning it, "
+                 "and your expected points in this game:", NOTE_STYLE, level=self.words.plain(HINT_LEVEL))
+        best = float(plays[0].get("mwc") or 0.0) if plays else 0.0
+        for rank, found in enumerate(plays, 1):
+            mwc = float(found.get("mwc") or 0.0)
+            loss = "" if rank == 1 else f" ({100 * (mwc - best):+.1f})"
+            self.say("  {rank}. {play}  {chance}%{loss}, {equity} points", NOTE_STYLE, rank=rank,
+                     play=(str(found["play"]), "bold"), chance=f"{100 * mwc:.1f}", loss=loss,
+                     equity=f"{float(found['equity']):+.3f}")
 
     def resign(self, state: Message, what: list[str], commands: Mapping[str, tuple[str, ...]]) -> Message | None:
         if what and what[0] in commands["match"] and len(what) == 1:

@@ -58,11 +58,12 @@ def test_a_reason_is_said_in_greek_with_its_values() -> None:
 def test_a_match_against_a_bot_is_played_to_its_end(shared_server: Server) -> None:
     links = shared_server.post("/api/matches", {"opponent": "beginner", "length": 1, "games": "portes",
                                                 "seat": "white"})
-    run = tavli_join(shared_server.url + links["play"], stdin="list\n99\n" + "1\n" * 400)
+    run = tavli_join(shared_server.url + links["play"], stdin="hint\nlist\n99\n" + "1\n" * 400)
     assert run.returncode == 0, run.stderr
     out = " ".join(run.stdout.split())
     assert "Joined the match: White 0, Black 0 · match to 1." in out
     assert "✗ there is no play 99" in out and "Traceback" not in run.stdout + run.stderr
+    assert "The expert bot's choice for the match at this score" in out and " 1. " in out  # the coach
     assert "○ White (you) rolled " in out and "● Black (beginner) rolls " in out
     record = record_of(shared_server, links["match"])
     end = record["games"][-1]["end"]
