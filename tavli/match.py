@@ -23,6 +23,8 @@ from tavli.variants import BLACK, VARIANTS, WHITE, Color, Fevga, MotherPin, Plak
 TAVLI_SEQUENCE = ("portes", "plakoto", "fevga")
 RESIGNED = "resigned"
 RESIGNED_MATCH = "resigned the match"
+CLAIMED = "claimed: the opponent was absent"
+"""Why a game ended that its winner claimed when his opponent stayed away (the web app's claim)."""
 
 
 @dataclass(frozen=True)

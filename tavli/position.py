@@ -113,8 +113,10 @@ _RESULT_REASONS = {
     "neither side can move": Reason("neither side can move"),
     "resigned": Reason("resigned"),
     "resigned the match": Reason("resigned the match"),
+    "claimed: the opponent was absent": Reason("claimed: the opponent was absent"),
 }
-"""Why a game ended, for the reasons the library gives (``Position.result``, ``Match.resign``)."""
+"""Why a game ended, for the reasons the library gives (``Position.result``, ``Match.resign``,
+``tavli.match.CLAIMED``)."""
 
 
 class StepNode(NamedTuple):

@@ -17,7 +17,7 @@ from tavli import (
 )
 from tavli.bots import HeuristicBot
 from tavli.game import Game
-from tavli.match import TAVLI_SEQUENCE, GameRecord, Match, MatchSettings
+from tavli.match import CLAIMED, TAVLI_SEQUENCE, GameRecord, Match, MatchSettings
 
 
 class ScriptedRoller(DiceRoller):
@@ -295,3 +295,10 @@ def test_seeded_matches_are_reproducible() -> None:
         return [str(t) for t in match.game.history]
 
     assert run(9) == run(9)
+
+
+def test_a_claimed_game_ends_for_a_reason_said_in_greek_too() -> None:
+    match = Match(MatchSettings(length=3, games=("portes",)), DiceRoller(seed=1))
+    result = match.concede(BLACK, CLAIMED)
+    assert str(result.words()) == "White wins 1 point (claimed: the opponent was absent)"
+    assert result.words().words("el") == "τα Λευκά κερδίζουν 1 πόντο (διεκδικήθηκε: ο αντίπαλος έλειπε)"

@@ -13,9 +13,8 @@ from hypothesis import strategies as st
 
 from tavli import Dice, Position
 from tavli.dice import DiceRoller
-from tavli.match import RESIGNED_MATCH, Match, MatchSettings
+from tavli.match import CLAIMED, RESIGNED_MATCH, Match, MatchSettings
 from tavli.position import GameResult
-from tavli.server.service import CLAIM_REASON
 from tavli.server.view import BAR, OFF, WHY, board_json, joined, result_json, steps_json, white_number
 from tavli.variants import BLACK, WHITE, Color, make_variant
 
@@ -34,7 +33,7 @@ def every_end() -> list[GameResult]:
         Position.from_checkers("portes", WHITE, {25: 1, **HOME}, {25: 1, **HOME}).result(),
     ]
     resigned, match_resigned, claimed = (Match(MatchSettings(length=3), DiceRoller(seed=1)) for _ in range(3))
-    ends += [resigned.resign(WHITE, 2), match_resigned.resign_match(BLACK), claimed.concede(WHITE, CLAIM_REASON)]
+    ends += [resigned.resign(WHITE, 2), match_resigned.resign_match(BLACK), claimed.concede(WHITE, CLAIMED)]
     assert all(e is not None for e in ends)
     return [e for e in ends if e is not None]
 

@@ -28,7 +28,7 @@ from sqlalchemy.exc import IntegrityError
 from tavli.dice import Dice
 from tavli.errors import Reason, TavliError
 from tavli.fairdice import SeededRoller, commitment
-from tavli.match import Match, MatchSettings
+from tavli.match import CLAIMED, Match, MatchSettings
 from tavli.met import MatchScore
 from tavli.neural import LEVELS, NeuralBot
 from tavli.position import LegalPlays, Play, Position
@@ -39,7 +39,6 @@ from tavli.server.workers import watch_parent
 from tavli.variants import BLACK, WHITE, Color
 
 SEATS: dict[str, Color] = {"white": WHITE, "black": BLACK}
-CLAIM_REASON = "claimed: the opponent was absent"
 PRESENCE_SECONDS = 30.0
 """A seat counts as connected this long after its last heartbeat."""
 
@@ -286,7 +285,7 @@ def _apply(live: LiveMatch, kind: str, seat: str, data: dict[str, Any]) -> None:
         turn = match.play((live.listed_play(text) or text) if text else None)
         _record_turn(live, game_index, turn.color, turn.dice, turn.play)
     elif kind == "claim":
-        match.concede(SEATS[seat].other, CLAIM_REASON)
+        match.concede(SEATS[seat].other, CLAIMED)
         live.offer = None
     elif kind == "resign":
         if data.get("match"):
