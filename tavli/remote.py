@@ -38,9 +38,11 @@ from tavli.terminal import (
     NOTE_STYLE,
     Words,
     board,
+    chosen_play,
     command_words,
     console_reader,
     numbered_plays,
+    prompt_command,
 )
 from tavli.variants import BLACK, WHITE, Color
 
@@ -307,38 +309,32 @@ class RemoteMatch:
 
     def read(self, state: Message, legal: LegalPlays, line: str) -> Play | Message | None:
         """A play, the state after a resignation sent, or None after a command or a refusal."""
-        text = line.strip()
-        command = text.lower()
+        name, args = prompt_command(line, self.words.language)
         commands = command_words(self.words.language)
-        if command == "" and len(legal) == 1:
+        if name == "" and len(legal) == 1:
             return legal[0]
-        if command == "":
+        if name == "":
             self.say("Type a move like 24/18 13/11, a number from the list, or help.", NOTE_STYLE)
-        elif command in commands["list"]:
+        elif name == "list":
             self.console.print(numbered_plays(legal))
-        elif command in commands["help"]:
+        elif name == "help":
             self.say(HELP, NOTE_STYLE)
-        elif command in commands["board"]:
+        elif name == "board":
             self.show(state, legal.position, legal.dice)
-        elif command in commands["position"]:
+        elif name == "position":
             self.say("Position: {position}", NOTE_STYLE, position=(str(legal.position), "bold"))
-        elif command in commands["hint"]:
+        elif name == "hint":
             self.hint()
-        elif command in commands["quit"]:
+        elif name == "quit":
             if self.read_line(self.words.plain("Leave the match? [y/N] ")).strip().lower() in commands["yes"]:
                 raise LeaveRemote
-        elif command.split()[0] in commands["resign"]:
-            return self.resign(state, command.split()[1:], commands)
-        elif command.isdecimal():
-            if 1 <= int(command) <= len(legal):
-                return legal[int(command) - 1]
-            self.say("✗ there is no play {number}: pick 1 to {count}, or type list to see them", ERROR_STYLE,
-                     number=command, count=len(legal))
+        elif name == "resign":
+            return self.resign(state, args, commands)
         else:
-            try:
-                return legal.position.parse_play(text, legal.dice)
-            except ValueError as e:
-                self.console.print(self.words.error(e))
+            chosen = chosen_play(legal, args[0], self.words)
+            if isinstance(chosen, Play):
+                return chosen
+            self.console.print(chosen)
         return None
 
     def hint(self) -> None:

@@ -100,6 +100,8 @@ class Words:
             raise ValueError(f"no words in {self.language!r}: the languages are {', '.join(LANGUAGES)}")
 
     def __call__(self, template: str, style: str = "", /, **params: object) -> Text:
+        if "style" in params:  # a template has no {style}: this is the sentence's style misplaced
+            raise TypeError("the style comes second, by position: words(template, style, **values)")
         words = translations(self.language, "terminal").get(template, template)
         text = Text(style=style)
         at = 0
@@ -135,7 +137,7 @@ class Words:
 
     def error(self, error: Exception) -> Text:
         """A refusal: ``✗`` and its reason in the language."""
-        return self("✗ {why}", style=ERROR_STYLE, why=error if isinstance(error, TavliError) else str(error))
+        return self("✗ {why}", ERROR_STYLE, why=error if isinstance(error, TavliError) else str(error))
 
 
 NAMES = ("White", "Black", "Portes", "Plakoto", "Fevga", *SEAT_KINDS, "doubtful", "error", "blunder", "a good play")
@@ -323,7 +325,7 @@ def side_lines(position: Position, names: Mapping[Color, str] | None = None,
                              words("{count} pips", count=f"{position.pip_count(color):>3}"), "  ",
                              words("{count} off", count=f"{position.borne_off(color):>2}"))
         if position.variant.has_bar and position.on_bar(color):
-            line.append_text(words("  {count} on the bar", style=MARK_STYLE, count=position.on_bar(color)))
+            line.append_text(words("  {count} on the bar", MARK_STYLE, count=position.on_bar(color)))
         lines.append(line)
     pins = pin_text(position, bottom, language)
     if pins is not None:
@@ -407,6 +409,45 @@ def numbered_plays(legal: LegalPlays) -> Columns:
     """The legal plays in columns, numbered from 1 as the player may pick them."""
     return Columns([Text.assemble((f"{k:>3}) ", LABEL_STYLE), str(play)) for k, play in enumerate(legal, 1)],
                    padding=(0, 2))
+
+
+PROMPT_COMMANDS = ("list", "help", "board", "hint", "position", "quit", "resign")
+"""The commands of the play prompt (``tavli play``, ``tavli join``), as ``command_words`` names them."""
+
+
+def prompt_command(line: str, language: str = "en") -> tuple[str, list[str]]:
+    """What a line typed at the play prompt asks: ``("", [])`` for nothing, one of
+    ``PROMPT_COMMANDS`` with the words after it (``resign 2``), or ``("play", [text])``: a play,
+    by its number in the list or in notation (``chosen_play``).
+
+    >>> prompt_command(" Resign 2 "), prompt_command("λίστα", "el"), prompt_command("13/7 8/7", "el")
+    (('resign', ['2']), ('list', []), ('play', ['13/7 8/7']))
+    """
+    text = line.strip()
+    said = text.lower().split()
+    if not said:
+        return "", []
+    commands = command_words(language)
+    if said[0] in commands["resign"]:
+        return "resign", said[1:]
+    for name in PROMPT_COMMANDS:
+        if " ".join(said) in commands[name]:
+            return name, []
+    return "play", [text]
+
+
+def chosen_play(legal: LegalPlays, text: str, words: Words) -> Play | Text:
+    """The play ``text`` names, by its number in the list or in notation; else why not, in words."""
+    if text.isdecimal():  # not isdigit: "¹" is a digit that int() refuses
+        number = int(text)
+        if 1 <= number <= len(legal):
+            return legal[number - 1]
+        return words("✗ there is no play {number}: pick 1 to {count}, or type list to see them", ERROR_STYLE,
+                     number=number, count=len(legal))
+    try:
+        return legal.position.parse_play(text, legal.dice)
+    except ValueError as e:
+        return words.error(e)
 
 
 def hint_view(position: Position, dice: Dice, ranked: Sequence[RankedPlay], match: tuple[int, str, str] | None,
@@ -563,9 +604,6 @@ class TerminalMatch:
     # -- output -------------------------------------------------------------
     def say(self, template: str, style: str = "", /, **params: object) -> None:
         self.console.print(self.words(template, style, **params))
-
-    def error(self, error: Exception) -> None:
-        self.console.print(self.words.error(error))
 
     @property
     def commands(self) -> dict[str, tuple[str, ...]]:
@@ -791,32 +829,31 @@ class TerminalMatch:
 
     def read_play(self, legal: LegalPlays, line: str) -> Play | None:
         """The play that ``line`` names, or None after handling a command or showing an error."""
-        text = line.strip()
-        command = text.lower()
-        if command == "" and len(legal) == 1:
+        name, args = prompt_command(line, self.words.language)
+        if name == "" and len(legal) == 1:
             return legal[0]
-        commands = self.commands
-        if command == "":
+        if name == "":
             self.say("Type a move like 24/18 13/11, a number from the list, or help.", NOTE_STYLE)
-        elif command in commands["list"]:
+        elif name == "list":
             self.show_plays(legal)
-        elif command in commands["help"]:
+        elif name == "help":
             self.say(HELP, NOTE_STYLE)
-        elif command in commands["board"]:
+        elif name == "board":
             self.show_board(self.match.records[-1], legal.dice)
-        elif command in commands["hint"]:
+        elif name == "hint":
             self.show_hint(legal)
-        elif command in commands["position"]:
+        elif name == "position":
             self.show_position(legal)
-        elif command in commands["quit"]:
-            if self.ask(self.words.plain("Leave the match? [y/N] ")).strip().lower() in commands["yes"]:
+        elif name == "quit":
+            if self.ask(self.words.plain("Leave the match? [y/N] ")).strip().lower() in self.commands["yes"]:
                 raise LeaveMatch
-        elif command.split()[0] in commands["resign"]:
-            self.resign(legal, command.split()[1:])
-        elif command.isdecimal():
-            return self.pick(legal, int(command))
+        elif name == "resign":
+            self.resign(legal, args)
         else:
-            return self.parse(legal, text)
+            chosen = chosen_play(legal, args[0], self.words)
+            if isinstance(chosen, Play):
+                return chosen
+            self.console.print(chosen)
         return None
 
     def resign(self, legal: LegalPlays, what: list[str]) -> None:
@@ -890,19 +927,6 @@ class TerminalMatch:
                      play=(str(legal[a.index]), "bold"), chance=f"{100 * mwc:.1f}", loss=loss,
                      equity=f"{a.equity:+.3f}")
 
-    def pick(self, legal: LegalPlays, number: int) -> Play | None:
-        if 1 <= number <= len(legal):
-            return legal[number - 1]
-        self.say("✗ there is no play {number}: pick 1 to {count}, or type list to see them", ERROR_STYLE,
-                 number=number, count=len(legal))
-        return None
-
-    def parse(self, legal: LegalPlays, text: str) -> Play | None:
-        try:
-            return legal.position.parse_play(text, legal.dice)
-        except ValueError as e:
-            self.error(e)
-            return None
 
 
 def console_reader(console: Console) -> Callable[[str], str]:
@@ -970,12 +994,15 @@ def save_match(session: TerminalMatch, path: Path) -> None:
     except OSError as e:
         session.say("✗ cannot save the match in {path}: {why}", ERROR_STYLE, path=path, why=e.strerror or e)
         return
-    session.say("The match is saved in {path}.", path=path)
-    quoted = shlex.quote(str(path))
+    words, quoted = session.words, shlex.quote(str(path))
+    said = [words("The match is saved in {path}.", path=path)]
     if not session.match.is_over:
-        session.say("To go on with it: {command}", command=(f"tavli play --resume {quoted}", "bold"))
+        said.append(words("To go on with it: {command}", command=(f"tavli play --resume {quoted}", "bold")))
     else:
-        session.say("To review it, every play against the best: {command}", command=(f"tavli analyse {quoted}", "bold"))
+        said.append(words("To review it, every play against the best: {command}",
+                          command=(f"tavli analyse {quoted}", "bold")))
+    for line in said:
+        session.console.print(line, soft_wrap=True)  # unbroken, to be copied whole
 
 
 # -- the openings practice --------------------------------------------------
@@ -1031,13 +1058,12 @@ def practise_openings(game: str, *, rolls: int | None = None, rng: random.Random
                 return tally
             if text.lower() in commands["list"]:
                 console.print(numbered_plays(legal))
-            elif text.isdecimal() and 1 <= int(text) <= len(legal):
-                play = legal[int(text) - 1]
             elif text:
-                try:
-                    play = start.parse_play(text, dice)
-                except ValueError as e:
-                    console.print(words.error(e))
+                chosen = chosen_play(legal, text, words)
+                if isinstance(chosen, Play):
+                    play = chosen
+                else:
+                    console.print(chosen)
         judged = tables.judged(game, dice)
         mine = judged[str(play)]
         tally.played += 1

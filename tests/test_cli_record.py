@@ -19,9 +19,10 @@ from tavli.variants import BLACK, WHITE
 LOCALE = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 
-def tavli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def tavli(*args: str, stdin: str = "", config: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``tavli ARGS`` in English; ``config`` is the user's folder for programs (XDG_CONFIG_HOME)."""
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "COLUMNS", *LOCALE)} | {
-        "NO_COLOR": "1", "LANG": "C.UTF-8"}
+        "NO_COLOR": "1", "LANG": "C.UTF-8"} | ({} if config is None else {"XDG_CONFIG_HOME": str(config)})
     return subprocess.run([sys.executable, "-m", "tavli.cli", *args], input=stdin, capture_output=True,
                           text=True, timeout=120, env=env)
 
@@ -196,30 +197,27 @@ def test_play_resume_refuses_in_one_line(saved: tuple[Path, subprocess.Completed
         assert "Traceback" not in run.stderr
 
 
-def kept_folder() -> Path:
-    return Path(os.environ["XDG_CONFIG_HOME"]) / "tavli" / "matches"
-
-
 def test_a_match_is_kept_by_default_and_goes_on_with_resume_alone(tmp_path: Path) -> None:
-    before = set(kept_folder().glob("*.json")) if kept_folder().is_dir() else set()
+    config = tmp_path / "config"  # the user's folder, the test's own
+    kept = config / "tavli" / "matches"
     left = tavli("play", "--white", "human", "--black", "random", "--length", "1", "--games", "fevga",
-                 "--seed", "5", stdin="")
+                 "--seed", "5", stdin="", config=config)
     assert left.returncode == 0, left.stderr
-    [path] = set(kept_folder().glob("*.json")) - before
+    [path] = kept.glob("*.json")
     said = " ".join(left.stdout.split())  # as the terminal wraps it
     assert f"The match is saved in {path}. To go on with it: tavli play --resume {path}" in said
     assert read(path).games[0].rolled is not None
-    resumed = tavli("play", "--resume", stdin="1\n" * 1000)  # the newest match not won
+    resumed = tavli("play", "--resume", stdin="1\n" * 1000, config=config)  # the newest match not won
     assert resumed.returncode == 0, resumed.stderr
     assert "The match goes on" in resumed.stdout and read(path).winner is not None
     assert f"The match is saved in {path}." in " ".join(resumed.stdout.split())
     assert "To go on with it" not in resumed.stdout  # the match is won: it can be reviewed
     assert f"To review it, every play against the best: tavli analyse {path}" in " ".join(resumed.stdout.split())
-    again = tavli("play", "--resume", "--lang", "en")
+    again = tavli("play", "--resume", "--lang", "en", config=config)
     assert again.returncode == 2 and "no match to go on with in " in again.stderr
-    unkept = tavli("play", "--white", "random", "--black", "random", "--length", "1", "--no-save")
+    unkept = tavli("play", "--white", "random", "--black", "random", "--length", "1", "--no-save", config=config)
     assert unkept.returncode == 0 and "saved" not in unkept.stdout
-    assert set(kept_folder().glob("*.json")) - before == {path}
+    assert list(kept.glob("*.json")) == [path]
 
 
 def killed_when(args: list[str], path: Path, ready: Callable[[MatchRecord], bool]) -> MatchRecord:
