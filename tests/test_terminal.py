@@ -550,6 +550,9 @@ def test_words_keep_each_values_style_and_fall_back_to_english() -> None:
         Position.start("portes").parse_play("6/1", Dice(5, 1))
     assert words.error(refused.value).plain == "✗ " + refused.value.reason.words("el")
     assert Words().error(refused.value).plain == "✗ 6/1 is blocked"
+    assert Words().error(refused.value).style == terminal.ERROR_STYLE  # refusals are red
+    with pytest.raises(TypeError, match="the style comes second"):
+        words("{count} off", style="bold", count=1)
     with pytest.raises(ValueError, match="no words in 'fr'"):
         Words("fr")
 
