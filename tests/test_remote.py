@@ -89,14 +89,16 @@ def test_a_resignation_is_offered_and_the_bot_takes_two_points(shared_server: Se
                                                                        ("white", 1, "resigned the match")]
 
 
-def test_a_friend_joins_later_and_the_player_who_leaves_can_come_back(shared_server: Server) -> None:
+def test_a_friend_joins_later_and_resigns_the_match(shared_server: Server) -> None:
     links = shared_server.post("/api/matches", {"opponent": "friend", "length": 1, "games": "portes",
                                                 "seat": "white"})
     env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
     proc = subprocess.Popen([sys.executable, "-m", "tavli.cli", "join", shared_server.url + links["play"]],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=env | {"LANG": "C.UTF-8", "COLUMNS": "100"})
-    assert proc.stdout is not None
+    assert proc.stdout is not None and proc.stdin is not None
+    proc.stdin.write("1\n" * 50)  # should White start before the friend comes: his first plays
+    proc.stdin.close()
     seen: list[str] = []
 
     def read() -> None:
@@ -113,8 +115,8 @@ def test_a_friend_joins_later_and_the_player_who_leaves_can_come_back(shared_ser
         state = json.loads(friend.recv(timeout=30))
         assert state["you"] == "black"
         friend.send(json.dumps({"type": "resign", "seq": state["seq"], "match": True}))
-        proc.communicate(timeout=120)
-    reader.join(timeout=10)
+        proc.wait(timeout=120)  # not communicate(): the reader thread has the output
+    reader.join(timeout=30)
     out = " ".join("".join(seen).split())
     assert proc.returncode == 0
     assert "Waiting for your opponent to join with the link you sent." in out
