@@ -356,10 +356,10 @@ class RemoteMatch:
         best = float(plays[0].get("mwc") or 0.0) if plays else 0.0
         for rank, found in enumerate(plays, 1):
             mwc = float(found.get("mwc") or 0.0)
-            loss = "" if rank == 1 else f" ({100 * (mwc - best):+.1f})"
+            loss = "" if rank == 1 else f" ({self.words.number(100 * (mwc - best), '+.1f')})"
             self.say("  {rank}. {play}  {chance}%{loss}, {equity} points", NOTE_STYLE, rank=rank,
-                     play=(str(found["play"]), "bold"), chance=f"{100 * mwc:.1f}", loss=loss,
-                     equity=f"{float(found['equity']):+.3f}")
+                     play=(str(found["play"]), "bold"), chance=self.words.number(100 * mwc, ".1f"), loss=loss,
+                     equity=self.words.number(float(found['equity']), "+.3f"))
 
     def resign(self, state: Message, what: list[str], commands: Mapping[str, tuple[str, ...]]) -> Message | None:
         if what and what[0] in commands["match"] and len(what) == 1:

@@ -127,6 +127,16 @@ class Words:
         """The words without styles: for prompts and file names."""
         return self(template, **params).plain
 
+    def number(self, value: float, spec: str) -> str:
+        """``value`` formatted by ``spec`` (``str.format``) as the language writes it: a decimal
+        comma in Greek.
+
+        >>> Words("el").number(-0.1234, "+.3f"), Words().number(54.21, ".1f")
+        ('-0,123', '54.2')
+        """
+        text = format(value, spec)
+        return text.replace(".", ",") if self.language == "el" else text
+
     def color(self, color: Color) -> str:
         """``White`` or ``Black``, in the language."""
         return self.plain("White" if color == WHITE else "Black")
@@ -476,9 +486,10 @@ def hint_view(position: Position, dice: Dice, ranked: Sequence[RankedPlay], matc
                          min_width=7 if k == len(names) - 1 else None)  # "blunder" whole
     for k, r in enumerate(ranked, 1):
         p = r.probabilities
-        mwc = [] if r.mwc is None else [f"{100 * r.mwc:.1f}%"]
-        table.add_row(str(k), str(r.play), f"{r.equity:+.3f}", f"{100 * p.win:.1f}%", f"{100 * p.win2:.1f}%",
-                      f"{100 * p.lose2:.1f}%", *mwc, f"{-r.loss:+.3f}" if k > 1 else "", str(r.depth),
+        mwc = [] if r.mwc is None else [words.number(100 * r.mwc, ".1f") + "%"]
+        chances = [words.number(100 * x, ".1f") + "%" for x in (p.win, p.win2, p.lose2)]
+        table.add_row(str(k), str(r.play), words.number(r.equity, "+.3f"), *chances, *mwc,
+                      words.number(-r.loss, "+.3f") if k > 1 else "", str(r.depth),
                       words.plain(r.skill) if r.skill else "")
     note = words("equity: points per game after the play for the side playing (-2 to +2); plays within reach of "
                  "the best are searched deeper and ranked first")
@@ -627,9 +638,10 @@ class TerminalMatch:
     def chances_text(self) -> Text:
         """``  Match chances: White 54.2%, Black 45.8%`` (``tavli.chances``)."""
         found = chances_of(self.match)
-        white = self.words("White {percent}", CHECKER_STYLE[WHITE], percent=f"{100 * found.white:.1f}%")
-        black = self.words("Black {percent}", CHECKER_STYLE[BLACK], percent=f"{100 * found.black:.1f}%")
-        return self.words("  Match chances: {white}, {black}", white=white, black=black)
+        white_percent, black_percent = (self.words.number(100 * x, ".1f") + "%" for x in (found.white, found.black))
+        return self.words("  Match chances: {white}, {black}",
+                          white=self.words("White {percent}", CHECKER_STYLE[WHITE], percent=white_percent),
+                          black=self.words("Black {percent}", CHECKER_STYLE[BLACK], percent=black_percent))
 
     def keep(self) -> None:
         """Write the match to ``save`` as it stands (quietly: a failure is said at the end)."""
@@ -818,7 +830,7 @@ class TerminalMatch:
         if decision.skill != "blunder":
             return True
         self.say("{play} is a blunder: it gives up {loss} points against {best}.", ERROR_STYLE,
-                 play=(str(play), "bold"), loss=f"{decision.loss:.3f}", best=(decision.best, "bold"))
+                 play=(str(play), "bold"), loss=self.words.number(decision.loss, ".3f"), best=(decision.best, "bold"))
         return self.ask(self.words.plain("Play it anyway? [y/N] ")).strip().lower() in self.commands["yes"]
 
     def show_plays(self, legal: LegalPlays) -> None:
@@ -922,10 +934,10 @@ class TerminalMatch:
                  "and your expected points in this game:", NOTE_STYLE, level=self.words.plain(HINT_LEVEL))
         for rank, a in enumerate(found, 1):
             mwc = a.match_equity or 0.0
-            loss = "" if rank == 1 else f" ({100 * (mwc - best):+.1f})"
+            loss = "" if rank == 1 else f" ({self.words.number(100 * (mwc - best), '+.1f')})"
             self.say("  {rank}. {play}  {chance}%{loss}, {equity} points", NOTE_STYLE, rank=rank,
-                     play=(str(legal[a.index]), "bold"), chance=f"{100 * mwc:.1f}", loss=loss,
-                     equity=f"{a.equity:+.3f}")
+                     play=(str(legal[a.index]), "bold"), chance=self.words.number(100 * mwc, ".1f"), loss=loss,
+                     equity=self.words.number(a.equity, "+.3f"))
 
 
 
@@ -1017,8 +1029,9 @@ class PracticeTally:
     def text(self, language: str = "en") -> str:
         """``3 played, 2 best, 0.120 points given up (0.040 a roll)``."""
         mean = self.lost / self.played if self.played else 0.0
-        return Words(language).plain("{played} played, {best} best, {lost} points given up ({mean} a roll)",
-                                     played=self.played, best=self.best, lost=f"{self.lost:.3f}", mean=f"{mean:.3f}")
+        words = Words(language)
+        return words.plain("{played} played, {best} best, {lost} points given up ({mean} a roll)", played=self.played,
+                           best=self.best, lost=words.number(self.lost, ".3f"), mean=words.number(mean, ".3f"))
 
 
 def practise_openings(game: str, *, rolls: int | None = None, rng: random.Random | None = None,
@@ -1075,6 +1088,7 @@ def practise_openings(game: str, *, rolls: int | None = None, rng: random.Random
             tally.lost += mine.loss
             best = next(p for p, j in judged.items() if j.best)
             say("{play}: {skill}, {loss} points behind the best, {best}", NOTE_STYLE, play=(str(play), "bold"),
-                skill=words.plain(mine.skill or "a good play"), loss=f"{mine.loss:.3f}", best=(best, "bold"))
+                skill=words.plain(mine.skill or "a good play"), loss=words.number(mine.loss, ".3f"),
+                best=(best, "bold"))
         say("{game}: {tally}.", NOTE_STYLE, game=words.game(game), tally=tally.text(language))
     return tally

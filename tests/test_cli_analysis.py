@@ -208,6 +208,7 @@ def test_hint_speaks_greek() -> None:
     assert lines[0] == "Παίζουν τα Λευκά 3-1 στη θέση portes 2b....5w.3w...5b5w...3b.5b....2w w 0:0 0:0"
     assert lines[1].split() == ["κίνηση", "αξία", "νίκη", "νίκη", "2", "ήττα", "2", "απώλεια", "βάθος"]
     assert "γκάφα" in shown and "blunder" not in shown
+    assert re.search(r"\+0,\d{3} +\d\d,\d%", lines[2])  # the decimal comma Greek writes
     assert lines[-1].startswith("αξία: οι αναμενόμενοι πόντοι ανά παιχνίδι")
 
 

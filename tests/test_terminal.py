@@ -600,6 +600,7 @@ def test_the_program_speaks_the_locales_language() -> None:
                            input="1\n", capture_output=True, text=True, timeout=120, env=plain_env("el_GR.UTF-8"))
     assert greek.returncode == 0, greek.stderr
     assert "Φεύγα: ζαριές: 1, " in greek.stdout and "Η κίνησή σας με " in greek.stdout
+    assert re.search(r"πόντοι χαμένοι: \d,\d{3} \(\d,\d{3} ανά ζαριά\)", greek.stdout)  # Greek's decimal comma
     english = subprocess.run([sys.executable, "-m", "tavli.cli", "practise", "fevga", "--rolls", "1", "--seed", "2",
                               "--lang", "en"], input="1\n", capture_output=True, text=True, timeout=120,
                              env=plain_env("el_GR.UTF-8"))

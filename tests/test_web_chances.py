@@ -17,10 +17,10 @@ from tests.test_web_browser import SCREENSHOTS, english_words, start_match, stat
 
 
 def shown(page: Page) -> tuple[float, float]:
-    """The percentages the page shows for White and Black."""
+    """The percentages the page shows for White and Black (a decimal comma in Greek)."""
     white = page.locator("[data-testid=chances-white]").text_content() or ""
     black = page.locator("[data-testid=chances-black]").text_content() or ""
-    return float(white.split()[-1].rstrip("%")), float(black.split()[-1].rstrip("%"))
+    return tuple(float(text.split()[-1].rstrip("%").replace(",", ".")) for text in (white, black))  # type: ignore[return-value]
 
 
 @pytest.mark.parametrize(("width", "height"), [(1366, 768), (390, 844)])
@@ -76,6 +76,8 @@ def test_spectators_see_the_chances_and_players_choose(browser: Browser, shared_
         expect(watcher.locator("[data-testid=chances]")).to_contain_text("Πιθανότητα νίκης στον αγώνα")
         expect(watcher.locator("[data-testid=chances-white]")).to_contain_text("Λευκά")
         assert english_words(watcher) == set()
+        assert "," in (watcher.locator("[data-testid=chances-white]").text_content() or "")  # 54,2%: Greek's comma
+        assert sum(shown(watcher)) == pytest.approx(100.0, abs=0.11)
         watcher.select_option("[data-testid=lang]", "en")
 
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)

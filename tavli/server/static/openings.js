@@ -2,7 +2,7 @@
 // valued by rollouts (GET /api/openings/{game} and /api/openings/{game}/{roll}, docs/web.md). The
 // address keeps what is shown (#plakoto/6-5/1: the game, the roll and the play), so it can be shared.
 import { BoardView, diceFaces, portraitScreen } from "/static/board.js";
-import { languageSwitch, t, translatePage } from "/static/strings.js";
+import { languageSwitch, num, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
 const view = new BoardView($("board"));
@@ -16,8 +16,8 @@ let playIndex = 0;     // in the roll's plays
 let shown = 0;         // the latest request: an older answer arriving late is not drawn
 
 function gameName(g) { return t(g[0].toUpperCase() + g.slice(1)); }
-function signed(x) { return (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(3); }
-function value(p) { return p.equity === null ? "" : `${signed(p.equity)} ± ${p.ci95.toFixed(3)}`; }
+function signed(x) { return (x >= 0 ? "+" : "−") + num(Math.abs(x), 3); }
+function value(p) { return p.equity === null ? "" : `${signed(p.equity)} ± ${num(p.ci95, 3)}`; }
 
 async function fetchJson(url) {
   const answer = await fetch(url);
@@ -89,7 +89,7 @@ function render() {
   $("plays").replaceChildren(...plays.plays.map((p, i) => {
     let against = "";
     if (i > 0) {
-      against = p.trials ? `${signed(p.diff)} ± ${p.diff_ci95.toFixed(3)}${p.separated ? "" : " ≈"}`
+      against = p.trials ? `${signed(p.diff)} ± ${num(p.diff_ci95, 3)}${p.separated ? "" : " ≈"}`
         : `(${signed(p.ply2 - best.ply2)})`;
     }
     return row([p.play, value(p), against, signed(p.ply2)], i === playIndex ? "played" : "",
@@ -108,7 +108,7 @@ function render() {
   let status;
   if (playIndex === 0) status = t("openingBest", { dice: roll.roll, play: play.play, value: value(play) });
   else if (play.trials) {
-    status = t("openingOther", { dice: roll.roll, play: play.play, diff: `${signed(play.diff)} ± ${play.diff_ci95.toFixed(3)}` });
+    status = t("openingOther", { dice: roll.roll, play: play.play, diff: `${signed(play.diff)} ± ${num(play.diff_ci95, 3)}` });
     if (!play.separated) status += ` (${t("notSeparated")})`;
   } else status = t("openingPly2", { dice: roll.roll, play: play.play, diff: signed(play.ply2 - best.ply2) });
   $("status").textContent = status;

@@ -5,7 +5,7 @@
 import { BoardView, diceFaces, portraitScreen } from "/static/board.js";
 import { checkGame, rematchToken, spectatorRematchToken } from "/static/fairdice.js";
 import { StepInput } from "/static/steps.js";
-import { language, languageSwitch, sayable, t, translatePage } from "/static/strings.js";
+import { language, languageSwitch, num, sayable, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
 const view = new BoardView($("board"));
@@ -154,7 +154,7 @@ function receiveHint(msg) {
     if (play === null || msg.checked?.play !== play) return;
     if (msg.checked.skill === "blunder") {
       const best = msg.plays[0];
-      $("tutor-text").textContent = t("tutorAsk", { loss: msg.checked.loss.toFixed(3), best: moveText({ steps: best.steps }) });
+      $("tutor-text").textContent = t("tutorAsk", { loss: num(msg.checked.loss, 3), best: moveText({ steps: best.steps }) });
       $("tutor-panel").dataset.play = play;
       $("tutor-panel").hidden = false;
     } else send({ type: "play", seq: state.seq, play });
@@ -173,8 +173,8 @@ function renderHint() {
   list.innerHTML = "";
   for (const p of hint.plays) {
     const li = document.createElement("li");
-    const loss = p.loss > 0 ? ` (−${p.loss.toFixed(3)})` : "";
-    li.textContent = `${moveText({ steps: p.steps })}  ${p.equity >= 0 ? "+" : "−"}${Math.abs(p.equity).toFixed(3)}${loss}`;
+    const loss = p.loss > 0 ? ` (−${num(p.loss, 3)})` : "";
+    li.textContent = `${moveText({ steps: p.steps })}  ${p.equity >= 0 ? "+" : "−"}${num(Math.abs(p.equity), 3)}${loss}`;
     list.append(li);
   }
 }
@@ -210,7 +210,7 @@ function renderChances() {
   $("chances-on").checked = chancesWanted();
   $("chances").hidden = !on;
   if (!on) return;
-  const pct = (x) => (100 * x).toFixed(1);
+  const pct = (x) => num(100 * x, 1);
   $("chances-bar-white").style.width = `${100 * chances.white}%`;
   $("chances-white").textContent = t("chancesSide", { who: colorName("white"), pct: pct(chances.white) });
   $("chances-black").textContent = t("chancesSide", { who: colorName("black"), pct: pct(chances.black) });

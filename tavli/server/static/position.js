@@ -2,7 +2,7 @@
 // search (GET /api/position, docs/web.md). The address keeps what is asked and shown
 // (#position=...&dice=3-1&depth=1&play=0), so a position can be shared; the review page links here.
 import { BoardView, diceFaces, portraitScreen } from "/static/board.js";
-import { languageSwitch, say, t, translatePage } from "/static/strings.js";
+import { languageSwitch, num, say, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
 const view = new BoardView($("board"));
@@ -17,8 +17,8 @@ let playIndex = 0;
 let asked = 0;     // the latest request: an older answer arriving late is not drawn
 
 function gameName(g) { return t(g[0].toUpperCase() + g.slice(1)); }
-function signed(x) { return (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(3); }
-function pct(x) { return `${(100 * x).toFixed(1)}%`; }
+function signed(x) { return (x >= 0 ? "+" : "−") + num(Math.abs(x), 3); }
+function pct(x) { return `${num(100 * x, 1)}%`; }
 function colorName(c) { return t(c); }
 
 const LENGTHS = Array.from({ length: 26 }, (_, n) => n);  // 0: points per game; matches to 1 to 25 points
@@ -103,7 +103,7 @@ function render() {
   $("mwc-head").hidden = !match;
   $("plays").replaceChildren(...found.plays.map((p, i) => {
     const cells = [String(i + 1), p.play, signed(p.equity), pct(p.win), ...(match ? [pct(p.mwc)] : []),
-      i === 0 ? "" : `−${p.loss.toFixed(3)}`, t("plies", { n: p.depth })];
+      i === 0 ? "" : `−${num(p.loss, 3)}`, t("plies", { n: p.depth })];
     const tr = document.createElement("tr");
     tr.className = [i === playIndex ? "played" : "", p.skill].join(" ").trim();
     tr.tabIndex = 0;
@@ -137,8 +137,8 @@ function render() {
   else if (playIndex === 0 && match) status = t("positionBestMatch", { who, dice: found.dice, play: play.play, mwc: pct(play.mwc) });
   else if (playIndex === 0) status = t("positionBest", { who, dice: found.dice, play: play.play, value: signed(play.equity) });
   else if (match) {
-    status = t("positionOtherMatch", { who, dice: found.dice, play: play.play, mwc: (100 * play.mwc_loss).toFixed(1) });
-  } else status = t("positionOther", { who, dice: found.dice, play: play.play, loss: play.loss.toFixed(3) });
+    status = t("positionOtherMatch", { who, dice: found.dice, play: play.play, mwc: num(100 * play.mwc_loss, 1) });
+  } else status = t("positionOther", { who, dice: found.dice, play: play.play, loss: num(play.loss, 3) });
   $("status").textContent = status;
   $("back").disabled = playIndex === 0;
   $("forward").disabled = playIndex >= found.plays.length - 1;

@@ -4,7 +4,7 @@
 // (#plakoto/6-5); the tally of each game is kept in the browser (localStorage "tavli:practice").
 import { BoardView, diceFaces, portraitScreen } from "/static/board.js";
 import { StepInput } from "/static/steps.js";
-import { languageSwitch, t, translatePage } from "/static/strings.js";
+import { languageSwitch, num, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
 const view = new BoardView($("board"));
@@ -86,7 +86,7 @@ function confirmPlay() {
 
 function verdict() {
   const play = quiz.legal.plays[answer];
-  const loss = quiz.losses[answer].toFixed(3);
+  const loss = num(quiz.losses[answer], 3);
   if (quiz.legal.plays.length === 1) return `${play}: ${t("onlyPlay")}`;
   if (answer === quiz.best.index) return `${play}: ${t("bestPlay")}`;
   const skill = quiz.skills[answer];
@@ -141,8 +141,8 @@ function render() {
 
   const mine = tallies()[quiz.game];
   $("tally").textContent = mine?.played
-    ? t("practiseTally", { game: gameName(quiz.game), n: mine.played, best: mine.best, lost: mine.lost.toFixed(3),
-      mean: (mine.lost / mine.played).toFixed(3) })
+    ? t("practiseTally", { game: gameName(quiz.game), n: mine.played, best: mine.best, lost: num(mine.lost, 3),
+      mean: num(mine.lost / mine.played, 3) })
     : t("practiseNoTally", { game: gameName(quiz.game) });
   $("reset").hidden = !mine?.played;
   const missed = mine?.missed?.length || 0;

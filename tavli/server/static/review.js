@@ -5,7 +5,7 @@
 // for it until it is ready, showing the progress. At /review, without a match, it reviews a match
 // file the player opens instead (POST /api/review): a match record or a GNU Backgammon .mat file.
 import { BoardView, diceFaces, el, portraitScreen } from "/static/board.js";
-import { languageSwitch, say, t, translatePage } from "/static/strings.js";
+import { languageSwitch, num, say, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
 const view = new BoardView($("board"));
@@ -88,7 +88,7 @@ function stepsText(steps) {
   return steps.map(([a, b, hit]) => `${name(a)}/${name(b)}${hit ? "*" : ""}`).join(" ");
 }
 
-function fixed(x, digits = 3) { return (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(digits); }
+function fixed(x, digits = 3) { return (x >= 0 ? "+" : "−") + num(Math.abs(x), digits); }
 
 function go(index) {
   if (!review) return;
@@ -164,7 +164,7 @@ function renderDecision(game, decision, frame) {
     if (c.play === decision.played) tr.className = "played";
     const loss = c.play === decision.played ? -decision.loss : c.loss !== undefined ? -c.loss : c.equity - best;
     const cells = [String(i + 1), stepsText(c.steps), fixed(c.equity), i === 0 ? "" : fixed(loss)];
-    if (match) cells.push(c.mwc === undefined ? "" : `${(100 * c.mwc).toFixed(1)}%`);
+    if (match) cells.push(c.mwc === undefined ? "" : `${num(100 * c.mwc, 1)}%`);
     for (const text of cells) {
       const td = document.createElement("td");
       td.textContent = text;
@@ -174,9 +174,9 @@ function renderDecision(game, decision, frame) {
   });
   let note;
   if (decision.forced) note = t("forced");
-  else if (decision.skill) note = t(`skill-${decision.skill}`, { loss: decision.loss.toFixed(3) });
-  else note = decision.loss > 0 ? t("goodPlay", { loss: decision.loss.toFixed(3) }) : t("bestPlay");
-  if (match && !decision.forced && decision.mwc_loss > 0) note += ` ${t("mwcLost", { mwc: (100 * decision.mwc_loss).toFixed(2) })}`;
+  else if (decision.skill) note = t(`skill-${decision.skill}`, { loss: num(decision.loss, 3) });
+  else note = decision.loss > 0 ? t("goodPlay", { loss: num(decision.loss, 3) }) : t("bestPlay");
+  if (match && !decision.forced && decision.mwc_loss > 0) note += ` ${t("mwcLost", { mwc: num(100 * decision.mwc_loss, 2) })}`;
   note += ` · ${t("luckOf", { luck: fixed(decision.luck) })}`;
   $("decision-note").textContent = note;
   const played = t("playedText", { who: colorName(decision.player), dice: diceText(decision), play: stepsText(decision.steps) });
@@ -240,8 +240,8 @@ function renderStats() {
     const who = p.kind === "bot" ? t("bot", { level: t(`level-${p.level}`) }) : t("human");
     const tr = document.createElement("tr");
     tr.dataset.testid = `stats-${color}`;
-    const cells = [`${colorName(color)} · ${who}`, p.error_rate.toFixed(1), String(p.errors), String(p.blunders), fixed(p.luck, 2)];
-    if (p.mwc_loss !== undefined) cells.splice(2, 0, `${(100 * p.mwc_loss).toFixed(1)}`);
+    const cells = [`${colorName(color)} · ${who}`, num(p.error_rate, 1), String(p.errors), String(p.blunders), fixed(p.luck, 2)];
+    if (p.mwc_loss !== undefined) cells.splice(2, 0, num(100 * p.mwc_loss, 1));
     $("mwc-stats-head").hidden = p.mwc_loss === undefined;
     for (const text of cells) {
       const td = document.createElement("td");

@@ -597,6 +597,12 @@ export function setLanguage(lang) {
   document.documentElement.lang = lang;
 }
 
+/** `x` with `digits` decimals as the chosen language writes it: 0.125 in English, 0,125 in Greek. */
+export function num(x, digits) {
+  const text = Number(x).toFixed(digits);
+  return language() === "el" ? text.replace(".", ",") : text;
+}
+
 /** The string `key` in the chosen language, with `{name}` filled in from `vars` (a reason the
  * server sent, in the same language). */
 export function t(key, vars = {}) {
