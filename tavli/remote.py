@@ -33,16 +33,15 @@ from tavli.terminal import (
     ERROR_STYLE,
     FIELD,
     GLYPH,
-    HELP,
     HINT_LEVEL,
     NOTE_STYLE,
+    LeaveMatch,
     Words,
+    answer_prompt,
     board,
-    chosen_play,
     command_words,
     console_reader,
     numbered_plays,
-    prompt_command,
 )
 from tavli.variants import BLACK, WHITE, Color
 
@@ -309,33 +308,14 @@ class RemoteMatch:
 
     def read(self, state: Message, legal: LegalPlays, line: str) -> Play | Message | None:
         """A play, the state after a resignation sent, or None after a command or a refusal."""
-        name, args = prompt_command(line, self.words.language)
-        commands = command_words(self.words.language)
-        if name == "" and len(legal) == 1:
-            return legal[0]
-        if name == "":
-            self.say("Type a move like 24/18 13/11, a number from the list, or help.", NOTE_STYLE)
-        elif name == "list":
-            self.console.print(numbered_plays(legal))
-        elif name == "help":
-            self.say(HELP, NOTE_STYLE)
-        elif name == "board":
-            self.show(state, legal.position, legal.dice)
-        elif name == "position":
-            self.say("Position: {position}", NOTE_STYLE, position=(str(legal.position), "bold"))
-        elif name == "hint":
-            self.hint()
-        elif name == "quit":
-            if self.read_line(self.words.plain("Leave the match? [y/N] ")).strip().lower() in commands["yes"]:
-                raise LeaveRemote
-        elif name == "resign":
-            return self.resign(state, args, commands)
-        else:
-            chosen = chosen_play(legal, args[0], self.words)
-            if isinstance(chosen, Play):
-                return chosen
-            self.console.print(chosen)
-        return None
+        actions: dict[str, Callable[[list[str]], Message | None]] = {
+            "list": lambda _: self.console.print(numbered_plays(legal)),
+            "board": lambda _: self.show(state, legal.position, legal.dice),
+            "position": lambda _: self.say("Position: {position}", NOTE_STYLE, position=(str(legal.position), "bold")),
+            "hint": lambda _: self.hint(),
+            "resign": lambda args: self.resign(state, args),
+        }
+        return answer_prompt(line, legal, self.words, self.console, self.read_line, actions)
 
     def hint(self) -> None:
         """The coach's best plays (a match with its coach on): as ``tavli play``'s hint shows them."""
@@ -361,7 +341,8 @@ class RemoteMatch:
                      play=(str(found["play"]), "bold"), chance=self.words.number(100 * mwc, ".1f"), loss=loss,
                      equity=self.words.number(float(found['equity']), "+.3f"))
 
-    def resign(self, state: Message, what: list[str], commands: Mapping[str, tuple[str, ...]]) -> Message | None:
+    def resign(self, state: Message, what: list[str]) -> Message | None:
+        commands = command_words(self.words.language)
         if what and what[0] in commands["match"] and len(what) == 1:
             if self.read_line(self.words.plain("Resign the match? [y/N] ")).strip().lower() in commands["yes"]:
                 self.send({"type": "resign", "seq": state["seq"], "match": True})
@@ -385,10 +366,6 @@ class RemoteMatch:
         return after
 
 
-class LeaveRemote(Exception):
-    """The player left the match (it stays on the server)."""
-
-
 def join(link: str, *, console: Console | None = None, read_line: Callable[[str], str] | None = None,
          language: str = "en") -> Color | None:
     """Play the seat of ``link`` at the terminal; return the winner, or None if the player left.
@@ -407,7 +384,7 @@ def join(link: str, *, console: Console | None = None, read_line: Callable[[str]
     try:
         with socket:
             return session.run(where.token)
-    except (LeaveRemote, EOFError):
+    except (LeaveMatch, EOFError):  # the match stays on the server
         console.print()
         session.say("You left the match: it waits on the server, and the same link brings you back.")
         return None

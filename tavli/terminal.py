@@ -28,7 +28,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from io import StringIO
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from rich.columns import Columns
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -421,6 +421,13 @@ def numbered_plays(legal: LegalPlays) -> Columns:
                    padding=(0, 2))
 
 
+Answer = TypeVar("Answer")
+
+
+class LeaveMatch(Exception):
+    """The human at the keyboard chose to leave the match."""
+
+
 PROMPT_COMMANDS = ("list", "help", "board", "hint", "position", "quit", "resign")
 """The commands of the play prompt (``tavli play``, ``tavli join``), as ``command_words`` names them."""
 
@@ -458,6 +465,33 @@ def chosen_play(legal: LegalPlays, text: str, words: Words) -> Play | Text:
         return legal.position.parse_play(text, legal.dice)
     except ValueError as e:
         return words.error(e)
+
+
+def answer_prompt(line: str, legal: LegalPlays, words: Words, console: Console, ask: Callable[[str], str],
+                  actions: Mapping[str, Callable[[list[str]], Answer | None]]) -> Play | Answer | None:
+    """One line typed at the play prompt of ``tavli play`` or ``tavli join``: the play it names
+    (Enter alone: the only one), else what its command's action in ``actions`` answers (one for
+    each of ``PROMPT_COMMANDS`` but ``help`` and ``quit``, which are the same everywhere:
+    ``quit`` raises ``LeaveMatch`` once the player says yes), or None after saying why the line
+    names no play."""
+    name, args = prompt_command(line, words.language)
+    if name == "" and len(legal) == 1:
+        return legal[0]
+    if name == "":
+        console.print(words("Type a move like 24/18 13/11, a number from the list, or help.", NOTE_STYLE))
+    elif name == "help":
+        console.print(words(HELP, NOTE_STYLE))
+    elif name == "quit":
+        if ask(words.plain("Leave the match? [y/N] ")).strip().lower() in command_words(words.language)["yes"]:
+            raise LeaveMatch
+    elif name == "play":
+        chosen = chosen_play(legal, args[0], words)
+        if isinstance(chosen, Play):
+            return chosen
+        console.print(chosen)
+    else:
+        return actions[name](args)
+    return None
 
 
 def hint_view(position: Position, dice: Dice, ranked: Sequence[RankedPlay], match: tuple[int, str, str] | None,
@@ -499,8 +533,6 @@ def hint_view(position: Position, dice: Dice, ranked: Sequence[RankedPlay], matc
 
 
 # -- the match --------------------------------------------------------------
-class LeaveMatch(Exception):
-    """The human at the keyboard chose to leave the match."""
 
 
 class Resigned(Exception):
@@ -841,32 +873,14 @@ class TerminalMatch:
 
     def read_play(self, legal: LegalPlays, line: str) -> Play | None:
         """The play that ``line`` names, or None after handling a command or showing an error."""
-        name, args = prompt_command(line, self.words.language)
-        if name == "" and len(legal) == 1:
-            return legal[0]
-        if name == "":
-            self.say("Type a move like 24/18 13/11, a number from the list, or help.", NOTE_STYLE)
-        elif name == "list":
-            self.show_plays(legal)
-        elif name == "help":
-            self.say(HELP, NOTE_STYLE)
-        elif name == "board":
-            self.show_board(self.match.records[-1], legal.dice)
-        elif name == "hint":
-            self.show_hint(legal)
-        elif name == "position":
-            self.show_position(legal)
-        elif name == "quit":
-            if self.ask(self.words.plain("Leave the match? [y/N] ")).strip().lower() in self.commands["yes"]:
-                raise LeaveMatch
-        elif name == "resign":
-            self.resign(legal, args)
-        else:
-            chosen = chosen_play(legal, args[0], self.words)
-            if isinstance(chosen, Play):
-                return chosen
-            self.console.print(chosen)
-        return None
+        actions: dict[str, Callable[[list[str]], None]] = {
+            "list": lambda _: self.show_plays(legal),
+            "board": lambda _: self.show_board(self.match.records[-1], legal.dice),
+            "hint": lambda _: self.show_hint(legal),
+            "position": lambda _: self.show_position(legal),
+            "resign": lambda args: self.resign(legal, args),
+        }
+        return answer_prompt(line, legal, self.words, self.console, self.ask, actions)
 
     def resign(self, legal: LegalPlays, what: list[str]) -> None:
         """``resign`` (the game, 1 point), ``resign 2`` or ``resign match``: a bot takes the
