@@ -374,14 +374,15 @@ class NeuralBot:
         points the network expects it to win or, at a match ``score`` (the resigner's), its
         chance of winning the match.
 
-        >>> from tavli import Position
+        >>> from tavli import WHITE, Position
         >>> from tavli.match import MatchSettings
-        >>> bot, start = NeuralBot("beginner"), Position.start("portes")
-        >>> bot.accepts_resignation(start, 2), bot.accepts_resignation(start, 1)
-        (True, True)
-        >>> ahead = MatchScore.at(MatchSettings(length=5), need=1, opp_need=4, game=0)  # the resigner's score
-        >>> bot.accepts_resignation(start, 1, ahead), bot.accepts_resignation(start, 2, ahead)
-        (True, True)
+        >>> bot = NeuralBot("expert")
+        >>> gammoned = Position.from_checkers("portes", WHITE, {12: 15}, {p: 3 for p in range(1, 6)})
+        >>> bot.accepts_resignation(gammoned, 1), bot.accepts_resignation(gammoned, 2)
+        (False, True)
+        >>> one_away = MatchScore.at(MatchSettings(length=5), need=5, opp_need=1, game=0)  # the resigner's score
+        >>> bot.accepts_resignation(gammoned, 1, one_away)  # 1 point is the match
+        True
         """
         if isinstance(offer, LegalPlays) and len(offer):
             best = self.analyse(offer, score)[0]

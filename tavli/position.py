@@ -95,7 +95,6 @@ class GameResult(NamedTuple):
         return Reason("Black wins {points} point ({reason})" if self.points == 1
                       else "Black wins {points} points ({reason})", points=self.points, reason=why)
 
-
     def why(self) -> Reason:
         """Why the game ended, as a ``Reason``: a reason given by a caller is its own template.
 
