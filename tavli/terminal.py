@@ -40,12 +40,12 @@ from tavli.chances import chances_of
 from tavli.dice import Dice, DiceRoller
 from tavli.errors import LANGUAGES, Reason, TavliError, translations
 from tavli.match import TAVLI_SEQUENCE, GameRecord, Match, MatchSettings
-
-if TYPE_CHECKING:
-    from tavli.analysis import RankedPlay
 from tavli.position import LegalPlays, Play, PointView, Position
 from tavli.record import MatchRecord, PlayerInfo, write
 from tavli.variants import BLACK, WHITE, Color, Variant
+
+if TYPE_CHECKING:
+    from tavli.analysis import RankedPlay
 
 SEAT_KINDS = ("human", *BOTS)
 HINT_LEVEL = "expert"
