@@ -33,15 +33,18 @@ from tavli.terminal import (
     ERROR_STYLE,
     FIELD,
     GLYPH,
-    HINT_LEVEL,
     NOTE_STYLE,
     LeaveMatch,
     Words,
+    accept_prompt,
     answer_prompt,
     board,
     command_words,
     console_reader,
+    hint_lines,
     numbered_plays,
+    offer_words,
+    resignation,
 )
 from tavli.variants import BLACK, WHITE, Color
 
@@ -262,13 +265,9 @@ class RemoteMatch:
 
     def answer_offer(self, state: Message, offer: Message) -> Message:
         points = int(offer["points"])
-        prompt = self.words.plain("{side}: accept {points} point? [y/N] " if points == 1 else
-                                  "{side}: accept {points} points? [y/N] ", side=self.words.color(self.me),
-                                  points=points)
-        self.say("{side} offers to resign the game for {points} point." if points == 1 else
-                 "{side} offers to resign the game for {points} points.",
-                 side=self.side(state, COLORS[offer["from"]]), points=points)
-        accept = self.read_line(prompt).strip().lower() in command_words(self.words.language)["yes"]
+        self.console.print(offer_words(self.words, self.side(state, COLORS[offer["from"]]), points))
+        answer = self.read_line(accept_prompt(self.words, self.words.color(self.me), points))
+        accept = answer.strip().lower() in command_words(self.words.language)["yes"]
         self.send({"type": "answer", "seq": state["seq"], "accept": accept})
         return self.reply(state)
 
@@ -330,31 +329,21 @@ class RemoteMatch:
                 return
             if message.get("type") == "state":
                 self.held.append(message)  # for reply(), once the hint is shown
-        plays = message.get("plays") or []
-        self.say("The {level} bot's choice for the match at this score: your chance of winning it, "
-                 "and your expected points in this game:", NOTE_STYLE, level=self.words.plain(HINT_LEVEL))
-        best = float(plays[0].get("mwc") or 0.0) if plays else 0.0
-        for rank, found in enumerate(plays, 1):
-            mwc = float(found.get("mwc") or 0.0)
-            loss = "" if rank == 1 else f" ({self.words.number(100 * (mwc - best), '+.1f')})"
-            self.say("  {rank}. {play}  {chance}%{loss}, {equity} points", NOTE_STYLE, rank=rank,
-                     play=(str(found["play"]), "bold"), chance=self.words.number(100 * mwc, ".1f"), loss=loss,
-                     equity=self.words.number(float(found['equity']), "+.3f"))
+        plays = [(str(p["play"]), float(p.get("mwc") or 0.0), float(p["equity"])) for p in message.get("plays") or []]
+        for line in hint_lines(self.words, plays):
+            self.console.print(line)
 
     def resign(self, state: Message, what: list[str]) -> Message | None:
-        commands = command_words(self.words.language)
-        if what and what[0] in commands["match"] and len(what) == 1:
-            if self.read_line(self.words.plain("Resign the match? [y/N] ")).strip().lower() in commands["yes"]:
+        points = resignation(what, self.words, self.console)
+        if points is None:
+            return None
+        if points == "match":
+            yes = command_words(self.words.language)["yes"]
+            if self.read_line(self.words.plain("Resign the match? [y/N] ")).strip().lower() in yes:
                 self.send({"type": "resign", "seq": state["seq"], "match": True})
                 return self.reply(state)
             return None
-        if what not in ([], ["1"], ["2"]):
-            self.say("✗ type resign, resign 2 or resign match", ERROR_STYLE)
-            return None
-        points = int(what[0]) if what else 1
-        self.say("{side} offers to resign the game for {points} point." if points == 1 else
-                 "{side} offers to resign the game for {points} points.", side=self.side(state, self.me),
-                 points=points)
+        self.console.print(offer_words(self.words, self.side(state, self.me), points))
         self.send({"type": "resign", "seq": state["seq"], "points": points})
         after = self.reply(state)
         while after.get("offer") and COLORS[after["offer"]["from"]] == self.me:  # the opponent is answering

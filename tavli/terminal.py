@@ -28,7 +28,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from io import StringIO
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from rich.columns import Columns
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -494,6 +494,47 @@ def answer_prompt(line: str, legal: LegalPlays, words: Words, console: Console, 
     return None
 
 
+def resignation(what: list[str], words: Words, console: Console) -> int | Literal["match"] | None:
+    """What ``resign`` and the words after it offer: the game for 1 or 2 points, or the whole
+    match; None, after saying how to write it, for anything else.
+
+    >>> resignation(["2"], Words(), Console()), resignation(["παρτίδα"], Words("el"), Console())
+    (2, 'match')
+    """
+    if what in ([], ["1"], ["2"]):
+        return int(what[0]) if what else 1
+    if len(what) == 1 and what[0] in command_words(words.language)["match"]:
+        return "match"
+    console.print(words("✗ type resign, resign 2 or resign match", ERROR_STYLE))
+    return None
+
+
+def offer_words(words: Words, side: Text, points: int) -> Text:
+    """``○ White (you) offers to resign the game for 2 points.``"""
+    return words("{side} offers to resign the game for {points} point." if points == 1 else
+                 "{side} offers to resign the game for {points} points.", side=side, points=points)
+
+
+def accept_prompt(words: Words, side: str, points: int) -> str:
+    """``Black: accept 2 points? [y/N] ``: the question to the side offered a resignation."""
+    return words.plain("{side}: accept {points} point? [y/N] " if points == 1 else
+                       "{side}: accept {points} points? [y/N] ", side=side, points=points)
+
+
+def hint_lines(words: Words, plays: Sequence[tuple[str, float, float]]) -> list[Text]:
+    """The hint's best plays, each ``(play, chance of winning the match, points per game)``,
+    best first: each one's chance, what it gives up against the best, and its points."""
+    lines = [words("The {level} bot's choice for the match at this score: your chance of winning it, "
+                   "and your expected points in this game:", NOTE_STYLE, level=words.plain(HINT_LEVEL))]
+    best = plays[0][1] if plays else 0.0
+    for rank, (play, mwc, equity) in enumerate(plays, 1):
+        loss = "" if rank == 1 else f" ({words.number(100 * (mwc - best), '+.1f')})"
+        lines.append(words("  {rank}. {play}  {chance}%{loss}, {equity} points", NOTE_STYLE, rank=rank,
+                           play=(play, "bold"), chance=words.number(100 * mwc, ".1f"), loss=loss,
+                           equity=words.number(equity, "+.3f")))
+    return lines
+
+
 def hint_view(position: Position, dice: Dice, ranked: Sequence[RankedPlay], match: tuple[int, str, str] | None,
               language: str = "en") -> Group:
     """``tavli hint``'s answer: every play of ``dice`` ranked (``tavli.analysis.rank_plays``),
@@ -889,7 +930,10 @@ class TerminalMatch:
         commands, match = self.commands, self.match
         mine = match.turn
         theirs = self.seats[mine.other]
-        if what and what[0] in commands["match"] and len(what) == 1:
+        points = resignation(what, self.words, self.console)
+        if points is None:
+            return
+        if points == "match":
             score = dict(match.score)
             score[mine.other] = match.settings.length
             prompt = self.words.plain("Resign the match? {side} wins it {won}-{lost}. [y/N] ",
@@ -898,12 +942,7 @@ class TerminalMatch:
                 match.resign_match(mine)
                 raise Resigned
             return
-        if what not in ([], ["1"], ["2"]):
-            self.say("✗ type resign, resign 2 or resign match", ERROR_STYLE)
-            return
-        points = int(what[0]) if what else 1
-        self.say("{side} offers to resign the game for {points} point." if points == 1 else
-                 "{side} offers to resign the game for {points} points.", side=self.mover(mine), points=points)
+        self.console.print(offer_words(self.words, self.mover(mine), points))
         if theirs.bot is not None:
             from tavli.met import MatchScore
             from tavli.neural import NeuralBot
@@ -911,9 +950,7 @@ class TerminalMatch:
             judge = theirs.bot if isinstance(theirs.bot, NeuralBot) else NeuralBot(HINT_LEVEL)
             takes = judge.accepts_resignation(legal, points, MatchScore.of(match))
         else:
-            prompt = self.words.plain("{side}: accept {points} point? [y/N] " if points == 1 else
-                                      "{side}: accept {points} points? [y/N] ", side=theirs.label, points=points)
-            takes = self.ask(prompt).strip().lower() in commands["yes"]
+            takes = self.ask(accept_prompt(self.words, theirs.label, points)).strip().lower() in commands["yes"]
         if not takes:
             self.say("{side} declines: play on.", side=self.mover(mine.other))
             return
@@ -943,15 +980,8 @@ class TerminalMatch:
         from tavli.neural import NeuralBot
 
         found = NeuralBot(HINT_LEVEL).analyse(legal, MatchScore.of(self.match))[:3]
-        best = found[0].match_equity or 0.0
-        self.say("The {level} bot's choice for the match at this score: your chance of winning it, "
-                 "and your expected points in this game:", NOTE_STYLE, level=self.words.plain(HINT_LEVEL))
-        for rank, a in enumerate(found, 1):
-            mwc = a.match_equity or 0.0
-            loss = "" if rank == 1 else f" ({self.words.number(100 * (mwc - best), '+.1f')})"
-            self.say("  {rank}. {play}  {chance}%{loss}, {equity} points", NOTE_STYLE, rank=rank,
-                     play=(str(legal[a.index]), "bold"), chance=self.words.number(100 * mwc, ".1f"), loss=loss,
-                     equity=self.words.number(a.equity, "+.3f"))
+        for line in hint_lines(self.words, [(str(legal[a.index]), a.match_equity or 0.0, a.equity) for a in found]):
+            self.console.print(line)
 
 
 
