@@ -41,10 +41,14 @@ from tavli.terminal import (
     board,
     command_words,
     console_reader,
+    header_words,
     hint_lines,
+    match_won_words,
     numbered_plays,
     offer_words,
     resignation,
+    result_words,
+    score_words,
 )
 from tavli.variants import BLACK, WHITE, Color
 
@@ -144,10 +148,8 @@ class RemoteMatch:
         return Text.assemble((f"{GLYPH[color]} ", CHECKER_STYLE[color]), (name, "bold"))
 
     def score_text(self, state: Message) -> Text:
-        score = state["score"]
-        return self.words("{white}, {black} · match to {length}", length=state["settings"]["length"],
-                          white=self.words("White {points}", CHECKER_STYLE[WHITE], points=score["white"]),
-                          black=self.words("Black {points}", CHECKER_STYLE[BLACK], points=score["black"]))
+        score = {color: state["score"][name] for name, color in COLORS.items()}
+        return score_words(self.words, score, state["settings"]["length"])
 
     # -- the protocol ---------------------------------------------------------
     def send(self, message: Message) -> None:
@@ -190,11 +192,9 @@ class RemoteMatch:
             if state["over"]:
                 winner = COLORS[state["winner"]]
                 score = state["score"]
-                length = state["settings"]["length"]
-                self.say("{side} wins the match {mine}-{theirs} (match to {length} point)." if length == 1 else
-                         "{side} wins the match {mine}-{theirs} (match to {length} points).",
-                         side=self.side(state, winner), mine=score[state["winner"]],
-                         theirs=score["black" if winner == WHITE else "white"], length=length)
+                self.console.print(match_won_words(self.words, self.side(state, winner), score[state["winner"]],
+                                                   score["black" if winner == WHITE else "white"],
+                                                   state["settings"]["length"]))
                 return winner
             offer = state.get("offer")
             mine = state["turn"] == state["you"] and not offer
@@ -251,16 +251,9 @@ class RemoteMatch:
                 self.tell_result(state, game["index"], game["variant"], result)
 
     def tell_result(self, state: Message, index: int, variant: str, result: Message) -> None:
-        name = self.words.game(variant)
-        why = GameResult(COLORS.get(result["winner"] or ""), int(result["points"]), str(result["reason"])).why()
-        if result["winner"] is None:
-            self.say("{tie} ({why}): no points.", tie=self.words("Game {n} ({name}) is a tie", "bold", n=index + 1,
-                                                                 name=name), why=why)
-        else:
-            won = self.words("wins game {n} ({name})", "bold", n=index + 1, name=name)
-            self.say("{side} {won}: {points} point, {why}." if result["points"] == 1 else
-                     "{side} {won}: {points} points, {why}.", side=self.side(state, COLORS[result["winner"]]),
-                     won=won, points=result["points"], why=why)
+        ended = GameResult(COLORS.get(result["winner"] or ""), int(result["points"]), str(result["reason"]))
+        winner = None if ended.winner is None else self.side(state, ended.winner)
+        self.console.print(result_words(self.words, index + 1, variant, ended, winner))
         self.say("Score: {score}", score=self.score_text(state))
 
     def answer_offer(self, state: Message, offer: Message) -> Message:
@@ -293,15 +286,9 @@ class RemoteMatch:
                 return answer
 
     def show(self, state: Message, position: Position, dice: Dice | None) -> None:
-        words = self.words
-        games = state["settings"]["games"]
-        order = ", ".join(words.game(name) for name in games)
-        order = order if len(games) > 1 else words.plain("{game} only", game=order)
-        name = words.game(state["game"]["variant"])
         self.console.print()
-        self.console.print(words("{game} ({order}) · {score}", game=words("Game {n}: {name}", "bold",
-                                                                          n=state["game"]["index"] + 1, name=name),
-                                 order=(order, "grey62"), score=self.score_text(state)))
+        self.console.print(header_words(self.words, state["settings"]["games"], state["game"]["index"] + 1,
+                                        state["game"]["variant"], self.score_text(state)))
         names = {color: self.side(state, color).plain[2:] for color in (WHITE, BLACK)}
         self.console.print(board(position, bottom=self.me, dice=dice, names=names, language=self.words.language))
 

@@ -40,7 +40,7 @@ from tavli.chances import chances_of
 from tavli.dice import Dice, DiceRoller
 from tavli.errors import LANGUAGES, Reason, TavliError, translations
 from tavli.match import TAVLI_SEQUENCE, GameRecord, Match, MatchSettings
-from tavli.position import LegalPlays, Play, PointView, Position
+from tavli.position import GameResult, LegalPlays, Play, PointView, Position
 from tavli.record import MatchRecord, PlayerInfo, write
 from tavli.variants import BLACK, WHITE, Color, Variant
 
@@ -515,6 +515,41 @@ def offer_words(words: Words, side: Text, points: int) -> Text:
                  "{side} offers to resign the game for {points} points.", side=side, points=points)
 
 
+def score_words(words: Words, score: Mapping[Color, int], length: int) -> Text:
+    """``White 1, Black 0 · match to 5``, each side in its colour."""
+    return words("{white}, {black} · match to {length}", length=length,
+                 white=words("White {points}", CHECKER_STYLE[WHITE], points=score[WHITE]),
+                 black=words("Black {points}", CHECKER_STYLE[BLACK], points=score[BLACK]))
+
+
+def header_words(words: Words, games: Sequence[str], number: int, variant: str, score: Text) -> Text:
+    """``Game 2: Plakoto (Portes, Plakoto, Fevga) · White 1, Black 0 · match to 5``."""
+    order = ", ".join(words.game(name) for name in games)
+    order = order if len(games) > 1 else words.plain("{game} only", game=order)
+    return words("{game} ({order}) · {score}", game=words("Game {n}: {name}", "bold", n=number,
+                                                          name=words.game(variant)),
+                 order=(order, LABEL_STYLE), score=score)
+
+
+def result_words(words: Words, number: int, variant: str, result: GameResult, winner: Text | None) -> Text:
+    """How game ``number`` ended: ``● Black (expert) wins game 1 (Portes): 2 points, …``, or a tie."""
+    name = words.game(variant)
+    if result.winner is None or winner is None:
+        return words("{tie} ({why}): no points.", tie=words("Game {n} ({name}) is a tie", "bold", n=number, name=name),
+                     why=result.why())
+    return words("{side} {won}: {points} point, {why}." if result.points == 1 else
+                 "{side} {won}: {points} points, {why}.", side=winner,
+                 won=words("wins game {n} ({name})", "bold", n=number, name=name), points=result.points,
+                 why=result.why())
+
+
+def match_won_words(words: Words, winner: Text, won: int, lost: int, length: int) -> Text:
+    """``○ White (you) wins the match 5-3 (match to 5 points).``"""
+    return words("{side} wins the match {mine}-{theirs} (match to {length} point)." if length == 1 else
+                 "{side} wins the match {mine}-{theirs} (match to {length} points).", side=winner, mine=won,
+                 theirs=lost, length=length)
+
+
 def accept_prompt(words: Words, side: str, points: int) -> str:
     """``Black: accept 2 points? [y/N] ``: the question to the side offered a resignation."""
     return words.plain("{side}: accept {points} point? [y/N] " if points == 1 else
@@ -739,21 +774,12 @@ class TerminalMatch:
 
     def header(self, record: GameRecord) -> Text:
         """``Game 2: Plakoto (Portes, Plakoto, Fevga) · White 1, Black 0 · match to 5``."""
-        words = self.words
-        games = self.match.settings.games
-        order = ", ".join(words.game(name) for name in games)
-        order = order if len(games) > 1 else words.plain("{game} only", game=order)
-        name = words.game(record.game.variant.name)
-        return words("{game} ({order}) · {score}", game=words("Game {n}: {name}", "bold", n=self.game_number(record),
-                                                              name=name),
-                     order=(order, LABEL_STYLE), score=self.score_text())
+        return header_words(self.words, self.match.settings.games, self.game_number(record),
+                            record.game.variant.name, self.score_text())
 
     def score_text(self) -> Text:
         """``White 1, Black 0 · match to 5``."""
-        score = self.match.score
-        return self.words("{white}, {black} · match to {length}", length=self.match.settings.length,
-                          white=self.words("White {points}", CHECKER_STYLE[WHITE], points=score[WHITE]),
-                          black=self.words("Black {points}", CHECKER_STYLE[BLACK], points=score[BLACK]))
+        return score_words(self.words, self.match.score, self.match.settings.length)
 
     # -- input --------------------------------------------------------------
     def ask(self, prompt: str) -> str:
@@ -788,10 +814,8 @@ class TerminalMatch:
         assert winner is not None
         score = self.match.score
         self.console.print()
-        length = self.match.settings.length
-        self.say("{side} wins the match {mine}-{theirs} (match to {length} point)." if length == 1 else
-                 "{side} wins the match {mine}-{theirs} (match to {length} points).",
-                 side=self.mover(winner), mine=score[winner], theirs=score[winner.other], length=length)
+        self.console.print(match_won_words(self.words, self.mover(winner), score[winner], score[winner.other],
+                                           self.match.settings.length))
         return winner
 
     def announce_game(self, record: GameRecord) -> None:
@@ -859,16 +883,9 @@ class TerminalMatch:
         result = record.game.result
         assert result is not None
         self.show_board(record)
-        n, name = self.game_number(record), self.words.game(record.game.variant.name)
         self.console.print()
-        if result.winner is None:
-            self.say("{tie} ({why}): no points.", tie=self.words("Game {n} ({name}) is a tie", "bold", n=n, name=name),
-                     why=result.why())
-        else:
-            won = self.words("wins game {n} ({name})", "bold", n=n, name=name)
-            self.say("{side} {won}: {points} point, {why}." if result.points == 1 else
-                     "{side} {won}: {points} points, {why}.", side=self.mover(result.winner), won=won,
-                     points=result.points, why=result.why())
+        winner = None if result.winner is None else self.mover(result.winner)
+        self.console.print(result_words(self.words, self.game_number(record), record.game.variant.name, result, winner))
         self.say("Score: {score}", score=self.score_text())
 
     # -- a human's turn -----------------------------------------------------
