@@ -29,10 +29,8 @@ from tavli.errors import TavliError, translations
 from tavli.game import Game
 from tavli.position import GameResult, LegalPlays, Play, Position
 from tavli.terminal import (
-    CHECKER_STYLE,
     ERROR_STYLE,
     FIELD,
-    GLYPH,
     NOTE_STYLE,
     LeaveMatch,
     Words,
@@ -44,6 +42,7 @@ from tavli.terminal import (
     header_words,
     hint_lines,
     match_won_words,
+    mover_text,
     numbered_plays,
     offer_words,
     resignation,
@@ -145,7 +144,7 @@ class RemoteMatch:
             name = self.words.plain("{side} ({kind})", side=side, kind=self.words.plain(str(player["level"])))
         else:
             name = self.words.plain("{side} (friend)", side=side)
-        return Text.assemble((f"{GLYPH[color]} ", CHECKER_STYLE[color]), (name, "bold"))
+        return mover_text(color, name)
 
     def score_text(self, state: Message) -> Text:
         score = {color: state["score"][name] for name, color in COLORS.items()}

@@ -515,6 +515,11 @@ def offer_words(words: Words, side: Text, points: int) -> Text:
                  "{side} offers to resign the game for {points} points.", side=side, points=points)
 
 
+def mover_text(color: Color, name: str) -> Text:
+    """``● Black (heuristic)``: the side's checker in its colour, and its name."""
+    return Text.assemble((f"{GLYPH[color]} ", CHECKER_STYLE[color]), (name, "bold"))
+
+
 def score_words(words: Words, score: Mapping[Color, int], length: int) -> Text:
     """``White 1, Black 0 · match to 5``, each side in its colour."""
     return words("{white}, {black} · match to {length}", length=length,
@@ -730,7 +735,7 @@ class TerminalMatch:
 
     def mover(self, color: Color) -> Text:
         """``● Black (heuristic)`` in Black's colour."""
-        return Text.assemble((f"{GLYPH[color]} ", CHECKER_STYLE[color]), (self.names[color], "bold"))
+        return mover_text(color, self.names[color])
 
     def show_board(self, record: GameRecord, dice: Dice | None = None, header: bool = True) -> None:
         position = record.game.position
