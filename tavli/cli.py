@@ -25,7 +25,6 @@ from tavli.variants import BLACK, WHITE, Color, Variant, variant_from_string
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-    from tavli.analysis import MatchAnalysis
     from tavli.bots import Player
     from tavli.record import MatchRecord
 
@@ -321,8 +320,9 @@ def join(link: str, language: str) -> None:
               show_default=True, help="who starts the next game, seen from the row's side")
 @house_rule_options
 @click.option("--json", "as_json", is_flag=True, help="print JSON for tools")
+@language_option
 def met_command(length: int, games: str, next_game: int, starter: str, mother_pin: str, prime_limits: str,
-                prime_in_opponent_start: str, as_json: bool) -> None:
+                prime_in_opponent_start: str, as_json: bool, language: str) -> None:
     """Print the match equity table: the chance of winning the match, needing the row's points
     against the column's (docs/match-equity.md)."""
     from tavli.met import MatchEquity, Starter, measured_as, outcomes_for
@@ -343,21 +343,16 @@ def met_command(length: int, games: str, next_game: int, starter: str, mother_pi
         }, indent=1))
         return
     from rich.console import Console
-    from rich.table import Table
 
-    who = {"roll-off": "a roll-off starts it", "me": "the row's side starts it",
-           "opponent": "the column's side starts it"}[starter]
-    out = Table(title=f"Match equity, {length}-point match: {next_name} next, {who}",
-                caption="% chance of winning the match, needing the row's points against the column's")
-    out.add_column("needs", justify="right", style="bold")
-    for j in range(1, length + 1):
-        out.add_column(f"{j}-away", justify="right")
-    for i, row in enumerate(table, start=1):
-        out.add_row(f"{i}-away", *(f"{100 * e:.1f}" for e in row))
-    Console().print(out)
+    from tavli.reports import met_view
+    from tavli.terminal import Words
+
+    Console(highlight=False).print(met_view(table, next_name, starter, language))
+    words = Words(language)
     for v in met.games:
         if measured_as(v) != str(v):  # house rules not measured: say whose figures stand in
-            click.echo(f"{v}: not measured with its house rules; the figures of {measured_as(v)} stand in")
+            click.echo(words.plain("{game}: not measured with its house rules; the figures of {measured} stand in",
+                                   game=v, measured=measured_as(v)))
 
 
 @cli.command()
@@ -386,7 +381,8 @@ def practise(game: str, rolls: int | None, seed: int | None, language: str) -> N
 @click.argument("game", required=False, type=click.Choice(["portes", "plakoto", "fevga"]))
 @click.argument("roll", required=False)
 @click.option("--json", "as_json", is_flag=True, help="print JSON for tools")
-def openings(game: str | None, roll: str | None, as_json: bool) -> None:
+@language_option
+def openings(game: str | None, roll: str | None, as_json: bool, language: str) -> None:
     """The opening tables (docs/openings.md): each roll's best play by rollouts, or with GAME and
     ROLL (like 6-5) every play of that roll worth a look.
 
@@ -396,51 +392,27 @@ def openings(game: str | None, roll: str | None, as_json: bool) -> None:
     tavli openings plakoto 6-5    # the plays of one roll
     """
     from rich.console import Console
-    from rich.table import Table
 
     from tavli.openings import GAMES, opening_roll, shipped
+    from tavli.reports import opening_roll_view, openings_view
 
     tables = shipped()
     if roll is not None:
         assert game is not None  # click fills the arguments in order
         dice = opening_roll(roll)
-        plays = tables.summary(game, dice)
-        shown = [p for k, p in enumerate(plays) if p.rolled_out or k < 8]
         if as_json:
+            plays = tables.summary(game, dice)
+            shown = [p for k, p in enumerate(plays) if p.rolled_out or k < 8]
             click.echo(json.dumps({"game": game, "roll": str(dice), "plays": [p.to_json() for p in shown]}, indent=1))
             return
-        out = Table(title=f"{game.capitalize()}, opening roll {dice}: the starter's points per game after each play",
-                    caption=f"rollouts of the {tables.settings.level} level, luck subtracted, ± 95%; ≈: not told "
-                            "apart from the best; the rest by 2-ply only")
-        for name in ("play", "rollout", "against the best", "2-ply", "trials"):
-            out.add_column(name, justify="left" if name == "play" else "right")
-        for k, p in enumerate(shown):
-            if p.rolled_out:
-                against = "" if k == 0 else f"{p.diff:+.3f} ± {p.diff_ci95:.3f}" + ("" if p.separated else " ≈")
-                out.add_row(p.play, f"{p.equity:+.3f} ± {p.ci95:.3f}", against, f"{p.ply2:+.3f}", str(p.trials))
-            else:
-                out.add_row(p.play, "", f"(2-ply {p.ply2 - shown[0].ply2:+.3f})", f"{p.ply2:+.3f}", "")
-        Console().print(out)
-        if len(plays) > len(shown):
-            click.echo(f"{len(plays) - len(shown)} more plays, further behind by 2-ply")
+        Console(highlight=False).print(opening_roll_view(tables, game, dice, language))
         return
     games = [game] if game else list(GAMES)
     if as_json:
         click.echo(json.dumps({g: {"mean": tables.mean(g), "rolls": {
             str(d): tables.summary(g, d)[0].to_json() for d in tables.rolls(g)}} for g in games}, indent=1))
         return
-    for g in games:
-        mean = tables.mean(g)
-        out = Table(title=f"{g.capitalize()}: the best play of each opening roll",
-                    caption=None if mean is None else f"the starter's edge after his first roll: {mean:+.3f} points "
-                    "per game (mean over the 36 throws)")
-        for name in ("roll", "best play", "rollout", "2-ply", "trials"):
-            out.add_column(name, justify="left" if name in ("roll", "best play") else "right")
-        for d in tables.rolls(g):
-            best = tables.summary(g, d)[0]
-            out.add_row(str(d), best.play, f"{best.equity:+.3f} ± {best.ci95:.3f}", f"{best.ply2:+.3f}",
-                        str(best.trials))
-        Console().print(out)
+    Console(highlight=False).print(openings_view(tables, games, language))
 
 
 def _check_writable(path: Path) -> None:
@@ -860,13 +832,16 @@ def _rollout_keys(values: tuple[str, ...]) -> list[tuple[int, int]]:
               help="value this decision's best plays by rollouts instead (repeatable)")
 @click.option("--trials", type=click.IntRange(min=1), default=216, show_default=True,
               help="trials per play for --rollout")
+@language_option
 def analyse(record_file: Path, depth: int | None, as_json: bool, plot: Path | None, top: int,
-            workers: int | None, rollout_at: tuple[str, ...], trials: int) -> None:
+            workers: int | None, rollout_at: tuple[str, ...], trials: int, language: str) -> None:
     """Analyse a match record: every play against the best, error rates, blunders and luck."""
     from tavli import analysis as A
     from tavli.record import read
     from tavli.rollout import RolloutSettings
+    from tavli.terminal import Words
 
+    words = Words(language)
     keys = _rollout_keys(rollout_at)
     try:
         record = read(record_file)
@@ -875,7 +850,7 @@ def analyse(record_file: Path, depth: int | None, as_json: bool, plot: Path | No
     except ValueError as e:
         raise InputError(f"{record_file}: {e}") from None
     settings = RolloutSettings(trials=trials)
-    bar, advance = _progress_bar("analysing")
+    bar, advance = _progress_bar(words.plain("analysing"))
     try:
         with bar:
             found = A.analyse_record(record, A.DEFAULT_DEPTH if depth is None else depth, workers, advance,
@@ -890,67 +865,13 @@ def analyse(record_file: Path, depth: int | None, as_json: bool, plot: Path | No
     if as_json:
         click.echo(json.dumps(found.to_json()))
         return
-    _print_analysis(found, top)
-    if plot is not None:
-        click.echo(f"wrote {plot}")
-
-
-def _print_analysis(found: MatchAnalysis, top: int) -> None:
     from rich.console import Console
-    from rich.table import Table
 
-    out = Console(highlight=False, width=max(Console().width, 120))
-    scored = found.length is not None
-    title = f"Analysis at {found.depth}-ply (error rate: millipoints lost per unforced decision)"
-    if scored:
-        title += (f"\nmatch to {found.length}: plays ranked by the chance of winning the match (MWC) at the score,"
-                  " losses in points of a game at that score")
-    table = Table(title=title)
-    columns = ["player", "error rate", *(["MWC lost"] if scored else []), "turns", "unforced", "doubtful",
-               "errors", "blunders", "luck", "result", "less luck"]
-    for name in columns:
-        table.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
-    for color, stats in found.players.items():
-        who = found.names.get(color)
-        mwc = [f"{100 * (stats.mwc_loss or 0.0):.1f} pp"] if scored else []
-        table.add_row(f"{color}" + (f" ({who})" if who else ""), f"{stats.error_rate:.1f}", *mwc,
-                      str(stats.decisions), str(stats.unforced), str(stats.doubtful), str(stats.errors),
-                      str(stats.blunders), f"{stats.luck:+.3f}", f"{stats.result:+.0f}",
-                      f"{stats.luck_adjusted:+.3f}")
-    out.print(table)
-    games = Table(title="Games")
-    for name in ("game", "variant", *(["score"] if scored else []), "winner", "White rate", "Black rate",
-                 *(["White MWC lost", "Black MWC lost"] if scored else []), "White luck", "Black luck"):
-        games.add_column(name, justify="right" if name not in ("variant", "winner") else "left")
-    for g in found.games:
-        winner = (f"{g.winner} +{g.points}" if g.winner is not None else "tie") if g.finished else "not over"
-        at_score = [f"{g.score[WHITE]}-{g.score[BLACK]}"] if g.score is not None else []
-        lost = [f"{100 * (g.players[c].mwc_loss or 0.0):.1f} pp" for c in (WHITE, BLACK)] if scored else []
-        games.add_row(str(g.index + 1), g.variant, *at_score, winner, f"{g.players[WHITE].error_rate:.1f}",
-                      f"{g.players[BLACK].error_rate:.1f}", *lost, f"{g.players[WHITE].luck:+.3f}",
-                      f"{g.players[BLACK].luck:+.3f}")
-    out.print(games)
-    mistakes = found.mistakes(top)
-    if not top:
-        return
-    if not mistakes:
-        out.print("No doubtful play, error or blunder.")
-        return
-    out.print(f"[bold]The {len(mistakes)} costliest mistakes[/bold] (equity in points per game for the player"
-              + ("; MWC: his chance of winning the match)" if scored else ")"))
-    for d in mistakes:
-        at = f" at {d.away[0]}-away/{d.away[1]}-away" if d.away is not None else ""
-        lost_mwc = f", MWC -{100 * d.mwc_loss:.2f} pp" if d.mwc_loss is not None else ""
-        rolled = "-".join(str(n) for n in sorted(d.dice, reverse=True))  # high-low, as players say a roll
-        out.print(f"game {d.game + 1}, turn {d.turn}{at}: {d.color} {rolled} played [bold]{d.played}[/bold], "
-                  f"{d.skill} (-{d.loss:.3f}{lost_mwc})")
-        for rank, c in enumerate(d.candidates, start=1):
-            mark = "  <- played" if c.play == d.played else ""
-            how = "rollout" if c.depth < 0 else f"{c.depth}-ply"
-            spread = f" ± {c.ci95:.3f}" if c.ci95 is not None else ""
-            match = f"MWC {100 * c.mwc:.2f}%; " if c.mwc is not None else ""
-            out.print(f"    {rank}. {c.play or '(no play)':24} {c.equity:+.3f}{spread} ({match}{how}; win "
-                      f"{100 * c.win:.1f}%){mark}")
+    from tavli.reports import analysis_view
+
+    Console(highlight=False, width=max(Console().width, 120)).print(analysis_view(found, top, language))
+    if plot is not None:
+        click.echo(words.plain("wrote {path}", path=plot))
 
 
 @cli.command()
@@ -967,10 +888,12 @@ def _print_analysis(found: MatchAnalysis, top: int) -> None:
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=None,
               help="processes [default: one per core]")
 @click.option("--json", "as_json", is_flag=True, help="print the figures as one JSON object")
+@language_option
 def rollout(position: str, variant: str | None, dice: str | None, trials: int, level: str, candidates: int,
-            seed: int, no_luck: bool, workers: int | None, as_json: bool) -> None:
+            seed: int, no_luck: bool, workers: int | None, as_json: bool, language: str) -> None:
     """Value a position (a position string or GNU Backgammon ID) by playing it out many times."""
     from tavli import rollout as R
+    from tavli.terminal import Words
 
     try:
         pos, _ = read_position(variant, position)
@@ -982,7 +905,7 @@ def rollout(position: str, variant: str | None, dice: str | None, trials: int, l
             raise R.RolloutError(f"{roll} cannot be played here: the turn passes")
     except ValueError as e:
         raise InputError(str(e)) from None
-    bar, advance = _progress_bar("rolling out")
+    bar, advance = _progress_bar(Words(language).plain("rolling out"))
     with bar:
         if roll is None:
             rows = [("", R.rollout(pos, settings, workers, advance))]
@@ -996,11 +919,11 @@ def rollout(position: str, variant: str | None, dice: str | None, trials: int, l
                                     "raw_equity": round(r.raw_equity, 4), "raw_ci95": round(r.raw_ci95, 4)}
                                    for play, r in rows]}))
         return
-    click.echo(f"{pos} ({pos.turn} to {'play ' + str(roll) if roll else 'roll'}); {level} plays both sides")
-    for play, r in rows:
-        head = f"{play:24} " if roll is not None else ""
-        click.echo(f"{head}{r}" + ("" if no_luck else f"; without luck subtraction {r.raw_equity:+.3f} ± "
-                                                       f"{r.raw_ci95:.3f}"))
+    from rich.console import Console
+
+    from tavli.reports import rollout_view
+
+    Console(highlight=False).print(rollout_view(pos, roll, level, rows, not no_luck, language), soft_wrap=True)
 
 
 @cli.command()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -25,8 +26,10 @@ CLOSED_OUT = Position.from_checkers("portes", WHITE, {25: 1, 6: 14},
 
 @functools.cache
 def tavli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """The program in English whatever the locale (``--lang el`` speaks Greek)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")} | {"LANG": "C.UTF-8"}
     return subprocess.run([sys.executable, "-m", "tavli.cli", *args], input=stdin,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, env=env)
 
 
 def expected_lines(pos: Position, dice: str) -> list[tuple[str, Position]]:
@@ -173,6 +176,16 @@ def test_openings_of_one_roll() -> None:
     assert [r.split("│")[1].strip() for r in rows] == [p.play for p in plays[:8]]
     assert f"{plays[0].equity:+.3f} ± {plays[0].ci95:.3f}" in rows[0]
     assert f"{len(plays) - 8} more plays" in run.stdout
+
+
+def test_openings_in_greek() -> None:
+    from tavli.openings import shipped
+
+    run = tavli("openings", "plakoto", "65", "--lang", "el")
+    assert run.returncode == 0, run.stderr
+    best = shipped().summary("plakoto", Dice(6, 5))[0]
+    assert "Πλακωτό, πρώτη ζαριά 6-5" in run.stdout and "προχωρημένος" in run.stdout
+    assert f"{best.equity:+.3f} ± {best.ci95:.3f}".replace(".", ",") in run.stdout
 
 
 def test_openings_as_json() -> None:

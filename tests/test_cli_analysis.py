@@ -136,6 +136,21 @@ def test_rollout_of_a_position_and_of_a_roll() -> None:
     assert len(lines) == 3 and "trials" in lines[1] and lines[1].split()[0:2] == ["8/5", "6/5"]
 
 
+def test_analyse_and_rollout_speak_greek(record: Path, tmp_path: Path) -> None:
+    plot = tmp_path / "match.png"
+    greek = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")} | {
+        "LANG": "el_GR.UTF-8"}
+    done = subprocess.run([sys.executable, "-m", "tavli.cli", "analyse", str(record), "-d", "0", "--top", "1", "-j",
+                           "1", "--plot", str(plot)], capture_output=True, text=True, timeout=300, env=greek)
+    assert done.returncode == 0, done.stderr  # the locale's language, without --lang
+    out = done.stdout
+    assert "Ανάλυση σε βάθος 0" in out and "Λευκά (υπολογιστής, τυχαίος)" in out and "Το ακριβότερο λάθος" in out
+    assert f"γράφτηκε το {plot}" in out and "Analysis" not in out and " pp" not in out
+    race = tavli("rollout", "portes 1w.................15b..... w 0:0 14:0", "-n", "36", "-j", "1", "--lang", "el")
+    assert race.returncode == 0, race.stderr
+    assert "+2,000 ± 0,000 σε 36 δοκιμές (νίκη 100,0%" in race.stdout
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (("nonsense",), "position"),
     (("4HPwATDgc/ABMA", "--dice", "7"), "dice"),

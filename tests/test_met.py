@@ -191,6 +191,9 @@ def test_cli_prints_the_table_and_json() -> None:
     assert data["next_game_name"] == "portes" and len(data["equity"]) == 4
     bad = runner.invoke(cli, ["met", "--games", "chess"])
     assert bad.exit_code == 2 and "unknown game" in bad.output
+    greek = runner.invoke(cli, ["met", "--length", "3", "--lang", "el"])
+    assert greek.exit_code == 0, greek.output
+    assert "λείπουν" in greek.output and "50,0" in greek.output and "50.0" not in greek.output
 
 
 def test_cli_house_rules_change_the_table() -> None:

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 from rich.text import Text
 
-from tavli import BLACK, WHITE, Color, Dice, DiceRoller, Position, remote, terminal
+from tavli import BLACK, WHITE, Color, Dice, DiceRoller, Position, cli, remote, reports, terminal
 from tavli.analysis import THRESHOLDS
 from tavli.bots import HeuristicBot
 from tavli.errors import TavliError, translations
@@ -500,10 +500,10 @@ def test_the_openings_practice_stops_at_the_end_of_input_and_after_its_rolls() -
 
 
 def terminal_templates() -> set[str]:
-    """Every template ``tavli.terminal`` and ``tavli.remote`` say: the first argument of each call of ``say``,
-    ``plain``, ``error``, a ``Words`` (``words``, ``self``), both branches of a conditional,
-    ``HELP``, and the words it says by name (``NAMES``)."""
-    found: set[str] = {terminal.HELP, *terminal.NAMES}
+    """Every template ``tavli.terminal``, ``tavli.remote``, ``tavli.reports`` and ``tavli.cli`` say: the first
+    argument of each call of ``say``, ``plain``, ``error``, a ``Words`` (``words``, ``self``), both branches of a
+    conditional, ``HELP``, and the words said by name (``NAMES``, ``HEADINGS``)."""
+    found: set[str] = {terminal.HELP, *terminal.NAMES, *reports.HEADINGS}
 
     def strings(node: ast.expr) -> None:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -515,8 +515,8 @@ def terminal_templates() -> set[str]:
             for value in node.values:
                 strings(value)
 
-    for node in (n for module in (terminal, remote) for n in ast.walk(ast.parse(Path(module.__file__ or "")
-                                                                              .read_text(encoding="utf-8")))):
+    sources = (Path(module.__file__ or "").read_text(encoding="utf-8") for module in (terminal, remote, reports, cli))
+    for node in (n for source in sources for n in ast.walk(ast.parse(source))):
         if isinstance(node, ast.Call) and node.args:
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
