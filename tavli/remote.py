@@ -54,6 +54,12 @@ from tavli.variants import BLACK, WHITE, Color
 Message = dict[str, Any]
 MESSAGE_GAP = 0.1
 """Seconds at least between two messages: the server takes 20 a second from a connection."""
+CLAIM_MARGIN = 1.0
+"""Seconds past the server's ``claim_at`` before the player is asked whether to claim: the
+server's clock and this one may differ a little."""
+CLAIM_RETRY = 10.0
+"""Seconds before asking again after the server refused a claim (the opponent came back, or
+the clocks differ more than ``CLAIM_MARGIN``)."""
 COLORS = {"white": WHITE, "black": BLACK}
 
 
@@ -113,7 +119,9 @@ class RemoteMatch:
     player leaves (the match stays on the server: the same link brings him back)."""
 
     send_message: Callable[[Message], None]
-    receive: Callable[[], Message]
+    receive: Callable[[float | None], Message]
+    """The next message, waiting at most so many seconds (None: as long as it takes); TimeoutError
+    when none came."""
     console: Console
     read_line: Callable[[str], str]
     words: Words = field(default_factory=Words)
@@ -129,6 +137,10 @@ class RemoteMatch:
     acted: int | None = None
     """The ``seq`` of the last state acted on: each state is acted on once (a state can come
     again unchanged, as a player joins or leaves)."""
+    claims_declined: set[tuple[int, float]] = field(default_factory=set)
+    """The absences (a state's ``seq`` and ``claim_at``) the player chose not to claim."""
+    claim_retry: float = 0.0
+    """``time.monotonic()`` before which no claim is asked for again, after a refusal."""
 
     # -- output ---------------------------------------------------------------
     def say(self, template: str, style: str = "", /, **params: object) -> None:
@@ -162,7 +174,7 @@ class RemoteMatch:
     def reply(self, state: Message) -> Message:
         """The next state; after a refusal (said), ``state`` again, as nothing changed."""
         while True:
-            message = self.held.pop(0) if self.held else self.receive()
+            message = self.held.pop(0) if self.held else self.receive(None)
             if message.get("type") == "state":
                 return message
             if message.get("type") == "error":
@@ -210,7 +222,34 @@ class RemoteMatch:
                 self.acted = state["seq"]
                 state = self.take_turn(state)
             else:
-                state = self.reply(state)
+                state = self.wait(state)
+
+    def wait(self, state: Message) -> Message:
+        """The next state while the opponent is to act. When he is away long enough for the
+        game to be claimed (the server's ``claim_at``), the player is asked whether to claim it,
+        once for each absence."""
+        claim_at = state.get("claim_at")
+        if claim_at is None or (state["seq"], claim_at) in self.claims_declined or self.held:
+            return self.reply(state)
+        delay = max(float(claim_at) + CLAIM_MARGIN - time.time(), self.claim_retry - time.monotonic(), 0.0)
+        try:
+            self.held.append(self.receive(delay))
+        except TimeoutError:
+            return self.claim(state, float(claim_at))
+        return self.reply(state)
+
+    def claim(self, state: Message, claim_at: float) -> Message:
+        """Ask the player whether to claim the game of an absent opponent, and claim it if he will."""
+        prompt = self.words.plain("Your opponent is away. Claim game {n}? It counts as won by 1 point. [y/N] ",
+                                  n=state["game"]["index"] + 1)
+        if self.read_line(prompt).strip().lower() not in command_words(self.words.language)["yes"]:
+            self.claims_declined.add((state["seq"], claim_at))
+            return state
+        self.send({"type": "claim", "seq": state["seq"]})
+        after = self.reply(state)
+        if after is state:  # refused, and said why
+            self.claim_retry = time.monotonic() + CLAIM_RETRY
+        return after
 
     def tell(self, state: Message) -> None:
         """Say what happened since the last state: games ended, the game begun, moves made, and
@@ -306,7 +345,7 @@ class RemoteMatch:
         """The coach's best plays (a match with its coach on): as ``tavli play``'s hint shows them."""
         self.send({"type": "hint"})
         while True:
-            message = self.receive()
+            message = self.receive(None)
             if message.get("type") == "hint":
                 break
             if message.get("type") == "error":
@@ -354,7 +393,7 @@ def join(link: str, *, console: Console | None = None, read_line: Callable[[str]
         socket = connect(where.socket, open_timeout=30)
     except (OSError, InvalidURI, InvalidHandshake, TimeoutError) as e:
         raise RemoteError("cannot reach {socket}: {why}", socket=where.socket, why=str(e) or type(e).__name__) from None
-    session = RemoteMatch(lambda m: socket.send(json.dumps(m)), lambda: json.loads(socket.recv()), console,
+    session = RemoteMatch(lambda m: socket.send(json.dumps(m)), lambda wait: json.loads(socket.recv(wait)), console,
                           read_line or console_reader(console), Words(language))
     try:
         with socket:

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
 import time
 import urllib.request
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from rich.console import Console
 
-from tavli.remote import Link, RemoteError, game_position, reason_words
+from tavli.remote import CLAIM_RETRY, Link, RemoteError, RemoteMatch, game_position, reason_words
 from tavli.variants import BLACK, WHITE
 
 if TYPE_CHECKING:
@@ -121,6 +125,63 @@ def test_a_friend_joins_later_and_resigns_the_match(shared_server: Server) -> No
     assert proc.returncode == 0
     assert "Waiting for your opponent to join with the link you sent." in out
     assert "○ White (you) wins the match 1-0 (match to 1 point)." in out
+
+
+def test_a_claim_is_asked_once_for_each_absence_and_again_after_a_refusal() -> None:
+    sent: list[dict[str, Any]] = []
+    waits: list[float | None] = []
+    incoming: list[dict[str, Any]] = []
+    answers: list[str] = []
+    prompts: list[str] = []
+
+    def receive(wait: float | None) -> dict[str, Any]:
+        waits.append(wait)
+        if wait is not None:
+            raise TimeoutError  # nothing comes while the opponent is away
+        return incoming.pop(0)
+
+    def read_line(prompt: str) -> str:
+        prompts.append(prompt)
+        return answers.pop(0)
+
+    session = RemoteMatch(sent.append, receive, Console(file=io.StringIO()), read_line)
+    away = {"type": "state", "seq": 5, "claim_at": time.time() - 1, "game": {"index": 1}, "over": False}
+    answers.append("n")
+    assert session.wait(away) is away and prompts == [
+        "Your opponent is away. Claim game 2? It counts as won by 1 point. [y/N] "]
+    back = away | {"seq": 6, "claim_at": None}
+    incoming.append(back)
+    assert session.wait(away) == back and len(prompts) == 1 and sent == []  # declined: not asked again
+    answers.append("y")
+    incoming.append({"type": "error", "code": "not-absent", "message": "You can claim only when the opponent is away."})
+    assert session.wait(away | {"claim_at": time.time() + 0.5}) is not None  # a new absence: asked, and refused
+    assert len(prompts) == 2 and sent == [{"type": "claim", "seq": 5}]
+    assert 0.5 < waits[-2] <= 1.5  # CLAIM_MARGIN past claim_at
+    answers.append("y")
+    incoming.append(back)
+    assert session.wait(away | {"claim_at": time.time() - 60}) == back
+    assert waits[-2] == pytest.approx(CLAIM_RETRY, abs=0.5)  # after a refusal, not at once
+
+
+def test_an_absent_opponents_games_are_claimed(tmp_path: Path) -> None:
+    from serve_process import Server
+
+    server = Server(tmp_path / "tavli.db", claim_after=1.0)
+    try:
+        links = server.post("/api/matches", {"opponent": "friend", "length": 2, "games": "portes", "seat": "white"})
+        # The friend never comes. Each game White plays his first roll if he starts (a "y" at the
+        # play's prompt is refused first), and claims once it is the friend's turn.
+        run = tavli_join(server.url + links["play"], stdin="y\n1\n" * 4)
+        assert run.returncode == 0, run.stderr
+        out = " ".join(run.stdout.split())
+        assert "Your opponent is away. Claim game 1? It counts as won by 1 point. [y/N]" in out
+        assert "Claim game 2?" in out and "○ White (you) wins the match 2-0 (match to 2 points)." in out
+        ends = [g["end"] for g in record_of(server, links["match"])["games"]]
+        assert [(e["winner"], e["points"], e["reason"]) for e in ends] == [
+            ("white", 1, "claimed: the opponent was absent")] * 2
+        assert "wins game 1 (Portes): 1 point, claimed: the opponent was absent." in out
+    finally:
+        server.stop(signal.SIGKILL)
 
 
 def test_a_link_that_leads_nowhere_is_one_line(shared_server: Server) -> None:
