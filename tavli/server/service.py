@@ -20,7 +20,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from sqlalchemy.exc import IntegrityError
@@ -82,6 +82,8 @@ def warm_up() -> None:
 
 
 _pool_bots: dict[str, NeuralBot] = {}
+"""The bots of this process, by level: a bot process's, or the server's own without them."""
+T = TypeVar("T")
 
 
 def _start_bot_process(server: int) -> None:
@@ -93,12 +95,23 @@ def _start_bot_process(server: int) -> None:
     _compile_bots()
 
 
-def _bot_choice(level: str, position: Position, dice: Dice, score: MatchScore | None) -> int:
-    """The bot's play (its index among the legal plays), in a bot process."""
+def _pool_bot(level: str) -> NeuralBot:
     bot = _pool_bots.get(level)
     if bot is None:
         bot = _pool_bots[level] = NeuralBot(level)
-    return bot.choose(position.legal_plays(dice), score)
+    return bot
+
+
+def _bot_choice(level: str, position: Position, dice: Dice, score: MatchScore | None) -> int:
+    """The bot's play (its index among the legal plays), in a bot process."""
+    return _pool_bot(level).choose(position.legal_plays(dice), score)
+
+
+def _bot_takes(level: str, position: Position, dice: Dice | None, points: int, score: MatchScore | None) -> bool:
+    """Whether the bot takes ``points`` from the side to play, who offers to resign: after his
+    roll, judged at the bot's depth; before it, by the network (``NeuralBot.accepts_resignation``)."""
+    offer = position if dice is None else position.legal_plays(dice)
+    return _pool_bot(level).accepts_resignation(offer, points, score)
 
 
 class ActionError(ValueError):
@@ -343,7 +356,6 @@ class MatchService:
         self._live: dict[str, LiveMatch] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.listeners: list[Listener] = []
-        self._bots: dict[str, NeuralBot] = {}
 
     def start_bots(self) -> list[concurrent.futures.Future[int]]:
         """Start the bot processes (each loads the networks); the futures are done once they are ready."""
@@ -368,18 +380,22 @@ class MatchService:
 
     async def _think(self, level: str, legal: LegalPlays, score: MatchScore) -> int:
         """A bot's choice, away from the event loop: people's moves never wait for a bot's thinking."""
+        return await self._off_loop(_bot_choice, level, legal.position, legal.dice, score)
+
+    async def _off_loop(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` in a bot process (or a thread, with no bot processes), so the event
+        loop goes on serving everyone else meanwhile."""
         if not self.bot_workers:
-            bot = self._bots.setdefault(level, NeuralBot(level))
-            return await asyncio.to_thread(bot.choose, legal, score)
+            return await asyncio.to_thread(work, *args)
         self.start_bots()
         assert self._pool is not None
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._pool, _bot_choice, level, legal.position, legal.dice, score)
+            return await loop.run_in_executor(self._pool, work, *args)
         except concurrent.futures.process.BrokenProcessPool:  # a bot process died: start them again
             self._pool = None
             self.start_bots()
-            return await loop.run_in_executor(self._pool, _bot_choice, level, legal.position, legal.dice, score)
+            return await loop.run_in_executor(self._pool, work, *args)
 
     # -- creating and loading ------------------------------------------------
     async def create(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -645,9 +661,9 @@ class MatchService:
             await self._create_rematch(live, {offer["hash"]: offer["from"]})
             await self._commit(live, seat, "accept", {"match": offer["match"]})
             return
-        bot = self._bots.setdefault(level, NeuralBot(level))
-        # the network's value of the position (not a search: this runs on the event loop), at the score
-        takes = bot.accepts_resignation(live.match.game.position, offer["points"], MatchScore.of(live.match))
+        # at the score; after the resigner's roll at the bot's own depth, as tavli play judges it
+        takes = await self._off_loop(_bot_takes, level, live.match.game.position, live.match.dice, offer["points"],
+                                     MatchScore.of(live.match))
         await self._commit(live, seat, "accept" if takes else "decline", {})
 
     async def _create_rematch(self, live: LiveMatch, hashes: dict[str, str]) -> None:
