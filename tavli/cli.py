@@ -184,9 +184,9 @@ def _settings(length: int, games: str, mother_pin: str, prime_limits: str,
               "(default: a new file in the folder of kept matches)")
 @click.option("--no-save", is_flag=True, help="keep no record of the match")
 @click.option("--resume", is_flag=False, flag_value="", default=None, metavar="[FILE]",
-              help="go on with the match in this record (from --save or the web app; alone: the last match "
-              "kept and not won), saving it there; the players are the record's unless --white or --black "
-              "says otherwise")
+              help="go on with the match in this record (from --save or the web app, or a kept match's name "
+              "as tavli matches lists it; alone: the last match kept and not won), saving it there; the "
+              "players are the record's unless --white or --black says otherwise")
 @click.option("--tutor", is_flag=True, help="ask before playing a blunder (judged as the hints judge)")
 @click.option("--chances", is_flag=True, help="show each side's chance of winning the match beside the board")
 @language_option
@@ -201,7 +201,7 @@ def play(white: str, black: str, length: int, games: str, mother_pin: str, prime
     settings = _settings(length, games, mother_pin, prime_limits, prime_in_opponent_start)
     record = None
     if resume is not None:
-        path = Path(resume) if resume else _last_kept()
+        path = _kept_file(resume) if resume else _last_kept()
         record, settings = _resumed(path, seats)
         save = save or path
     if no_save:
@@ -237,6 +237,15 @@ def _new_kept() -> Path | None:
     return path
 
 
+def _kept_file(name: str) -> Path:
+    """``--resume``'s file: as given, or a bare name that is not here from ``kept_matches()``
+    (the names ``tavli matches`` lists, with or without ``.json``)."""
+    path = Path(name)
+    if path.exists() or path.name != name:
+        return path
+    return next((kept for kept in (kept_matches() / name, kept_matches() / f"{name}.json") if kept.is_file()), path)
+
+
 def _last_kept() -> Path:
     """The newest match in ``kept_matches()`` that can go on: readable and not won."""
     from tavli.record import RecordError, read
@@ -251,6 +260,45 @@ def _last_kept() -> Path:
         if record.winner is None and not record.series:
             return path
     raise InputError(f"no match to go on with in {folder}: name its file, tavli play --resume FILE")
+
+
+@cli.command("matches")
+@click.option("--limit", "-n", type=click.IntRange(min=0), default=20, show_default=True,
+              help="show the newest so many (0: all)")
+@language_option
+def matches(limit: int, language: str) -> None:
+    """The matches tavli play kept, the last played first: who played, the score, and whether each
+    is won. Go on with one by tavli play --resume MATCH."""
+    from rich.console import Console
+
+    from tavli.record import RecordError, read
+    from tavli.reports import kept_view
+    from tavli.terminal import Words
+
+    words = Words(language)
+    folder = kept_matches()
+    files = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True) if folder.is_dir() else []
+    if not files:
+        click.echo(words.plain("No match is kept in {folder} yet: tavli play keeps every match there.", folder=folder))
+        return
+    kept, unreadable = [], 0
+    for path in files[:limit or None]:
+        try:
+            kept.append((path.stem, read(path)))
+        except (RecordError, OSError):
+            unreadable += 1
+    console = Console(highlight=False)
+    console.print(words("The matches kept in {folder}, the last played first:", folder=folder))
+    console.print(kept_view(kept, language))
+    if unreadable:
+        console.print(words("1 file could not be read as a match record.") if unreadable == 1 else
+                      words("{count} files could not be read as match records.", count=unreadable))
+    if len(files) > len(kept) + unreadable:
+        console.print(words("{count} older: --limit 0 shows them all.", count=len(files) - len(kept) - unreadable))
+    newest = next((name for name, record in kept if record.winner is None and not record.series), None)
+    if newest is not None:
+        console.print(words("To go on with one: {command} (--resume alone takes {name})",
+                            command=("tavli play --resume MATCH", "bold"), name=newest), soft_wrap=True)
 
 
 MATCH_OPTIONS = ("length", "games", "mother_pin", "prime_limits", "prime_in_opponent_start")

@@ -1,6 +1,7 @@
 """The study commands' answers as the terminal shows them, in English or Greek: a match's
 analysis (``tavli analyse``), the opening tables (``tavli openings``), the match equity table
-(``tavli met``) and rollouts (``tavli rollout``).
+(``tavli met``), rollouts (``tavli rollout``), and the matches ``tavli play`` kept
+(``tavli matches``).
 
 Each view is a ``rich`` renderable built from the library's results; its words come from
 ``tavli.terminal.Words``, so a Greek terminal gets Greek words and Greek figures (0,125).
@@ -22,13 +23,15 @@ from rich.table import Table
 from rich.text import Text
 
 from tavli.dice import Dice
+from tavli.match import TAVLI_SEQUENCE
 from tavli.terminal import SEAT_KINDS, Words
-from tavli.variants import BLACK, WHITE
+from tavli.variants import BLACK, WHITE, Color
 
 if TYPE_CHECKING:
     from tavli.analysis import Decision, MatchAnalysis
     from tavli.openings import OpeningTables
     from tavli.position import Position
+    from tavli.record import MatchRecord
     from tavli.rollout import RolloutResult
 
 PLAY_WIDTH = 24
@@ -44,7 +47,8 @@ GAMES_COLUMNS = ("game", "variant", "score", "winner", "White rate", "Black rate
                  "White luck", "Black luck")
 OPENINGS_COLUMNS = ("roll", "best play", "rollout", "2-ply", "trials")
 ROLL_COLUMNS = ("play", "rollout", "against the best", "2-ply", "trials")
-HEADINGS = (*PLAYER_FIGURES, *GAMES_COLUMNS, *OPENINGS_COLUMNS, *ROLL_COLUMNS, *STARTERS.values())
+KEPT_COLUMNS = ("match", "players", "length", "score", "state")
+HEADINGS = (*PLAYER_FIGURES, *GAMES_COLUMNS, *OPENINGS_COLUMNS, *ROLL_COLUMNS, *KEPT_COLUMNS, *STARTERS.values())
 """Words said by name: the tables' headings and who starts the next game."""
 
 
@@ -249,3 +253,35 @@ def rollout_view(position: Position, dice: Dice | None, level: str, rows: Sequen
                                    ci95=num(r.raw_ci95, ".3f")))
         lines.append(line)
     return Group(*lines)
+
+
+# -- the kept matches -----------------------------------------------------------
+
+
+def kept_view(kept: Sequence[tuple[str, MatchRecord]], language: str = "en") -> Table:
+    """``tavli matches``'s table: each kept match's name, its players, length and order of
+    games, its score, and whether it is won; a row fits in 80 columns, in Greek too."""
+    words = Words(language)
+    table = _table(words, None, KEPT_COLUMNS, left=len(KEPT_COLUMNS), lines=box.SIMPLE_HEAD)
+    table.show_edge = table.pad_edge = False
+    table.padding = (0, 1, 0, 0)  # with the blank column lines: two spaces between columns
+    for column in table.columns:
+        column.no_wrap = True
+
+    def player(record: MatchRecord, color: Color) -> str:
+        who = record.players[color]
+        if who.kind == "bot":
+            return words.plain(who.name) if who.name in SEAT_KINDS else who.name
+        return who.name or words.plain("human")
+
+    for name, record in kept:
+        games = record.settings.games
+        order = words.plain("Tavli") if games == TAVLI_SEQUENCE else ", ".join(words.game(g) for g in games)
+        winner = record.winner
+        state = (words("goes on", "green") if winner is None else
+                 words("{side} won", side=words.color(winner)))
+        score = record.score
+        table.add_row(name, words.plain("{white} – {black}", white=player(record, WHITE), black=player(record, BLACK)),
+                      words.plain("to {length}, {order}", length=record.settings.length, order=order),
+                      f"{score[WHITE]}-{score[BLACK]}", state)
+    return table

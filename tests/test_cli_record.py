@@ -220,6 +220,44 @@ def test_a_match_is_kept_by_default_and_goes_on_with_resume_alone(tmp_path: Path
     assert list(kept.glob("*.json")) == [path]
 
 
+def test_the_kept_matches_are_listed_and_one_goes_on_by_its_name(tmp_path: Path) -> None:
+    config = tmp_path / "config"
+    kept = config / "tavli" / "matches"
+    empty = tavli("matches", config=config)
+    assert empty.returncode == 0 and f"No match is kept in {kept} yet" in " ".join(empty.stdout.split())
+    won = tavli("play", "--white", "beginner", "--black", "random", "--length", "1", "--games", "portes", "--seed", "1",
+                config=config)
+    assert won.returncode == 0, won.stderr
+    time.sleep(1.1)  # the next file is named by a later second, and played later
+    left = tavli("play", "--white", "human", "--black", "expert", "--length", "3", "--seed", "2", config=config)
+    assert left.returncode == 0, left.stderr
+    (kept / "notes.json").write_text("not a match")
+    os.utime(kept / "notes.json", (0, 0))  # the oldest
+    first, second = sorted(kept.glob("2*.json"))
+    winner, score = read(first).winner, read(first).score
+    assert winner is not None
+    listed = tavli("matches", config=config)
+    assert listed.returncode == 0, listed.stderr
+    rows = [line.split() for line in listed.stdout.splitlines() if line.startswith("2")]
+    assert rows == [[second.stem, "human", "–", "expert", "to", "3,", "Tavli", "0-0", "goes", "on"],
+                    [first.stem, "beginner", "–", "random", "to", "1,", "Portes", f"{score[WHITE]}-{score[BLACK]}",
+                     "White" if winner == WHITE else "Black", "won"]]
+    said = " ".join(listed.stdout.split())
+    assert "1 file could not be read as a match record." in said
+    assert f"To go on with one: tavli play --resume MATCH (--resume alone takes {second.stem})" in said
+    newest = tavli("matches", "--limit", "1", config=config)
+    assert second.stem in newest.stdout and first.stem not in newest.stdout and "2 older: --limit 0" in newest.stdout
+    greek = tavli("matches", "--lang", "el", config=config)
+    table = [line for line in greek.stdout.splitlines() if line.startswith("2")]
+    assert "παίκτης – έμπειρος" in table[0] and "συνεχίζεται" in table[0] and "νίκη" in table[1]
+    assert all(len(line) <= 80 for line in table) and "…" not in greek.stdout
+    for name, plays in ((second.name, ""), (second.stem, "1\n" * 1000)):  # the file's name, or as listed
+        resumed = tavli("play", "--resume", name, stdin=plays, config=config)
+        assert resumed.returncode == 0, resumed.stderr
+        assert "The match goes on" in resumed.stdout
+    assert read(second).winner is not None and sorted(kept.glob("2*.json")) == [first, second]
+
+
 def killed_when(args: list[str], path: Path, ready: Callable[[MatchRecord], bool]) -> MatchRecord:
     """Start ``tavli play ARGS --save PATH``, kill it (SIGKILL: nothing of its own runs after) once
     the record in PATH is ``ready``, and read the record it left."""
