@@ -573,6 +573,48 @@ def test_friends_answer_a_resignation_and_agree_a_rematch(browser: Browser, shar
             ctx.close()
 
 
+def test_two_players_on_one_device(browser: Browser, shared_server: Server) -> None:
+    ctx = browser.new_context(**PHONE)
+    try:
+        page = ctx.new_page()
+        start_match(page, shared_server.url, "here", length="1", games="portes")
+        expect(page.locator("[data-testid=coach-badge]")).to_be_hidden()  # off between friends, as by a link
+        seen = set()
+        for _ in range(4):  # each side's turns, played on this one page
+            s = wait_for_my_turn_or_end(page)
+            assert s["you"] == s["turn"] and not s["over"]
+            seen.add(s["you"])
+            side = "White" if s["turn"] == "white" else "Black"
+            expect(page.locator("[data-testid=status]")).to_contain_text(f"{side} to " if s["can_roll"] else f"{side} to move")
+            take_turn(page)
+        assert seen == {"white", "black"}
+        s = wait_for_my_turn_or_end(page)
+        assert {m["color"] for m in s["game"]["moves"]} == {"white", "black"}
+        assert all(p["connected"] for p in s["players"].values())
+        expect(page.locator("#player-white .name")).not_to_contain_text("you")
+        expect(page.locator("[data-testid=share-friend]")).to_be_hidden()  # nobody to send a link to
+        page.screenshot(path=str(SCREENSHOTS / "two-players-390x844.png"), animations="disabled")
+        # the player to move offers to resign; the page turns to his opponent to answer
+        mover = s["turn"]
+        page.click("[data-testid=resign]")
+        page.click("[data-testid=resign-1]")
+        expect(page.locator("[data-testid=offer]")).to_be_visible()
+        assert state(page)["you"] != mover
+        page.click("[data-testid=accept]")
+        expect(page.locator("[data-testid=match-over]")).to_be_visible()
+        winner = "Black" if mover == "white" else "White"
+        expect(page.locator("[data-testid=match-over-title]")).to_contain_text(f"{winner} wins the match")
+        old = state(page)["match"]
+        page.click("[data-testid=rematch]")
+        expect(page.locator("[data-testid=rematch-accept]")).to_be_visible()  # the other seat answers, here
+        page.click("[data-testid=rematch-accept]")
+        page.wait_for_function(f"window.tavliState && window.tavliState.match !== {json.dumps(old)}")
+        again = wait_for_my_turn_or_end(page)
+        assert again["you"] == again["turn"] and "t2=" in page.url  # both seats held in the rematch too
+    finally:
+        ctx.close()
+
+
 @pytest.mark.parametrize("motion", ["reduce", "no-preference"])
 def test_moves_are_animated_unless_reduced_motion(browser: Browser, shared_server: Server, motion: str) -> None:
     ctx = browser.new_context(viewport={"width": 1280, "height": 720}, reduced_motion=motion)  # type: ignore[arg-type]

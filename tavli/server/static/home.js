@@ -21,6 +21,7 @@ async function loadLevels() {
     select.append(option);
   }
   select.append(new Option(t("friend"), "friend"));
+  select.append(new Option(t("hotSeat"), "here"));
   select.value = chosen;
 }
 
@@ -28,7 +29,8 @@ function request() {
   const length = $("length").value === "other" ? Number($("length-other").value) : Number($("length").value);
   const games = $("games").value === "custom" ? $("games-custom").value.trim() : $("games").value;
   return {
-    opponent: $("opponent").value, length, games, seat: $("seat").value,
+    // two players on this device: a match between friends whose page holds both seats
+    opponent: $("opponent").value === "here" ? "friend" : $("opponent").value, length, games, seat: $("seat").value,
     mother_pin: $("mother-pin").value,
     prime_limits: $("prime-limits").checked,
     prime_in_opponent_start: $("prime-in-start").checked,
@@ -54,8 +56,9 @@ async function start(event) {
       const why = sayable(made.reason) ?? (language() === "en" ? made.error : null);
       throw new Error(why ?? (answer.status === 429 ? t("tooManyMatches") : t("startFailed")));
     }
-    localStorage.setItem(`tavli:links:${made.match}`, JSON.stringify({ friend: made.friend, watch: made.watch }));
-    location.assign(made.play);
+    const here = $("opponent").value === "here";
+    localStorage.setItem(`tavli:links:${made.match}`, JSON.stringify({ friend: here ? null : made.friend, watch: made.watch }));
+    location.assign(here ? `${made.play}&t2=${new URLSearchParams(made.friend.split("#")[1]).get("t")}` : made.play);
   } catch (error) {
     $("error").textContent = error.message;
     button.disabled = false;
@@ -68,7 +71,7 @@ $("games").addEventListener("change", () => { $("games-custom").hidden = $("game
 // the coach is on against bots and off between friends, unless the creator chooses otherwise
 let coachChosen = false;
 $("coach").addEventListener("change", () => { coachChosen = true; });
-$("opponent").addEventListener("change", () => { if (!coachChosen) $("coach").checked = $("opponent").value !== "friend"; });
+$("opponent").addEventListener("change", () => { if (!coachChosen) $("coach").checked = !["friend", "here"].includes($("opponent").value); });
 $("new-match").addEventListener("submit", start);
 languageSwitch($("lang"), loadLevels);
 translatePage();

@@ -14,13 +14,18 @@ const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
 $("download-record").href = `/api/matches/${encodeURIComponent(matchId)}/record`;
 $("download-record").download = `tavli-${matchId}.json`;
-const token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
+const linkParams = new URLSearchParams(location.hash.slice(1));
+const token = linkParams.get("t") || "";
+// Two players on one device: the link holds both seats' tokens (t2 the second), the page keeps a
+// connection for each and shows the state of the seat that is to act.
+const token2 = linkParams.get("t2") || "";
+const hotSeat = token2 !== "";
 
 let state = null;          // the last state from the server
 let previous = null;       // the state before it
 const input = new StepInput(() => state?.legal);  // the steps made on the board this turn, not yet confirmed
-let socket = null;
-let retry = 0;
+const connections = [];    // one per seat held here: {token, socket, retry, seat}
+let latest = {};           // two players on one device: each seat's last state
 let gaveUp = false;
 let finishedSeen = null;   // finished games already announced
 let reviewing = null;      // a game just finished whose final position stays on the board
@@ -35,40 +40,59 @@ let chances = null;        // the last chances of winning the match from the ser
 let chancesAsked = null;   // what this connection last asked the server: true, false or null (nothing yet)
 
 // -- connection ---------------------------------------------------------------------------------
-function connect() {
+function connect(conn) {
   if (gaveUp) return;
-  setStatus(retry ? t("reconnecting") : t("connecting"));
+  setStatus(conn.retry ? t("reconnecting") : t("connecting"));
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(matchId)}`);
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(matchId)}`);
+  conn.socket = socket;
   socket.addEventListener("open", () => {
-    retry = 0;
+    conn.retry = 0;
     chancesAsked = null;
-    send({ type: "hello", token, steps: true });
+    socket.send(JSON.stringify({ type: "hello", token: conn.token, steps: true }));
   });
   socket.addEventListener("message", (event) => {
     let msg;
     try { msg = JSON.parse(event.data); } catch { return; }
-    if (msg.type === "state") receive(msg);
+    if (msg.type === "state") arrive(conn, msg);
     else if (msg.type === "hint") receiveHint(msg);
     else if (msg.type === "chances") receiveChances(msg);
     else if (msg.type === "error") serverError(msg);
   });
   socket.addEventListener("close", () => {
     if (gaveUp) return;
-    retry += 1;
-    setStatus(retry > 6 && !connectedOnce ? t("unreachable") : t("reconnecting"));
-    setTimeout(connect, Math.min(5000, 250 * 2 ** Math.min(retry, 5)));
+    conn.retry += 1;
+    setStatus(conn.retry > 6 && !connectedOnce ? t("unreachable") : t("reconnecting"));
+    setTimeout(() => connect(conn), Math.min(5000, 250 * 2 ** Math.min(conn.retry, 5)));
   });
 }
 
+/** Send on the connection of the seat shown: the one to act. */
 function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  const conn = connections.find((c) => c.seat === state?.you) || connections[0];
+  if (conn.socket && conn.socket.readyState === WebSocket.OPEN) conn.socket.send(JSON.stringify(message));
+}
+
+/** A state from one of the connections; with two seats here, the page follows the seat to act. */
+function arrive(conn, msg) {
+  conn.seat = msg.you;
+  if (!hotSeat) { receive(msg); return; }
+  latest[msg.you] = msg;
+  const shown = latest[actor(msg)];
+  if (shown && shown.seq === msg.seq && shown !== state) receive(shown);
+}
+
+/** Two players on one device: the seat whose turn it is, or who is to answer an offer. */
+function actor(s) {
+  if (s.offer) return s.offer.from === "white" ? "black" : "white";
+  if (s.over) return state ? state.you : s.you;
+  return s.turn;
 }
 
 /** A link that cannot open this match: say so in words, with the way back to the start page. */
 function badLink(why) {
   gaveUp = true;
-  if (socket) socket.close();
+  for (const conn of connections) if (conn.socket) conn.socket.close();
   $("bad-link-text").textContent = t(why);
   $("bad-link").hidden = false;
   setStatus(t(why));
@@ -98,8 +122,9 @@ function receive(next) {
   if (previous && next.seq > previous.seq) noticeChanges(previous, next);
   announceGames();
   if (state.rematch && token) {  // on to the rematch: players in their swapped seats, spectators watching
-    const next = state.you === "spectator" ? spectatorRematchToken(token, state.rematch) : rematchToken(token, state.rematch);
-    location.assign(`/match/${encodeURIComponent(state.rematch)}#t=${next}`);
+    const next = (held) => state.you === "spectator" ? spectatorRematchToken(held, state.rematch) : rematchToken(held, state.rematch);
+    const hash = hotSeat ? `t=${next(token)}&t2=${next(token2)}` : `t=${next(token)}`;
+    location.assign(`/match/${encodeURIComponent(state.rematch)}#${hash}`);
     return;
   }
   askChances();
@@ -116,7 +141,7 @@ function noticeChanges(before, after) {
   const seen = sameGame ? before.game.moves.length : 0;
   const fresh = after.game.moves.slice(seen);
   for (const m of fresh) {
-    if (m.color === before.you && sameGame && before.legal) continue;  // made here, already drawn step by step
+    if ((m.color === before.you || hotSeat) && sameGame && before.legal) continue;  // made here, already drawn step by step
     for (const [from, to] of m.steps) animateSteps.push([from, to, m.color]);
   }
   if (after.dice && (!before.dice || !sameGame || before.seq !== after.seq) && JSON.stringify(before.dice) !== JSON.stringify(after.dice)) rolled = true;
@@ -335,7 +360,7 @@ function renderPanel() {
   $("watching").hidden = s.you !== "spectator";
   for (const color of ["white", "black"]) {
     const p = s.players[color];
-    const who = p.kind === "bot" ? t("bot", { level: t(`level-${p.level}`) }) : (s.you === color ? t("you") : t("human"));
+    const who = p.kind === "bot" ? t("bot", { level: t(`level-${p.level}`) }) : (s.you === color && !hotSeat ? t("you") : t("human"));
     const row = $(`player-${color}`);
     row.querySelector(".name").textContent = `${colorName(color)} · ${who} · ${p.connected ? t("connected") : t("away")}`;
     row.classList.toggle("on-turn", s.turn === color && !s.over);
@@ -380,12 +405,15 @@ function renderPanel() {
     who: colorName(s.offer.from), points: s.offer.points, pts: s.offer.points === 1 ? t("point") : t("pointsWord") });
 
   let status;
-  if (s.over) status = s.you === "spectator" ? t("matchOver", { who: colorName(s.winner), w: s.score.white, b: s.score.black }) : (s.winner === s.you ? t("youWin") : t("youLose"));
+  if (s.over) status = s.you === "spectator" || hotSeat ? t("matchOver", { who: colorName(s.winner), w: s.score.white, b: s.score.black }) : (s.winner === s.you ? t("youWin") : t("youLose"));
   else if (frozen) status = resultText(s.games[reviewing]);
   else if (myOffer) status = t("offerWaiting");
   else if (theirOffer) status = t("offerToAnswer");
-  else if (mine && s.can_roll) status = theirLast() + t("yourRoll");
-  else if (mine && s.can_play) status = complete !== null ? t("confirmMove") : theirLast() + t("yourMove", { dice: `${Math.max(...s.dice)}-${Math.min(...s.dice)}` });
+  else if (mine && s.can_roll) status = theirLast() + (hotSeat ? t("seatRoll", { who: colorName(s.you) }) : t("yourRoll"));
+  else if (mine && s.can_play) {
+    const dice = `${Math.max(...s.dice)}-${Math.min(...s.dice)}`;
+    status = complete !== null ? t("confirmMove") : theirLast() + (hotSeat ? t("seatMove", { who: colorName(s.you), dice }) : t("yourMove", { dice }));
+  }
   else {
     const lastOne = s.game.moves[s.game.moves.length - 1];
     const who = s.players[s.turn];
@@ -419,7 +447,7 @@ function renderMatchOver() {
   const s = state;
   $("match-over").hidden = !s.over || matchOverClosed;
   if (!s.over) return;
-  $("match-over-title").textContent = s.you === "spectator" ? t("matchOver", { who: colorName(s.winner), w: s.score.white, b: s.score.black })
+  $("match-over-title").textContent = s.you === "spectator" || hotSeat ? t("matchOver", { who: colorName(s.winner), w: s.score.white, b: s.score.black })
     : (s.winner === s.you ? t("youWin") : t("youLose"));
   $("match-over-text").textContent = t("finalScore", { w: s.score.white, b: s.score.black, n: s.settings.length });
   const lastGame = s.games[s.games.length - 1];
@@ -604,4 +632,7 @@ setInterval(() => { if (state) renderClaim(); }, 1000);
 languageSwitch($("lang"), () => { render(); if (gaveUp) $("bad-link-text").textContent = t("badLink"); });
 translatePage();
 if (!token || !matchId) badLink("badLink");
-else connect();
+else {
+  for (const held of hotSeat ? [token, token2] : [token]) connections.push({ token: held, socket: null, retry: 0, seat: null });
+  connections.forEach(connect);
+}
