@@ -573,6 +573,28 @@ def test_friends_answer_a_resignation_and_agree_a_rematch(browser: Browser, shar
             ctx.close()
 
 
+def test_a_move_typed_in_notation(context: BrowserContext, shared_server: Server) -> None:
+    page = context.new_page()
+    start_match(page, shared_server.url, "beginner", games="fevga")
+    page.check("[data-testid=auto-roll]")
+    page.wait_for_function("window.tavliState.can_play", timeout=60_000)
+    s = state(page)
+    expect(page.locator("[data-testid=typed]")).to_be_visible()
+    page.screenshot(path=str(SCREENSHOTS / "typed-move-1200x850.png"), animations="disabled")
+    for bad, said in (("hello", "cannot read 'hello'"), ("1/off", "no checker on point 1")):  # a reason each
+        page.fill("[data-testid=typed-play]", bad)
+        page.click("[data-testid=typed-send]")
+        expect(page.locator("[data-testid=toast]")).to_contain_text(said)
+        assert state(page)["seq"] == s["seq"]  # refused: nothing changed
+    play = s["legal"]["plays"][-1]
+    page.fill("[data-testid=typed-play]", play)
+    page.press("[data-testid=typed-play]", "Enter")
+    page.wait_for_function(f"window.tavliState.seq > {s['seq']}")
+    mine = [m for m in state(page)["game"]["moves"] if m["color"] == s["you"]]
+    assert mine[-1]["play"] == play
+    expect(page.locator("[data-testid=typed]")).to_be_hidden()  # the opponent's turn
+
+
 def test_two_players_on_one_device(browser: Browser, shared_server: Server) -> None:
     ctx = browser.new_context(**PHONE)
     try:

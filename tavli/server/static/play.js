@@ -159,7 +159,20 @@ function undo() {
 
 function confirmMove() {
   const play = input.play();
-  if (play === null) return;
+  if (play !== null) submitPlay(play);
+}
+
+/** A move typed in notation: the server reads it as it reads any (13/7/1, 8/4(2)) and says why not. */
+function typedMove(event) {
+  event.preventDefault();
+  const play = $("typed-play").value.trim().replace(/\s+/g, " ");
+  if (!play || !state.can_play) return;
+  $("typed-play").value = "";
+  input.clear();
+  submitPlay(play);
+}
+
+function submitPlay(play) {
   if (state.coach && $("tutor").checked) {  // the tutor looks at the play first
     tutorPlay = play;
     send({ type: "hint", id: "tutor", play });
@@ -176,7 +189,7 @@ function receiveHint(msg) {
   if (msg.id === "tutor") {
     const play = tutorPlay;
     tutorPlay = null;
-    if (play === null || msg.checked?.play !== play) return;
+    if (play === null || !msg.checked) return;  // (a typed play comes back in the server's notation)
     if (msg.checked.skill === "blunder") {
       const best = msg.plays[0];
       $("tutor-text").textContent = t("tutorAsk", { loss: num(msg.checked.loss, 3), best: moveText({ steps: best.steps }) });
@@ -391,6 +404,7 @@ function renderPanel() {
   if (!s.can_play) $("tutor-panel").hidden = true;
   renderHint();
   $("confirm").hidden = !(s.can_play && complete !== null) || myOffer || frozen;
+  $("typed").hidden = !s.can_play || !!myOffer || frozen;
   $("resign").hidden = s.you === "spectator" || s.over || frozen;
   $("resign").disabled = !!s.offer;
   for (const points of ["1", "2"]) document.querySelector(`[data-resign="${points}"]`).disabled = !s.can_resign;
@@ -574,6 +588,7 @@ $("match-over-review").href = reviewLink;
 $("game-over-review").href = `${reviewLink}#t=${encodeURIComponent(token)}`;
 $("undo").addEventListener("click", undo);
 $("confirm").addEventListener("click", confirmMove);
+$("typed").addEventListener("submit", typedMove);
 $("claim").addEventListener("click", claim);
 $("game-over-close").addEventListener("click", () => {
   $("game-over").hidden = true;
