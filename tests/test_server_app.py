@@ -82,8 +82,8 @@ def test_the_pages_files_come_compressed_to_browsers_that_take_it(client: TestCl
     ({"mother_pin": "sometimes"}, "mother"),
     ({"prime_limits": "yes"}, "prime_limits"),
     ({"colour": "white"}, "unknown field"),
-    ({"opponent": ["friend"]}, "opponent must be friend or a bot level"),
-    ({"opponent": {"$gt": ""}}, "opponent must be friend or a bot level"),
+    ({"opponent": ["friend"]}, "opponent must be friend, anyone or a bot level"),
+    ({"opponent": {"$gt": ""}}, "opponent must be friend, anyone or a bot level"),
     ({"seat": ["white"]}, "seat must be"),
     ({"games": ["portes"]}, "games must be text"),
 ])

@@ -573,6 +573,36 @@ def test_friends_answer_a_resignation_and_agree_a_rematch(browser: Browser, shar
             ctx.close()
 
 
+def test_an_open_match_is_taken_from_the_start_page(browser: Browser, shared_server: Server) -> None:
+    contexts = [browser.new_context(**PHONE) for _ in range(2)]
+    try:
+        creator = contexts[0].new_page()
+        start_match(creator, shared_server.url, "anyone", length="3", games="tavli")
+        mine = state(creator)
+        expect(creator.locator("[data-testid=share-open]")).to_be_visible()
+        expect(creator.locator("[data-testid=share-friend]")).to_be_hidden()
+        back = contexts[0].new_page()  # the creator's own start page: his match, not to join
+        back.goto(shared_server.url + "/")
+        expect(back.locator("[data-testid=open-list] li").filter(has_text="yours, waiting")).to_have_count(1)
+        other = contexts[1].new_page()
+        other.goto(shared_server.url + "/")
+        seat = "White" if mine["you"] == "black" else "Black"
+        row = other.locator("[data-testid=open-list] li").filter(has_text=f"you play {seat}")
+        expect(row).to_have_count(1)
+        expect(row).to_contain_text("Tavli · to 3 · you play")
+        other.screenshot(path=str(SCREENSHOTS / "open-matches-390x844.png"), full_page=True, animations="disabled")
+        row.locator("[data-testid=join]").click()
+        other.wait_for_function("window.tavliState && window.tavliState.type === 'state'")
+        assert state(other)["you"] == seat.lower() and state(other)["match"] == mine["match"]
+        creator.wait_for_function(f"window.tavliState.players.{seat.lower()}.connected")
+        expect(creator.locator("[data-testid=share-open]")).to_be_hidden()  # someone came
+        back.reload()
+        expect(back.locator("[data-testid=open-none]")).to_be_visible()
+    finally:
+        for ctx in contexts:
+            ctx.close()
+
+
 def test_a_move_typed_in_notation(context: BrowserContext, shared_server: Server) -> None:
     page = context.new_page()
     start_match(page, shared_server.url, "beginner", games="fevga")
@@ -607,7 +637,8 @@ def test_two_players_on_one_device(browser: Browser, shared_server: Server) -> N
             assert s["you"] == s["turn"] and not s["over"]
             seen.add(s["you"])
             side = "White" if s["turn"] == "white" else "Black"
-            expect(page.locator("[data-testid=status]")).to_contain_text(f"{side} to " if s["can_roll"] else f"{side} to move")
+            expect(page.locator("[data-testid=status]")).to_contain_text(f"{side} to roll" if s["can_roll"] else
+                                                                         f"{side} to move")
             take_turn(page)
         assert seen == {"white", "black"}
         s = wait_for_my_turn_or_end(page)

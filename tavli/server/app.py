@@ -15,7 +15,6 @@ import ipaddress
 import itertools
 import json
 import os
-import re
 import time
 from collections import Counter, OrderedDict, defaultdict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
@@ -60,7 +59,16 @@ from tavli.server.protocol import (
 )
 from tavli.server.reasons import one_line, reason_json
 from tavli.server.review import REVIEW_DEPTH, Reviewer, hint_json, read_match_file
-from tavli.server.service import PRESENCE_SECONDS, SEATS, ActionError, LiveMatch, MatchService, seat_name
+from tavli.server.service import (
+    MATCH_ID,
+    PRESENCE_SECONDS,
+    SEATS,
+    ActionError,
+    LiveMatch,
+    MatchService,
+    SeatTaken,
+    seat_name,
+)
 from tavli.server.store import Announcement, Store
 from tavli.server.view import joined, seat_state, shared_state, step_tree_json
 
@@ -89,7 +97,6 @@ REQUEST_SECONDS = 10.0
 """A request body that takes longer than this to arrive is refused (a slow client holds nothing)."""
 LIMITER_ADDRESSES = 100_000
 """The most client addresses a rate limiter remembers (the least recently seen are forgotten)."""
-MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 WORKER = str(os.getpid()).encode()
 
 
@@ -615,6 +622,22 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         unwatched(answer["match"])
         return JSONResponse(answer, status_code=201)
 
+    async def open_matches(request: Request) -> Response:
+        listed = await service.open_matches()
+        return JSONResponse({"matches": listed}, headers={"Cache-Control": "no-store"})
+
+    async def take_open_seat(request: Request) -> Response:
+        client = client_address(request.client.host if request.client else "?")
+        match_id = request.path_params["match_id"]
+        if not creations.allow(client):  # taking a seat counts as making a match
+            return error(Reason("at most {count} new matches a minute: try again soon", count=matches_per_minute), 429)
+        try:
+            answer = await service.take_open_seat(match_id)
+        except SeatTaken as exc:
+            creations.refund(client)
+            return error(exc, 409)
+        return JSONResponse(answer, status_code=201)
+
     async def dice(request: Request) -> Response:
         match_id = request.path_params["match_id"]
         if not MATCH_ID.fullmatch(match_id):
@@ -799,6 +822,8 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         Route("/healthz", health),
         Route("/api/levels", levels),
         Route("/api/matches", new_match, methods=["POST"]),
+        Route("/api/open", open_matches),
+        Route("/api/open/{match_id}", take_open_seat, methods=["POST"]),
         Route("/api/matches/{match_id}/dice", dice),
         Route("/api/matches/{match_id}/record", match_record),
         Route("/api/matches/{match_id}/analysis", analysis),

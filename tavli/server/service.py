@@ -16,6 +16,7 @@ import hashlib
 import hmac
 import multiprocessing
 import os
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -131,6 +132,20 @@ class ActionError(ValueError):
 class MatchRequestError(TavliError):
     """A request for a new match that cannot be met: a field missing, of the wrong kind or out
     of range."""
+
+
+class SeatTaken(TavliError):
+    """An open seat asked for that is not open (any more)."""
+
+
+MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""What a match's id may be: anything else names no match."""
+PEOPLE = ("friend", "anyone")
+"""The opponents that are people: a friend with a link, or anyone on the server (an open seat)."""
+OPEN_GRACE = 60.0
+"""Seconds an open match is listed before its creator's page has connected."""
+OPEN_LISTED = 50
+"""The most open matches listed at once, the newest."""
 
 
 def rematch_token(token: str, match_id: str) -> str:
@@ -408,30 +423,52 @@ class MatchService:
         if unknown:
             raise MatchRequestError("unknown field {name!r}", name=unknown[0])
         opponent = body.get("opponent", "expert")
-        if not isinstance(opponent, str) or (opponent != "friend" and opponent not in LEVELS):
-            raise MatchRequestError("opponent must be friend or a bot level ({levels})", levels=", ".join(LEVELS))
+        if not isinstance(opponent, str) or (opponent not in PEOPLE and opponent not in LEVELS):
+            raise MatchRequestError("opponent must be friend, anyone or a bot level ({levels})",
+                                    levels=", ".join(LEVELS))
         seat = body.get("seat", "white")
         if not isinstance(seat, str) or seat not in ("white", "black", "random"):
             raise MatchRequestError("seat must be white, black or random")
         if seat == "random":
             seat = secrets.choice(["white", "black"])
         _, data = settings_from_request(body)
-        coach = body.get("coach", opponent != "friend")  # on against bots unless refused, off between friends
+        coach = body.get("coach", opponent not in PEOPLE)  # on against bots unless refused, off between people
         if type(coach) is not bool:
             raise MatchRequestError("coach must be true or false")
         data["coach"] = coach
         other = "black" if seat == "white" else "white"
-        kinds = {seat: "human", other: "human" if opponent == "friend" else f"bot:{opponent}"}
+        kinds = {seat: "human", other: "human" if opponent in PEOPLE else f"bot:{opponent}"}
         match_id = secrets.token_urlsafe(9)
         tokens = {seat: secrets.token_urlsafe(24), "spectator": secrets.token_urlsafe(24)}
         if opponent == "friend":
             tokens[other] = secrets.token_urlsafe(24)
         await self._new_match(match_id, data, kinds["white"], kinds["black"],
-                              {token_hash(t): role for role, t in tokens.items()})
+                              {token_hash(t): role for role, t in tokens.items()},
+                              open_seat=other if opponent == "anyone" else None)
         link = f"/match/{match_id}#t="
         return {"match": match_id, "seat": seat, "token": tokens[seat], "play": link + tokens[seat],
                 "friend": link + tokens[other] if other in tokens else None,
-                "watch": link + tokens["spectator"]}
+                "watch": link + tokens["spectator"], "open": opponent == "anyone"}
+
+    async def open_matches(self, now: float | None = None) -> list[dict[str, Any]]:
+        """The matches whose other seat anyone may take, newest first: what the start page lists.
+        A match is listed while its creator is connected (and for ``OPEN_GRACE`` seconds after it
+        was made, while his page opens), until someone takes the seat or the match ends."""
+        found = await self.store.open_matches(time.time() if now is None else now, OPEN_GRACE, OPEN_LISTED)
+        at = time.time() if now is None else now
+        return [{"match": o.match_id, "seat": o.seat, "waiting": round(max(0.0, at - o.created))} | {
+            name: o.settings[name] for name in ("length", "games", "mother_pin", "prime_limits",
+                                                "prime_in_opponent_start", "coach") if name in o.settings}
+                for o in found]
+
+    async def take_open_seat(self, match_id: str) -> dict[str, Any]:
+        """Take the open seat of ``match_id``: its token and link. ``SeatTaken`` where there is
+        none (someone took it first, or it never was open)."""
+        token = secrets.token_urlsafe(24)
+        seat = await self.store.take_open_seat(match_id, token_hash(token)) if MATCH_ID.fullmatch(match_id) else None
+        if seat is None:
+            raise SeatTaken("no open seat in that match: someone took it first, or it was never open")
+        return {"match": match_id, "seat": seat, "token": token, "play": f"/match/{match_id}#t={token}"}
 
     async def get(self, match_id: str) -> LiveMatch | None:
         """The match, replayed from the database the first time it is asked for."""
@@ -677,14 +714,14 @@ class MatchService:
         await self._new_match(match_id, live.row.settings, live.row.black, live.row.white, roles)
 
     async def _new_match(self, match_id: str, settings: dict[str, Any], white: str, black: str,
-                         hashes: dict[str, str]) -> None:
+                         hashes: dict[str, str], open_seat: str | None = None) -> None:
         """Store a new match (its tokens by their hashes and roles), keep it, and let its bots act.
         It is replayed here as a load would replay it (which draws the first game's seed, for the
         roll-off) and stored with that seed in one transaction: no load and no second write."""
         created = time.time()
         live = _replay(MatchRow(match_id, created, settings, white, black, 0, False, created), [], [])
         await self.store.create_with_hashes(match_id, settings, white, black, hashes,
-                                            dict(enumerate(live.roller.seeds)), created)
+                                            dict(enumerate(live.roller.seeds)), created, open_seat)
         live = self._live.setdefault(match_id, live)
         async with live.lock:
             await self._run_bots(live)

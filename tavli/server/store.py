@@ -35,6 +35,7 @@ from sqlalchemy import (
     delete,
     event,
     insert,
+    or_,
     select,
     text,
     update,
@@ -91,6 +92,15 @@ presence = Table(
     Column("seat", String(8), primary_key=True),
     # connected until this time: a heartbeat moves it on, a disconnect sets it to now
     Column("until", Float, nullable=False),
+)
+
+open_seats = Table(
+    "open_seats", metadata,
+    # a seat of a match that anyone on the server may take ("open matches" on the start page);
+    # the row goes when someone takes it, and his token is stored then
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("seat", String(8), nullable=False),
+    Column("created", Float, nullable=False),
 )
 
 analyses = Table(
@@ -510,9 +520,10 @@ class Store:
     @_unbroken
     async def create_with_hashes(self, match_id: str, settings: dict[str, Any], white: str, black: str,
                                  hashes: dict[str, str], new_seeds: dict[int, bytes] | None = None,
-                                 created: float | None = None) -> None:
+                                 created: float | None = None, open_seat: str | None = None) -> None:
         """A new match whose tokens are given by their hashes (``token_hash``) and roles;
-        ``new_seeds``, its first games' seeds if already drawn, are stored in the same transaction."""
+        ``new_seeds``, its first games' seeds if already drawn, are stored in the same transaction,
+        and so is ``open_seat``, a seat anyone may take (``take_open_seat``)."""
         now = time.time() if created is None else created
         async with self.engine.begin() as conn:
             await conn.execute(insert(matches).values(
@@ -522,6 +533,51 @@ class Store:
                 {"hash": h, "match_id": match_id, "role": role} for h, role in hashes.items()])
             if new_seeds:
                 await conn.execute(insert(seeds), _seed_rows(match_id, new_seeds))
+            if open_seat is not None:
+                await conn.execute(insert(open_seats).values(match_id=match_id, seat=open_seat, created=now))
+
+    @_unbroken
+    async def open_matches(self, now: float, grace: float, limit: int) -> list[OpenSeat]:
+        """The matches with a seat anyone may take, newest first, at most ``limit``: those not
+        over whose creator is connected at ``now``, or that are at most ``grace`` seconds old
+        (their creator's page is still on its way)."""
+        creator = presence.alias("creator")
+        query = (select(open_seats.c.match_id, open_seats.c.seat, open_seats.c.created, matches.c.settings)
+                 .join(matches, matches.c.id == open_seats.c.match_id)
+                 .outerjoin(creator, (creator.c.match_id == open_seats.c.match_id)
+                            & (creator.c.seat != open_seats.c.seat))
+                 .where(matches.c.over.is_(False),
+                        or_(open_seats.c.created >= now - grace, creator.c.until > now))
+                 .order_by(open_seats.c.created.desc()).limit(limit))
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [OpenSeat(str(m), str(seat), float(created), json.loads(settings))
+                for m, seat, created, settings in rows]
+
+    @_unbroken
+    async def take_open_seat(self, match_id: str, hash_: str) -> str | None:
+        """Give ``match_id``'s open seat to the token whose hash is ``hash_``; the seat, or None
+        where there is none to take (taken already, or never open). Of two takers at once, in
+        one process or two, one gets it: the open seat's row can be deleted once."""
+        async with self.engine.begin() as conn:
+            row = (await conn.execute(select(open_seats.c.seat).where(open_seats.c.match_id == match_id))).first()
+            if row is None:
+                return None
+            taken = await conn.execute(delete(open_seats).where(open_seats.c.match_id == match_id))
+            if taken.rowcount != 1:
+                return None
+            await conn.execute(insert(tokens).values(hash=hash_, match_id=match_id, role=str(row[0])))
+        return str(row[0])
+
+
+@dataclass(frozen=True)
+class OpenSeat:
+    """A match's seat that anyone may take: the match, the seat, when it was made, its settings."""
+
+    match_id: str
+    seat: str
+    created: float
+    settings: dict[str, Any]
 
 
 def _seed_rows(match_id: str, new_seeds: dict[int, bytes]) -> list[dict[str, Any]]:

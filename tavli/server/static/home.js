@@ -1,4 +1,5 @@
-// The start page: choose the opponent, the length, the games and the house rules; create the match.
+// The start page: choose the opponent, the length, the games and the house rules; create the match;
+// or take the seat of an open match, one that anyone on this server may join.
 import { language, languageSwitch, sayable, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -22,6 +23,7 @@ async function loadLevels() {
   }
   select.append(new Option(t("friend"), "friend"));
   select.append(new Option(t("hotSeat"), "here"));
+  select.append(new Option(t("anyone"), "anyone"));
   select.value = chosen;
 }
 
@@ -57,7 +59,7 @@ async function start(event) {
       throw new Error(why ?? (answer.status === 429 ? t("tooManyMatches") : t("startFailed")));
     }
     const here = $("opponent").value === "here";
-    localStorage.setItem(`tavli:links:${made.match}`, JSON.stringify({ friend: here ? null : made.friend, watch: made.watch }));
+    localStorage.setItem(`tavli:links:${made.match}`, JSON.stringify({ friend: here ? null : made.friend, watch: made.watch, open: made.open }));
     location.assign(here ? `${made.play}&t2=${new URLSearchParams(made.friend.split("#")[1]).get("t")}` : made.play);
   } catch (error) {
     $("error").textContent = error.message;
@@ -71,8 +73,73 @@ $("games").addEventListener("change", () => { $("games-custom").hidden = $("game
 // the coach is on against bots and off between friends, unless the creator chooses otherwise
 let coachChosen = false;
 $("coach").addEventListener("change", () => { coachChosen = true; });
-$("opponent").addEventListener("change", () => { if (!coachChosen) $("coach").checked = !["friend", "here"].includes($("opponent").value); });
+$("opponent").addEventListener("change", () => { if (!coachChosen) $("coach").checked = !["friend", "here", "anyone"].includes($("opponent").value); });
 $("new-match").addEventListener("submit", start);
-languageSwitch($("lang"), loadLevels);
+
+// -- open matches: listed while their creators wait, refreshed every few seconds ------------------
+let openShown = [];
+
+function gamesName(games) {
+  if (games.join(",") === "portes,plakoto,fevga") return t("orderTavli");
+  return games.map((g) => t(g[0].toUpperCase() + g.slice(1))).join(", ");
+}
+
+function waited(seconds) {
+  return seconds < 60 ? t("seconds", { n: seconds }) : t("minutes", { n: Math.floor(seconds / 60) });
+}
+
+function renderOpen() {
+  const list = $("open-list");
+  list.innerHTML = "";
+  for (const m of openShown) {
+    const li = document.createElement("li");
+    const about = document.createElement("span");
+    const rules = [m.mother_pin !== "double" && m.games.includes("plakoto") ? `${t("motherPin")} ${t(`mother${m.mother_pin[0].toUpperCase()}${m.mother_pin.slice(1)}`)}` : "",
+      !m.prime_limits && m.games.includes("fevga") ? t("noPrimeLimits") : ""].filter(Boolean);
+    about.textContent = t("openRow", { games: gamesName(m.games), n: m.length, seat: t(m.seat), wait: waited(m.waiting) })
+      + (rules.length ? ` · ${rules.join(" · ")}` : "");
+    if (localStorage.getItem(`tavli:links:${m.match}`)) {  // made in this browser: waiting for someone else
+      const mine = document.createElement("em");
+      mine.textContent = t("yourOpenMatch");
+      li.append(about, mine);
+    } else {
+      const join = document.createElement("button");
+      join.textContent = t("join");
+      join.dataset.testid = "join";
+      join.addEventListener("click", () => takeSeat(m.match, join));
+      li.append(about, join);
+    }
+    list.append(li);
+  }
+  $("open-none").hidden = openShown.length > 0;
+}
+
+async function loadOpen() {
+  if (document.hidden) return;
+  try {
+    const answer = await fetch("/api/open", { cache: "no-store" });
+    openShown = (await answer.json()).matches;
+  } catch { return; }
+  renderOpen();
+}
+
+async function takeSeat(match, button) {
+  button.disabled = true;
+  $("open-error").textContent = "";
+  try {
+    const answer = await fetch(`/api/open/${encodeURIComponent(match)}`, { method: "POST" });
+    const seat = await answer.json().catch(() => ({}));
+    if (answer.ok) { location.assign(seat.play); return; }
+    $("open-error").textContent = answer.status === 409 ? t("seatTaken") : (sayable(seat.reason) ?? t("startFailed"));
+  } catch {
+    $("open-error").textContent = t("startFailed");
+  }
+  button.disabled = false;
+  loadOpen();
+}
+
+languageSwitch($("lang"), () => { loadLevels(); renderOpen(); });
 translatePage();
 loadLevels();
+loadOpen();
+setInterval(loadOpen, 5000);
