@@ -345,7 +345,8 @@ def _resumed(path: Path, seats: dict[Color, str]) -> tuple[MatchRecord, MatchSet
 @language_option
 def join(link: str, language: str) -> None:
     """Play your seat of a match on a Tavli server (tavli serve) at the terminal: LINK is the
-    link the server gave you or your friend (http://HOST/match/ID#t=TOKEN)."""
+    link the server gave you or your friend (http://HOST/match/ID#t=TOKEN), or the server's
+    address (http://HOST:PORT) to take the seat of one of its open matches."""
     from tavli.remote import RemoteError
     from tavli.remote import join as join_match
 

@@ -13,6 +13,7 @@ Link(socket='ws://127.0.0.1:8000/ws/k3J9xQ2mWcA', page='http://127.0.0.1:8000/ma
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -27,6 +28,7 @@ from rich.text import Text
 from tavli.dice import Dice
 from tavli.errors import TavliError, translations
 from tavli.game import Game
+from tavli.match import TAVLI_SEQUENCE
 from tavli.position import GameResult, LegalPlays, Play, Position
 from tavli.terminal import (
     ERROR_STYLE,
@@ -83,10 +85,70 @@ class Link:
         token = urllib.parse.parse_qs(parts.fragment).get("t", [""])[0]
         if parts.scheme not in ("http", "https") or not parts.netloc or found is None or not token:
             raise RemoteError("not a match link: {link!r} (a link like http://HOST/match/ID#t=TOKEN, as the "
-                              "server gives it)", link=text)
+                              "server gives it, or a server's address for its open matches)", link=text)
         socket = "ws" if parts.scheme == "http" else "wss"
         return cls(f"{socket}://{parts.netloc}/ws/{found.group(1)}", f"{parts.scheme}://{parts.netloc}{parts.path}",
                    token)
+
+
+def server_address(text: str) -> str | None:
+    """``http://HOST[:PORT]`` from a server's address with no match in it, or None.
+
+    >>> server_address("http://127.0.0.1:8000/"), server_address("http://h/match/abc#t=x")
+    ('http://127.0.0.1:8000', None)
+    """
+    parts = urllib.parse.urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path not in ("", "/") or parts.fragment:
+        return None
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _request(url: str, method: str = "GET") -> tuple[int, Any]:
+    """An HTTP request to the server: its status and its JSON; RemoteError when it cannot be made."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, method=method), timeout=30) as answer:
+            return answer.status, json.load(answer)
+    except urllib.error.HTTPError as e:
+        with contextlib.suppress(ValueError):
+            return e.code, json.load(e)
+        return e.code, {}
+    except (OSError, ValueError) as e:
+        raise RemoteError("cannot reach {server}: {why}", server=url, why=str(e) or type(e).__name__) from None
+
+
+def choose_open_match(server: str, console: Console, read_line: Callable[[str], str], words: Words) -> str | None:
+    """List the server's open matches (``GET /api/open``), numbered; take the seat of the one the
+    player names (``POST /api/open/ID``) and return its link, or None when he takes none."""
+    while True:
+        status, found = _request(f"{server}/api/open")
+        listed = found.get("matches") if status == 200 and isinstance(found, dict) else None
+        if not isinstance(listed, list):
+            raise RemoteError("{server} did not list its open matches: is it a Tavli server?", server=server)
+        if not listed:
+            console.print(words("No match is waiting on {server} now: make one in the browser against “Anyone on "
+                                "this server”, or ask a friend for his link.", server=server))
+            return None
+        console.print(words("Open matches on {server}:", "bold", server=server))
+        for number, m in enumerate(listed, 1):
+            games = [str(g) for g in m.get("games", [])]
+            name = (words.plain("Tavli") if tuple(games) == TAVLI_SEQUENCE else
+                    ", ".join(words.game(g) for g in games))
+            waited = int(m.get("waiting", 0))
+            wait = (words.plain("{count} s", count=waited) if waited < 60 else
+                    words.plain("{count} min", count=waited // 60))
+            console.print(words("  {number}) {games} · to {length} · you play {side} · waiting {wait}", number=number,
+                                games=name, length=m.get("length"), side=words.color(COLORS[m["seat"]]), wait=wait))
+        answer = read_line(words.plain("Which match will you join? (its number; Enter for none) ")).strip()
+        if not answer.isdecimal() or not 1 <= int(answer) <= len(listed):
+            return None
+        status, seat = _request(f"{server}/api/open/{urllib.parse.quote(str(listed[int(answer) - 1]['match']))}",
+                                "POST")
+        if status == 201 and isinstance(seat, dict) and "play" in seat:
+            return server + str(seat["play"])
+        console.print(words("✗ someone took that seat first: choose another.", ERROR_STYLE))
 
 
 def game_position(game: Mapping[str, Any], turn: Color) -> Position:
@@ -387,14 +449,24 @@ def join(link: str, *, console: Console | None = None, read_line: Callable[[str]
     from websockets.exceptions import InvalidHandshake, InvalidURI, WebSocketException
     from websockets.sync.client import connect
 
-    where = Link.parse(link)
     console = console or Console(highlight=False)
+    read_line = read_line or console_reader(console)
+    server = server_address(link)
+    if server is not None:  # a server's address: one of its open matches
+        try:
+            chosen = choose_open_match(server, console, read_line, Words(language))
+        except EOFError:
+            chosen = None
+        if chosen is None:
+            return None
+        link = chosen
+    where = Link.parse(link)
     try:
         socket = connect(where.socket, open_timeout=30)
     except (OSError, InvalidURI, InvalidHandshake, TimeoutError) as e:
         raise RemoteError("cannot reach {socket}: {why}", socket=where.socket, why=str(e) or type(e).__name__) from None
     session = RemoteMatch(lambda m: socket.send(json.dumps(m)), lambda wait: json.loads(socket.recv(wait)), console,
-                          read_line or console_reader(console), Words(language))
+                          read_line, Words(language))
     try:
         with socket:
             return session.run(where.token)

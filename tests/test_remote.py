@@ -184,6 +184,66 @@ def test_an_absent_opponents_games_are_claimed(tmp_path: Path) -> None:
         server.stop(signal.SIGKILL)
 
 
+def test_a_seat_taken_first_is_said_and_the_list_comes_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tavli import remote
+    from tavli.terminal import Words
+
+    one = {"match": "abc", "seat": "black", "waiting": 75, "length": 5, "games": ["portes", "plakoto", "fevga"]}
+    answers = [(200, {"matches": [one]}), (409, {"error": "no open seat in that match"}), (200, {"matches": []})]
+    asked: list[tuple[str, str]] = []
+
+    def request(url: str, method: str = "GET") -> tuple[int, Any]:
+        asked.append((method, url))
+        return answers.pop(0)
+
+    monkeypatch.setattr(remote, "_request", request)
+    out = io.StringIO()
+    chosen = remote.choose_open_match("http://h:1", Console(file=out, width=200), lambda _: "1", Words())
+    assert chosen is None and asked == [("GET", "http://h:1/api/open"), ("POST", "http://h:1/api/open/abc"),
+                                        ("GET", "http://h:1/api/open")]
+    said = out.getvalue()
+    assert "1) Tavli · to 5 · you play Black · waiting 1 min" in said
+    assert "✗ someone took that seat first: choose another." in said and "No match is waiting on http://h:1" in said
+    assert remote.server_address("https://tavli.example.org") == "https://tavli.example.org"
+    assert remote.server_address("ftp://h/") is None and remote.server_address("http://h/review") is None
+
+
+def test_an_open_match_is_chosen_from_the_servers_list(tmp_path: Path) -> None:
+    from serve_process import Server
+
+    server = Server(tmp_path / "tavli.db")
+    try:
+        none = tavli_join(server.url + "/")
+        assert none.returncode == 0 and "No match is waiting on " in none.stdout
+        links = [server.post("/api/matches", {"opponent": "anyone", "length": n, "games": "plakoto", "seat": "white"})
+                 for n in (3, 5)]
+        with server.socket(links[0]["match"]) as creator:  # the first one's creator waits at his board
+            creator.send(json.dumps({"type": "hello", "token": links[0]["token"]}))
+
+            def resign_when_joined() -> None:  # ... and resigns the match once someone has come
+                while True:
+                    state = json.loads(creator.recv(timeout=120))
+                    if state.get("type") == "state" and state["players"]["black"]["connected"]:
+                        creator.send(json.dumps({"type": "resign", "seq": state["seq"], "match": True}))
+                        return
+
+            waiter = threading.Thread(target=resign_when_joined, daemon=True)
+            waiter.start()
+            chose = tavli_join(server.url, "--lang", "el", stdin="2\n")  # the list is newest first
+            waiter.join(timeout=30)
+            assert chose.returncode == 0, chose.stderr
+            out = " ".join(chose.stdout.split())
+            assert "1) Πλακωτό · στους 5 · παίζετε με τα Μαύρα" in out and "2) Πλακωτό · στους 3" in out
+            assert "Μπήκατε στην παρτίδα" in out and "κερδίζουν την παρτίδα 3-0" in out
+            taken = urllib.request.urlopen(server.url + "/api/open", timeout=30)
+            assert [m["match"] for m in json.load(taken)["matches"]] == [links[1]["match"]]
+            again = tavli_join(server.url)  # the other: nobody else will take it meanwhile
+            refused = tavli_join(server.url, stdin="7\n")
+            assert again.returncode == 0 and refused.returncode == 0 and "Joined" not in refused.stdout
+    finally:
+        server.stop(signal.SIGKILL)
+
+
 def test_a_link_that_leads_nowhere_is_one_line(shared_server: Server) -> None:
     links = shared_server.post("/api/matches", {"opponent": "beginner", "length": 1, "seat": "white"})
     bad = tavli_join(shared_server.url + links["play"].split("#t=")[0] + "#t=not-the-token")
