@@ -342,16 +342,37 @@ def _resumed(path: Path, seats: dict[Color, str]) -> tuple[MatchRecord, MatchSet
 
 @cli.command()
 @click.argument("link")
+@click.option("--new", "opponent", type=click.Choice(["friend", "anyone", *LEVELS]), default=None,
+              help="with a server's address: make a new match there against a friend (his link is shown to send "
+                   "him), anyone on the server (an open match) or a bot level, and play it")
+@click.option("--length", "-n", type=click.IntRange(1, 25), default=5, show_default=True,
+              help="with --new: points to win the match")
+@click.option("--games", default="tavli", show_default=True, help="with --new: tavli, one game, or an order")
+@click.option("--seat", type=click.Choice(["white", "black", "random"]), default="white", show_default=True,
+              help="with --new: your side")
+@house_rule_options
 @language_option
-def join(link: str, language: str) -> None:
+def join(link: str, opponent: str | None, length: int, games: str, seat: str, mother_pin: str, prime_limits: str,
+         prime_in_opponent_start: str, language: str) -> None:
     """Play your seat of a match on a Tavli server (tavli serve) at the terminal: LINK is the
     link the server gave you or your friend (http://HOST/match/ID#t=TOKEN), or the server's
-    address (http://HOST:PORT) to take the seat of one of its open matches."""
+    address (http://HOST:PORT) to take the seat of one of its open matches, or with --new to
+    make a match there.
+
+    \b
+    tavli join 'http://HOST/match/ID#t=TOKEN'
+    tavli join http://HOST:8000
+    tavli join http://HOST:8000 --new friend --length 7
+    """
     from tavli.remote import RemoteError
     from tavli.remote import join as join_match
 
+    new = None
+    if opponent is not None:
+        new = {"opponent": opponent, "length": length, "games": games, "seat": seat, "mother_pin": mother_pin,
+               "prime_limits": prime_limits == "on", "prime_in_opponent_start": prime_in_opponent_start == "on"}
     try:
-        join_match(link, language=language)
+        join_match(link, language=language, new=new)
     except RemoteError as e:
         raise InputError(str(e)) from None
     except KeyboardInterrupt:

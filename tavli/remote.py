@@ -103,13 +103,16 @@ def server_address(text: str) -> str | None:
     return f"{parts.scheme}://{parts.netloc}"
 
 
-def _request(url: str, method: str = "GET") -> tuple[int, Any]:
-    """An HTTP request to the server: its status and its JSON; RemoteError when it cannot be made."""
+def _request(url: str, method: str = "GET", body: Message | None = None) -> tuple[int, Any]:
+    """An HTTP request to the server (``body`` sent as JSON): its status and its JSON;
+    RemoteError when it cannot be made."""
     import urllib.error
     import urllib.request
 
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data, {"Content-Type": "application/json"} if data else {}, method=method)
     try:
-        with urllib.request.urlopen(urllib.request.Request(url, method=method), timeout=30) as answer:
+        with urllib.request.urlopen(request, timeout=30) as answer:
             return answer.status, json.load(answer)
     except urllib.error.HTTPError as e:
         with contextlib.suppress(ValueError):
@@ -149,6 +152,25 @@ def choose_open_match(server: str, console: Console, read_line: Callable[[str], 
         if status == 201 and isinstance(seat, dict) and "play" in seat:
             return server + str(seat["play"])
         console.print(words("✗ someone took that seat first: choose another.", ERROR_STYLE))
+
+
+def new_match(server: str, request: Message, console: Console, words: Words) -> str:
+    """Make a match on the server (``POST /api/matches`` with ``request``: the opponent, length,
+    games, seat and house rules, as docs/web.md has them); say the links to share; return the
+    creator's link. RemoteError, in one line, for a match the server will not make."""
+    status, made = _request(f"{server}/api/matches", "POST", request)
+    if status != 201 or not isinstance(made, dict) or "play" not in made:
+        why = made.get("error") if isinstance(made, dict) else None
+        raise RemoteError("{server} made no match: {why}", server=server, why=why or f"HTTP {status}")
+    if made.get("friend"):
+        console.print(words("Send your friend this link: {link}", link=(server + made["friend"], "bold")),
+                      soft_wrap=True)
+    if made.get("open"):
+        console.print(words("The match is open: anyone on {server} can take the other seat from the start page or "
+                            "with tavli join {server}.", server=server), soft_wrap=True)
+    console.print(words("Spectators' link: {link}; yours, to come back: {mine}", link=server + made["watch"],
+                        mine=server + made["play"]), soft_wrap=True)
+    return server + str(made["play"])
 
 
 def game_position(game: Mapping[str, Any], turn: Color) -> Position:
@@ -443,16 +465,22 @@ class RemoteMatch:
 
 
 def join(link: str, *, console: Console | None = None, read_line: Callable[[str], str] | None = None,
-         language: str = "en") -> Color | None:
+         language: str = "en", new: Message | None = None) -> Color | None:
     """Play the seat of ``link`` at the terminal; return the winner, or None if the player left.
-    RemoteError (one line) for a link or server that does not lead to a match."""
+    ``link`` may be a server's address: then a new match made by ``new`` (``new_match``), or
+    else a seat of one of its open matches. RemoteError (one line) for a link or server that
+    does not lead to a match."""
     from websockets.exceptions import InvalidHandshake, InvalidURI, WebSocketException
     from websockets.sync.client import connect
 
     console = console or Console(highlight=False)
     read_line = read_line or console_reader(console)
     server = server_address(link)
-    if server is not None:  # a server's address: one of its open matches
+    if server is None and new is not None:
+        raise RemoteError("a new match is made on a server's address (http://HOST:PORT), not on {link!r}", link=link)
+    if server is not None and new is not None:
+        link = new_match(server, new, console, Words(language))
+    elif server is not None:  # a server's address: one of its open matches
         try:
             chosen = choose_open_match(server, console, read_line, Words(language))
         except EOFError:

@@ -244,6 +244,37 @@ def test_an_open_match_is_chosen_from_the_servers_list(tmp_path: Path) -> None:
         server.stop(signal.SIGKILL)
 
 
+def test_a_new_match_is_made_from_the_terminal(shared_server: Server) -> None:
+    bot = tavli_join(shared_server.url, "--new", "beginner", "--length", "1", "--games", "fevga", "--seat", "black",
+                     stdin="1\n" * 400)
+    assert bot.returncode == 0, bot.stderr
+    out = " ".join(bot.stdout.split())
+    assert "Spectators' link: http://127.0.0.1:" in out and "Send your friend" not in out
+    assert "Joined the match: White 0, Black 0 · match to 1." in out and "wins the match" in out
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    proc = subprocess.Popen([sys.executable, "-m", "tavli.cli", "join", shared_server.url, "--new", "friend",
+                             "--length", "2", "--mother-pin", "single"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env | {"LANG": "C.UTF-8", "COLUMNS": "100"})
+    assert proc.stdout is not None and proc.stdin is not None
+    proc.stdin.write("1\n" * 50)
+    proc.stdin.close()
+    first = proc.stdout.readline()
+    assert first.startswith("Send your friend this link: http://127.0.0.1:"), first
+    link = Link.parse(first.split(": ", 1)[1])
+    with shared_server.socket(link.socket.rsplit("/", 1)[1]) as friend:
+        friend.send(json.dumps({"type": "hello", "token": link.token}))
+        state = json.loads(friend.recv(timeout=30))
+        assert state["settings"]["length"] == 2 and state["settings"]["mother_pin"] == "single"
+        friend.send(json.dumps({"type": "resign", "seq": state["seq"], "match": True}))
+        rest = proc.stdout.read()  # to the end: the program ends with the match
+        proc.wait(timeout=120)
+    assert proc.returncode == 0 and "wins the match 2-0" in " ".join(rest.split())
+    for args, said in ((("http://127.0.0.1:9/match/x#t=y", "--new", "friend"), "a new match is made on a server's"),
+                       ((shared_server.url, "--new", "expert", "--games", "chess"), "made no match: ")):
+        bad = tavli_join(*args)
+        assert bad.returncode == 2 and said in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
 def test_a_link_that_leads_nowhere_is_one_line(shared_server: Server) -> None:
     links = shared_server.post("/api/matches", {"opponent": "beginner", "length": 1, "seat": "white"})
     bad = tavli_join(shared_server.url + links["play"].split("#t=")[0] + "#t=not-the-token")
