@@ -351,9 +351,10 @@ def _resumed(path: Path, seats: dict[Color, str]) -> tuple[MatchRecord, MatchSet
 @click.option("--seat", type=click.Choice(["white", "black", "random"]), default="white", show_default=True,
               help="with --new: your side")
 @house_rule_options
+@click.option("--name", default=None, help="your name, for your opponent to see (at most 24 letters)")
 @language_option
 def join(link: str, opponent: str | None, length: int, games: str, seat: str, mother_pin: str, prime_limits: str,
-         prime_in_opponent_start: str, language: str) -> None:
+         prime_in_opponent_start: str, name: str | None, language: str) -> None:
     """Play your seat of a match on a Tavli server (tavli serve) at the terminal: LINK is the
     link the server gave you or your friend (http://HOST/match/ID#t=TOKEN), or the server's
     address (http://HOST:PORT) to take the seat of one of its open matches, or with --new to
@@ -367,12 +368,14 @@ def join(link: str, opponent: str | None, length: int, games: str, seat: str, mo
     from tavli.remote import RemoteError
     from tavli.remote import join as join_match
 
+    if name is not None and (len(" ".join(name.split())) > 24 or not name.isprintable()):
+        raise InputError("--name has at most 24 letters and no control characters")
     new = None
     if opponent is not None:
         new = {"opponent": opponent, "length": length, "games": games, "seat": seat, "mother_pin": mother_pin,
                "prime_limits": prime_limits == "on", "prime_in_opponent_start": prime_in_opponent_start == "on"}
     try:
-        join_match(link, language=language, new=new)
+        join_match(link, language=language, new=new, name=name)
     except RemoteError as e:
         raise InputError(str(e)) from None
     except KeyboardInterrupt:

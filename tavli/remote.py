@@ -122,9 +122,11 @@ def _request(url: str, method: str = "GET", body: Message | None = None) -> tupl
         raise RemoteError("cannot reach {server}: {why}", server=url, why=str(e) or type(e).__name__) from None
 
 
-def choose_open_match(server: str, console: Console, read_line: Callable[[str], str], words: Words) -> str | None:
+def choose_open_match(server: str, console: Console, read_line: Callable[[str], str], words: Words,
+                      name: str | None = None) -> str | None:
     """List the server's open matches (``GET /api/open``), numbered; take the seat of the one the
-    player names (``POST /api/open/ID``) and return its link, or None when he takes none."""
+    player chooses (``POST /api/open/ID``, with his ``name``) and return its link, or None when
+    he takes none."""
     while True:
         status, found = _request(f"{server}/api/open")
         listed = found.get("matches") if status == 200 and isinstance(found, dict) else None
@@ -137,18 +139,21 @@ def choose_open_match(server: str, console: Console, read_line: Callable[[str], 
         console.print(words("Open matches on {server}:", "bold", server=server))
         for number, m in enumerate(listed, 1):
             games = [str(g) for g in m.get("games", [])]
-            name = (words.plain("Tavli") if tuple(games) == TAVLI_SEQUENCE else
-                    ", ".join(words.game(g) for g in games))
+            title = (words.plain("Tavli") if tuple(games) == TAVLI_SEQUENCE else
+                     ", ".join(words.game(g) for g in games))
             waited = int(m.get("waiting", 0))
             wait = (words.plain("{count} s", count=waited) if waited < 60 else
                     words.plain("{count} min", count=waited // 60))
-            console.print(words("  {number}) {games} · to {length} · you play {side} · waiting {wait}", number=number,
-                                games=name, length=m.get("length"), side=words.color(COLORS[m["seat"]]), wait=wait))
+            line = words("  {number}) {games} · to {length} · you play {side} · waiting {wait}", number=number,
+                         games=title, length=m.get("length"), side=words.color(COLORS[m["seat"]]), wait=wait)
+            if m.get("name"):
+                line.append(f" · {m['name']}")
+            console.print(line)
         answer = read_line(words.plain("Which match will you join? (its number; Enter for none) ")).strip()
         if not answer.isdecimal() or not 1 <= int(answer) <= len(listed):
             return None
         status, seat = _request(f"{server}/api/open/{urllib.parse.quote(str(listed[int(answer) - 1]['match']))}",
-                                "POST")
+                                "POST", {"name": name} if name else {})
         if status == 201 and isinstance(seat, dict) and "play" in seat:
             return server + str(seat["play"])
         console.print(words("✗ someone took that seat first: choose another.", ERROR_STYLE))
@@ -238,6 +243,8 @@ class RemoteMatch:
             name = self.words.plain("{side} (you)", side=side)
         elif player["kind"] == "bot":
             name = self.words.plain("{side} ({kind})", side=side, kind=self.words.plain(str(player["level"])))
+        elif player.get("name"):
+            name = self.words.plain("{side} ({kind})", side=side, kind=str(player["name"]))
         else:
             name = self.words.plain("{side} (friend)", side=side)
         return mover_text(color, name)
@@ -272,9 +279,10 @@ class RemoteMatch:
                 return state
 
     # -- the flow -------------------------------------------------------------
-    def run(self, token: str) -> Color | None:
-        """Join with ``token`` and play until the match is over; return the winner."""
-        self.send({"type": "hello", "token": token})
+    def run(self, token: str, name: str | None = None) -> Color | None:
+        """Join with ``token`` (giving the player's ``name``, if any) and play until the match is
+        over; return the winner."""
+        self.send({"type": "hello", "token": token} | ({"name": name} if name else {}))
         state = self.reply({})
         if not state:
             raise RemoteError("the server did not let this link join its match")
@@ -465,7 +473,7 @@ class RemoteMatch:
 
 
 def join(link: str, *, console: Console | None = None, read_line: Callable[[str], str] | None = None,
-         language: str = "en", new: Message | None = None) -> Color | None:
+         language: str = "en", new: Message | None = None, name: str | None = None) -> Color | None:
     """Play the seat of ``link`` at the terminal; return the winner, or None if the player left.
     ``link`` may be a server's address: then a new match made by ``new`` (``new_match``), or
     else a seat of one of its open matches. RemoteError (one line) for a link or server that
@@ -479,10 +487,10 @@ def join(link: str, *, console: Console | None = None, read_line: Callable[[str]
     if server is None and new is not None:
         raise RemoteError("a new match is made on a server's address (http://HOST:PORT), not on {link!r}", link=link)
     if server is not None and new is not None:
-        link = new_match(server, new, console, Words(language))
+        link = new_match(server, new | ({"name": name} if name else {}), console, Words(language))
     elif server is not None:  # a server's address: one of its open matches
         try:
-            chosen = choose_open_match(server, console, read_line, Words(language))
+            chosen = choose_open_match(server, console, read_line, Words(language), name)
         except EOFError:
             chosen = None
         if chosen is None:
@@ -497,7 +505,7 @@ def join(link: str, *, console: Console | None = None, read_line: Callable[[str]
                           read_line, Words(language))
     try:
         with socket:
-            return session.run(where.token)
+            return session.run(where.token, name)
     except (LeaveMatch, EOFError):  # the match stays on the server
         console.print()
         session.say("You left the match: it waits on the server, and the same link brings you back.")

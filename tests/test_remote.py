@@ -145,6 +145,9 @@ def test_a_claim_is_asked_once_for_each_absence_and_again_after_a_refusal() -> N
         return answers.pop(0)
 
     session = RemoteMatch(sent.append, receive, Console(file=io.StringIO()), read_line)
+    players = {"white": {"kind": "human", "name": None}, "black": {"kind": "human", "name": "Maria"}}
+    assert session.side({"players": players}, BLACK).plain == "● Black (Maria)"  # the name the opponent gave
+    assert session.side({"players": players | {"black": {"kind": "human"}}}, BLACK).plain == "● Black (friend)"
     away = {"type": "state", "seq": 5, "claim_at": time.time() - 1, "game": {"index": 1}, "over": False}
     answers.append("n")
     assert session.wait(away) is away and prompts == [
@@ -192,7 +195,7 @@ def test_a_seat_taken_first_is_said_and_the_list_comes_again(monkeypatch: pytest
     answers = [(200, {"matches": [one]}), (409, {"error": "no open seat in that match"}), (200, {"matches": []})]
     asked: list[tuple[str, str]] = []
 
-    def request(url: str, method: str = "GET") -> tuple[int, Any]:
+    def request(url: str, method: str = "GET", body: object = None) -> tuple[int, Any]:
         asked.append((method, url))
         return answers.pop(0)
 
@@ -215,8 +218,9 @@ def test_an_open_match_is_chosen_from_the_servers_list(tmp_path: Path) -> None:
     try:
         none = tavli_join(server.url + "/")
         assert none.returncode == 0 and "No match is waiting on " in none.stdout
-        links = [server.post("/api/matches", {"opponent": "anyone", "length": n, "games": "plakoto", "seat": "white"})
-                 for n in (3, 5)]
+        links = [server.post("/api/matches", {"opponent": "anyone", "length": n, "games": "plakoto", "seat": "white",
+                                              "name": "Eleni"}) for n in (3, 5)]
+        seen: list[str] = []
         with server.socket(links[0]["match"]) as creator:  # the first one's creator waits at his board
             creator.send(json.dumps({"type": "hello", "token": links[0]["token"]}))
 
@@ -224,16 +228,18 @@ def test_an_open_match_is_chosen_from_the_servers_list(tmp_path: Path) -> None:
                 while True:
                     state = json.loads(creator.recv(timeout=120))
                     if state.get("type") == "state" and state["players"]["black"]["connected"]:
+                        seen.append(state["players"]["black"]["name"])
                         creator.send(json.dumps({"type": "resign", "seq": state["seq"], "match": True}))
                         return
 
             waiter = threading.Thread(target=resign_when_joined, daemon=True)
             waiter.start()
-            chose = tavli_join(server.url, "--lang", "el", stdin="2\n")  # the list is newest first
+            chose = tavli_join(server.url, "--lang", "el", "--name", "Kostas", stdin="2\n")  # newest first
             waiter.join(timeout=30)
             assert chose.returncode == 0, chose.stderr
             out = " ".join(chose.stdout.split())
             assert "1) Πλακωτό · στους 5 · παίζετε με τα Μαύρα" in out and "2) Πλακωτό · στους 3" in out
+            assert "· Eleni" in out and seen == ["Kostas"]  # each sees the other's name
             assert "Μπήκατε στην παρτίδα" in out and "κερδίζουν την παρτίδα 3-0" in out
             taken = urllib.request.urlopen(server.url + "/api/open", timeout=30)
             assert [m["match"] for m in json.load(taken)["matches"]] == [links[1]["match"]]
@@ -273,6 +279,8 @@ def test_a_new_match_is_made_from_the_terminal(shared_server: Server) -> None:
                        ((shared_server.url, "--new", "expert", "--games", "chess"), "made no match: ")):
         bad = tavli_join(*args)
         assert bad.returncode == 2 and said in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+    named = tavli_join(shared_server.url, "--name", "x" * 30)
+    assert named.returncode == 2 and "--name has at most 24 letters" in named.stderr
 
 
 def test_a_link_that_leads_nowhere_is_one_line(shared_server: Server) -> None:

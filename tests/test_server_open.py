@@ -6,14 +6,19 @@ import asyncio
 import secrets
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from test_server_app import hello, new_match, token_of
+from test_server_app import hello, is_state, new_match, token_of, until
 from test_server_store import URLS, run
 
 from tavli.server.service import OPEN_GRACE, MatchService, SeatTaken
 from tavli.server.store import Store, token_hash
+
+
+def until_state(ws: Any) -> dict[str, Any]:
+    return until(ws, is_state)
 
 
 def test_an_open_match_is_listed_taken_once_and_played(client: TestClient) -> None:
@@ -81,3 +86,42 @@ def test_a_match_is_listed_while_its_creator_is_there_and_taken_by_one(kind: str
         await store.close()
 
     run(kind, tmp_path, test)
+
+
+def test_players_names_from_the_start_page_the_open_seat_and_hello(client: TestClient) -> None:
+    made = new_match(client, opponent="anyone", length=1, games="portes", seat="white", name="  Eleni   K. ")
+    [entry] = [m for m in client.get("/api/open").json()["matches"] if m["match"] == made["match"]]
+    assert entry["name"] == "Eleni K."
+    seat = client.post(f"/api/open/{made['match']}", json={"name": "Νίκος"}).json()
+    with client.websocket_connect(f"/ws/{made['match']}") as ws:
+        state = hello(ws, seat["token"])
+        assert state["players"]["white"]["name"] == "Eleni K." and state["players"]["black"]["name"] == "Νίκος"
+    record = client.get(f"/api/matches/{made['match']}/record").json()
+    assert [record["players"][c]["name"] for c in ("white", "black")] == ["Eleni K.", "Νίκος"]
+    friend = new_match(client, opponent="friend", length=1)
+    with client.websocket_connect(f"/ws/{friend['match']}") as a:
+        a.send_json({"type": "hello", "token": token_of(friend["friend"]), "name": "Maria"})
+        assert until_state(a)["players"]["black"]["name"] == "Maria"
+    with client.websocket_connect(f"/ws/{friend['match']}") as b:  # a name is given once
+        b.send_json({"type": "hello", "token": token_of(friend["friend"]), "name": "Someone else"})
+        assert until_state(b)["players"]["black"]["name"] == "Maria"
+
+
+@pytest.mark.parametrize(("where", "name"), [("create", "x" * 25), ("create", 5), ("take", "bell\a"),
+                                             ("take", ["Eleni"]), ("hello", "zero\u200bwidth")])
+def test_a_bad_name_is_refused_in_one_line_and_changes_nothing(client: TestClient, where: str, name: object) -> None:
+    if where == "create":
+        answer = client.post("/api/matches", json={"opponent": "anyone", "name": name})
+        assert answer.status_code == 400 and answer.json()["error"].startswith("a name ")
+        return
+    made = new_match(client, opponent="anyone", length=1)
+    if where == "take":
+        answer = client.post(f"/api/open/{made['match']}", json={"name": name})
+        assert answer.status_code == 400 and answer.json()["error"].startswith("a name ")
+        assert made["match"] in [m["match"] for m in client.get("/api/open").json()["matches"]]  # still open
+        return
+    with client.websocket_connect(f"/ws/{made['match']}") as ws:
+        ws.send_json({"type": "hello", "token": token_of(made["play"]), "name": name})
+        refused = ws.receive_json()
+        assert refused["type"] == "error" and refused["code"] == "bad-message" and "a name " in refused["message"]
+        assert hello(ws, token_of(made["play"]))["players"]["white"]["name"] is None  # joined without one

@@ -577,8 +577,11 @@ def test_an_open_match_is_taken_from_the_start_page(browser: Browser, shared_ser
     contexts = [browser.new_context(**PHONE) for _ in range(2)]
     try:
         creator = contexts[0].new_page()
+        creator.goto(shared_server.url + "/")
+        creator.evaluate("localStorage.setItem('tavli:name', 'Eleni')")  # typed on an earlier visit
         start_match(creator, shared_server.url, "anyone", length="3", games="tavli")
         mine = state(creator)
+        assert mine["players"][mine["you"]]["name"] == "Eleni"
         expect(creator.locator("[data-testid=share-open]")).to_be_visible()
         expect(creator.locator("[data-testid=share-friend]")).to_be_hidden()
         back = contexts[0].new_page()  # the creator's own start page: his match, not to join
@@ -589,12 +592,16 @@ def test_an_open_match_is_taken_from_the_start_page(browser: Browser, shared_ser
         seat = "White" if mine["you"] == "black" else "Black"
         row = other.locator("[data-testid=open-list] li").filter(has_text=f"you play {seat}")
         expect(row).to_have_count(1)
-        expect(row).to_contain_text("Tavli · to 3 · you play")
+        expect(row).to_contain_text("Eleni · Tavli · to 3 · you play")
+        other.fill("[data-testid=name]", "Νίκος")
         other.screenshot(path=str(SCREENSHOTS / "open-matches-390x844.png"), full_page=True, animations="disabled")
         row.locator("[data-testid=join]").click()
         other.wait_for_function("window.tavliState && window.tavliState.type === 'state'")
         assert state(other)["you"] == seat.lower() and state(other)["match"] == mine["match"]
+        expect(other.locator(f"#player-{mine['you']} .name")).to_contain_text("Eleni")
+        expect(other.locator(f"#player-{seat.lower()} .name")).to_contain_text("Νίκος (you)")
         creator.wait_for_function(f"window.tavliState.players.{seat.lower()}.connected")
+        expect(creator.locator(f"#player-{seat.lower()} .name")).to_contain_text("Νίκος")
         expect(creator.locator("[data-testid=share-open]")).to_be_hidden()  # someone came
         back.reload()
         expect(back.locator("[data-testid=open-none]")).to_be_visible()

@@ -298,6 +298,7 @@ def test_a_match_file_is_reviewed(browser: Browser, shared_server: Server, tmp_p
             expect(page.locator("[data-testid=file-error]")).to_have_text("")
             expect(page.locator("[data-testid=board]")).to_be_visible()
             expect(page.locator("[data-testid=moves] li")).to_have_count(len(record.games[0].turns))
+            expect(page.locator("[data-testid=stats-white]")).to_contain_text("Ada")  # the player's name
             page.keyboard.press("ArrowRight")
             expect(page.locator("[data-testid=decision-title]")).to_contain_text("1")
             # a bad file after a good one: the error, and the review stays

@@ -65,6 +65,7 @@ from tavli.server.service import (
     SEATS,
     ActionError,
     LiveMatch,
+    MatchRequestError,
     MatchService,
     SeatTaken,
     seat_name,
@@ -258,8 +259,8 @@ class Hub:
         live = self.service.peek(match_id)
         if match_id not in self.rooms or live is None:
             return
-        if note.seq < 0:  # a seat joined or left there: show who is connected
-            task = asyncio.create_task(self.broadcast(live))
+        if note.seq < 0:  # a seat joined or left there: show who is connected, and his name
+            task = asyncio.create_task(self.rejoined(live))
         else:
             self._inbox.setdefault(match_id, []).append(note)
             if match_id in self._delivering:
@@ -268,6 +269,10 @@ class Hub:
             task = asyncio.create_task(self.deliver(match_id))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def rejoined(self, live: LiveMatch) -> None:
+        await self.service.reload_names(live)
+        await self.broadcast(live)
 
     async def deliver(self, match_id: str) -> None:
         """Catch up with another process's actions on ``match_id`` and show them; again while
@@ -629,13 +634,25 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
     async def take_open_seat(request: Request) -> Response:
         client = client_address(request.client.host if request.client else "?")
         match_id = request.path_params["match_id"]
+        raw = await read_body(request)
+        if isinstance(raw, Response):
+            return raw
+        try:
+            body = json.loads(raw or b"{}")
+        except (ValueError, RecursionError):
+            return error("the request is not JSON", 400)
+        if not isinstance(body, dict) or set(body) - {"name"}:
+            return error("the request is a JSON object with at most a name", 400)
         if not creations.allow(client):  # taking a seat counts as making a match
             return error(Reason("at most {count} new matches a minute: try again soon", count=matches_per_minute), 429)
         try:
-            answer = await service.take_open_seat(match_id)
+            answer = await service.take_open_seat(match_id, body.get("name"))
         except SeatTaken as exc:
             creations.refund(client)
             return error(exc, 409)
+        except MatchRequestError as exc:
+            creations.refund(client)
+            return error(exc, 400)
         return JSONResponse(answer, status_code=201)
 
     async def dice(request: Request) -> Response:
@@ -759,6 +776,11 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
                 conn.steps, conn.token = msg.steps, msg.token
                 if match_id not in hub.rooms:  # not watched here until now: another process may be ahead
                     live = await service.catch_up(match_id) or live
+                if role in SEATS and msg.name is not None:  # before joining: the join tells the other processes
+                    try:
+                        await service.name_seat(live, role, msg.name)
+                    except MatchRequestError as exc:
+                        raise ActionError("bad-message", exc) from None
                 await hub.join(conn, match_id, role)
                 await hub.broadcast(live)
                 await service.wake(match_id)

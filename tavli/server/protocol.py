@@ -37,6 +37,7 @@ class Hello(_Message):
     type: Literal["hello"]
     token: Annotated[str, Field(min_length=1, max_length=128)]
     steps: bool = False
+    name: Annotated[str, Field(max_length=200)] | None = None
     id: MessageId = None
 
 

@@ -19,6 +19,7 @@ import os
 import re
 import secrets
 import time
+import unicodedata
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -139,6 +140,25 @@ class SeatTaken(TavliError):
 
 
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+NAME_LENGTH = 24
+"""The most characters a player's name may have."""
+
+
+def player_name(value: object) -> str | None:
+    """A player's name as given (None or empty: no name), its spaces tidied; ``MatchRequestError``
+    for one that is not text, too long, or holds control characters.
+
+    >>> player_name("  Eleni   K. "), player_name(None), player_name("")
+    ('Eleni K.', None, None)
+    """
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise MatchRequestError("a name must be text")
+    name = " ".join(value.split())
+    if len(name) > NAME_LENGTH or any(unicodedata.category(c)[0] == "C" for c in name):
+        raise MatchRequestError("a name has at most {count} letters and no control characters", count=NAME_LENGTH)
+    return name or None
 """What a match's id may be: anything else names no match."""
 PEOPLE = ("friend", "anyone")
 """The opponents that are people: a friend with a link, or anyone on the server (an open seat)."""
@@ -227,6 +247,8 @@ class LiveMatch:
     (``{"kind": "rematch", "from": seat}``) waiting for the other side's answer."""
     rematch: str | None = None
     """The id of the rematch, once agreed."""
+    names: dict[str, str] = field(default_factory=dict)
+    """The names the players gave, by seat (set once each)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     _listed: tuple[object, dict[str, int]] | None = None
@@ -418,7 +440,7 @@ class MatchService:
         if not isinstance(body, dict):
             raise MatchRequestError("the request must be a JSON object")
         known = {"opponent", "length", "games", "seat", "mother_pin", "prime_limits", "prime_in_opponent_start",
-                 "coach"}
+                 "coach", "name"}
         unknown = sorted(set(body) - known)
         if unknown:
             raise MatchRequestError("unknown field {name!r}", name=unknown[0])
@@ -436,6 +458,7 @@ class MatchService:
         if type(coach) is not bool:
             raise MatchRequestError("coach must be true or false")
         data["coach"] = coach
+        name = player_name(body.get("name"))
         other = "black" if seat == "white" else "white"
         kinds = {seat: "human", other: "human" if opponent in PEOPLE else f"bot:{opponent}"}
         match_id = secrets.token_urlsafe(9)
@@ -444,7 +467,8 @@ class MatchService:
             tokens[other] = secrets.token_urlsafe(24)
         await self._new_match(match_id, data, kinds["white"], kinds["black"],
                               {token_hash(t): role for role, t in tokens.items()},
-                              open_seat=other if opponent == "anyone" else None)
+                              open_seat=other if opponent == "anyone" else None,
+                              seat_names={seat: name} if name else None)
         link = f"/match/{match_id}#t="
         return {"match": match_id, "seat": seat, "token": tokens[seat], "play": link + tokens[seat],
                 "friend": link + tokens[other] if other in tokens else None,
@@ -456,19 +480,38 @@ class MatchService:
         was made, while his page opens), until someone takes the seat or the match ends."""
         found = await self.store.open_matches(time.time() if now is None else now, OPEN_GRACE, OPEN_LISTED)
         at = time.time() if now is None else now
-        return [{"match": o.match_id, "seat": o.seat, "waiting": round(max(0.0, at - o.created))} | {
+        return [{"match": o.match_id, "seat": o.seat, "name": o.name, "waiting": round(max(0.0, at - o.created))} | {
             name: o.settings[name] for name in ("length", "games", "mother_pin", "prime_limits",
                                                 "prime_in_opponent_start", "coach") if name in o.settings}
                 for o in found]
 
-    async def take_open_seat(self, match_id: str) -> dict[str, Any]:
-        """Take the open seat of ``match_id``: its token and link. ``SeatTaken`` where there is
-        none (someone took it first, or it never was open)."""
+    async def take_open_seat(self, match_id: str, name: object = None) -> dict[str, Any]:
+        """Take the open seat of ``match_id`` (with the player's ``name``, if he gives one): its
+        token and link. ``SeatTaken`` where there is none (someone took it first, or it was never
+        open); ``MatchRequestError`` for a name that cannot be one."""
+        given = player_name(name)
         token = secrets.token_urlsafe(24)
-        seat = await self.store.take_open_seat(match_id, token_hash(token)) if MATCH_ID.fullmatch(match_id) else None
+        seat = (await self.store.take_open_seat(match_id, token_hash(token), given)
+                if MATCH_ID.fullmatch(match_id) else None)
         if seat is None:
             raise SeatTaken("no open seat in that match: someone took it first, or it was never open")
+        live = self.peek(match_id)
+        if live is not None and given:
+            live.names.setdefault(seat, given)
         return {"match": match_id, "seat": seat, "token": token, "play": f"/match/{match_id}#t={token}"}
+
+    async def name_seat(self, live: LiveMatch, seat: str, name: object) -> None:
+        """The player of ``seat`` gives his ``name`` (his page sends it as he joins): kept unless
+        the seat has one. ``MatchRequestError`` for a name that cannot be one."""
+        given = player_name(name)
+        if given and seat not in live.names:
+            await self.store.name_seat(live.row.id, seat, given)
+            live.names[seat] = (await self.store.names_of(live.row.id)).get(seat, given)
+
+    async def reload_names(self, live: LiveMatch) -> None:
+        """The names as stored: another server process may have been given one."""
+        if len(live.names) < 2:
+            live.names = await self.store.names_of(live.row.id)
 
     async def get(self, match_id: str) -> LiveMatch | None:
         """The match, replayed from the database the first time it is asked for."""
@@ -502,6 +545,7 @@ class MatchService:
                 return await self._load(match_id)
         if not await self._complete(live):
             return await self._load(match_id)
+        live.names = await self.store.names_of(match_id)
         return live
 
     async def _complete(self, live: LiveMatch) -> bool:
@@ -714,14 +758,16 @@ class MatchService:
         await self._new_match(match_id, live.row.settings, live.row.black, live.row.white, roles)
 
     async def _new_match(self, match_id: str, settings: dict[str, Any], white: str, black: str,
-                         hashes: dict[str, str], open_seat: str | None = None) -> None:
+                         hashes: dict[str, str], open_seat: str | None = None,
+                         seat_names: dict[str, str] | None = None) -> None:
         """Store a new match (its tokens by their hashes and roles), keep it, and let its bots act.
         It is replayed here as a load would replay it (which draws the first game's seed, for the
         roll-off) and stored with that seed in one transaction: no load and no second write."""
         created = time.time()
         live = _replay(MatchRow(match_id, created, settings, white, black, 0, False, created), [], [])
+        live.names = dict(seat_names or {})
         await self.store.create_with_hashes(match_id, settings, white, black, hashes,
-                                            dict(enumerate(live.roller.seeds)), created, open_seat)
+                                            dict(enumerate(live.roller.seeds)), created, open_seat, seat_names)
         live = self._live.setdefault(match_id, live)
         async with live.lock:
             await self._run_bots(live)
@@ -823,8 +869,8 @@ class MatchService:
         live = await self.get(match_id)
         if live is None:
             return None
-        players = {color: PlayerInfo("bot", level) if (level := live.bot_level(color)) else PlayerInfo("human", "")
-                   for color in (WHITE, BLACK)}
+        players = {color: PlayerInfo("bot", level) if (level := live.bot_level(color)) else
+                   PlayerInfo("human", live.names.get(seat_name(color), "")) for color in (WHITE, BLACK)}
         created = datetime.datetime.fromtimestamp(live.row.created, datetime.UTC).isoformat(timespec="seconds")
         return MatchRecord.from_match(live.match, players, live.roller.seeds,
                                       meta={"created": created, "site": "Tavli", "match": match_id})

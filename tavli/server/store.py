@@ -103,6 +103,14 @@ open_seats = Table(
     Column("created", Float, nullable=False),
 )
 
+names = Table(
+    "names", metadata,
+    # the name a player gave for his seat; set once, by the first to give one
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("seat", String(8), primary_key=True),
+    Column("name", String(64), nullable=False),
+)
+
 analyses = Table(
     "analyses", metadata,
     Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
@@ -286,7 +294,8 @@ class Store:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.notifies = full.startswith("postgresql")
         """Whether stored actions are announced to other processes (PostgreSQL NOTIFY)."""
-        self._set_presence = _presence_upsert(postgresql_insert if self.notifies else sqlite_insert)
+        self._insert = postgresql_insert if self.notifies else sqlite_insert
+        self._set_presence = _presence_upsert(self._insert)
         self.origin = secrets.token_hex(8)
         """This process's name in the announcements, so that it ignores its own."""
         self._queue: list[_Append] = []
@@ -520,10 +529,12 @@ class Store:
     @_unbroken
     async def create_with_hashes(self, match_id: str, settings: dict[str, Any], white: str, black: str,
                                  hashes: dict[str, str], new_seeds: dict[int, bytes] | None = None,
-                                 created: float | None = None, open_seat: str | None = None) -> None:
+                                 created: float | None = None, open_seat: str | None = None,
+                                 seat_names: dict[str, str] | None = None) -> None:
         """A new match whose tokens are given by their hashes (``token_hash``) and roles;
         ``new_seeds``, its first games' seeds if already drawn, are stored in the same transaction,
-        and so is ``open_seat``, a seat anyone may take (``take_open_seat``)."""
+        and so are ``open_seat``, a seat anyone may take (``take_open_seat``), and the players'
+        ``seat_names``."""
         now = time.time() if created is None else created
         async with self.engine.begin() as conn:
             await conn.execute(insert(matches).values(
@@ -535,30 +546,50 @@ class Store:
                 await conn.execute(insert(seeds), _seed_rows(match_id, new_seeds))
             if open_seat is not None:
                 await conn.execute(insert(open_seats).values(match_id=match_id, seat=open_seat, created=now))
+            if seat_names:
+                await conn.execute(insert(names), [{"match_id": match_id, "seat": seat, "name": name}
+                                                   for seat, name in seat_names.items()])
 
+    @_unbroken
+    async def name_seat(self, match_id: str, seat: str, name: str) -> None:
+        """Give ``seat`` of ``match_id`` its player's name, unless it has one already."""
+        statement = self._insert(names).values(match_id=match_id, seat=seat, name=name).on_conflict_do_nothing()
+        async with self.engine.begin() as conn:
+            await conn.execute(statement)
+
+    @_unbroken
+    async def names_of(self, match_id: str) -> dict[str, str]:
+        """The names the players of ``match_id`` gave, by seat."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(names.c.seat, names.c.name).where(names.c.match_id == match_id))).all()
+        return {str(seat): str(name) for seat, name in rows}
     @_unbroken
     async def open_matches(self, now: float, grace: float, limit: int) -> list[OpenSeat]:
         """The matches with a seat anyone may take, newest first, at most ``limit``: those not
         over whose creator is connected at ``now``, or that are at most ``grace`` seconds old
         (their creator's page is still on its way)."""
         creator = presence.alias("creator")
-        query = (select(open_seats.c.match_id, open_seats.c.seat, open_seats.c.created, matches.c.settings)
+        named = names.alias("named")
+        query = (select(open_seats.c.match_id, open_seats.c.seat, open_seats.c.created, matches.c.settings,
+                        named.c.name)
                  .join(matches, matches.c.id == open_seats.c.match_id)
                  .outerjoin(creator, (creator.c.match_id == open_seats.c.match_id)
                             & (creator.c.seat != open_seats.c.seat))
+                 .outerjoin(named, (named.c.match_id == open_seats.c.match_id) & (named.c.seat != open_seats.c.seat))
                  .where(matches.c.over.is_(False),
                         or_(open_seats.c.created >= now - grace, creator.c.until > now))
                  .order_by(open_seats.c.created.desc()).limit(limit))
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
-        return [OpenSeat(str(m), str(seat), float(created), json.loads(settings))
-                for m, seat, created, settings in rows]
+        return [OpenSeat(str(m), str(seat), float(created), json.loads(settings), None if name is None else str(name))
+                for m, seat, created, settings, name in rows]
 
     @_unbroken
-    async def take_open_seat(self, match_id: str, hash_: str) -> str | None:
-        """Give ``match_id``'s open seat to the token whose hash is ``hash_``; the seat, or None
-        where there is none to take (taken already, or never open). Of two takers at once, in
-        one process or two, one gets it: the open seat's row can be deleted once."""
+    async def take_open_seat(self, match_id: str, hash_: str, name: str | None = None) -> str | None:
+        """Give ``match_id``'s open seat to the token whose hash is ``hash_`` (and the player's
+        ``name``); the seat, or None where there is none to take (taken already, or never open).
+        Of two takers at once, in one process or two, one gets it: the open seat's row can be
+        deleted once."""
         async with self.engine.begin() as conn:
             row = (await conn.execute(select(open_seats.c.seat).where(open_seats.c.match_id == match_id))).first()
             if row is None:
@@ -567,17 +598,22 @@ class Store:
             if taken.rowcount != 1:
                 return None
             await conn.execute(insert(tokens).values(hash=hash_, match_id=match_id, role=str(row[0])))
+            if name is not None:
+                await conn.execute(self._insert(names).values(match_id=match_id, seat=str(row[0]), name=name)
+                                   .on_conflict_do_nothing())
         return str(row[0])
 
 
 @dataclass(frozen=True)
 class OpenSeat:
-    """A match's seat that anyone may take: the match, the seat, when it was made, its settings."""
+    """A match's seat that anyone may take: the match, the seat, when it was made, its settings,
+    and the name its creator gave."""
 
     match_id: str
     seat: str
     created: float
     settings: dict[str, Any]
+    name: str | None = None
 
 
 def _seed_rows(match_id: str, new_seeds: dict[int, bytes]) -> list[dict[str, Any]]:

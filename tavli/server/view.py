@@ -153,7 +153,8 @@ def seat_state(live: LiveMatch, you: str, *, steps: bool, connected: dict[str, b
     state: dict[str, Any] = {
         "you": you,
         "players": {name: {"kind": "bot" if live.bot_level(color) else "human",
-                           "level": live.bot_level(color), "connected": connected.get(name, False)}
+                           "level": live.bot_level(color), "connected": connected.get(name, False),
+                           "name": live.names.get(name)}
                     for name, color in (("white", WHITE), ("black", BLACK))},
         "can_roll": on_turn and match.dice is None and not match.game.is_over,
         "can_play": legal is not None and len(legal) > 0,

@@ -27,10 +27,19 @@ async function loadLevels() {
   select.value = chosen;
 }
 
+/** The player's name, as typed and remembered in this browser (empty: none). */
+function playerName() {
+  const name = $("name").value.trim();
+  localStorage.setItem("tavli:name", name);
+  return name;
+}
+
 function request() {
   const length = $("length").value === "other" ? Number($("length-other").value) : Number($("length").value);
   const games = $("games").value === "custom" ? $("games-custom").value.trim() : $("games").value;
+  const name = $("opponent").value === "here" ? "" : playerName();  // two players here: no one name for the page
   return {
+    ...(name ? { name } : {}),
     // two players on this device: a match between friends whose page holds both seats
     opponent: $("opponent").value === "here" ? "friend" : $("opponent").value, length, games, seat: $("seat").value,
     mother_pin: $("mother-pin").value,
@@ -96,7 +105,7 @@ function renderOpen() {
     const about = document.createElement("span");
     const rules = [m.mother_pin !== "double" && m.games.includes("plakoto") ? `${t("motherPin")} ${t(`mother${m.mother_pin[0].toUpperCase()}${m.mother_pin.slice(1)}`)}` : "",
       !m.prime_limits && m.games.includes("fevga") ? t("noPrimeLimits") : ""].filter(Boolean);
-    about.textContent = t("openRow", { games: gamesName(m.games), n: m.length, seat: t(m.seat), wait: waited(m.waiting) })
+    about.textContent = (m.name ? `${m.name} · ` : "") + t("openRow", { games: gamesName(m.games), n: m.length, seat: t(m.seat), wait: waited(m.waiting) })
       + (rules.length ? ` · ${rules.join(" · ")}` : "");
     if (localStorage.getItem(`tavli:links:${m.match}`)) {  // made in this browser: waiting for someone else
       const mine = document.createElement("em");
@@ -127,7 +136,9 @@ async function takeSeat(match, button) {
   button.disabled = true;
   $("open-error").textContent = "";
   try {
-    const answer = await fetch(`/api/open/${encodeURIComponent(match)}`, { method: "POST" });
+    const name = playerName();
+    const answer = await fetch(`/api/open/${encodeURIComponent(match)}`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(name ? { name } : {}) });
     const seat = await answer.json().catch(() => ({}));
     if (answer.ok) { location.assign(seat.play); return; }
     $("open-error").textContent = answer.status === 409 ? t("seatTaken") : (sayable(seat.reason) ?? t("startFailed"));
@@ -138,6 +149,7 @@ async function takeSeat(match, button) {
   loadOpen();
 }
 
+$("name").value = localStorage.getItem("tavli:name") || "";
 languageSwitch($("lang"), () => { loadLevels(); renderOpen(); });
 translatePage();
 loadLevels();

@@ -49,7 +49,9 @@ function connect(conn) {
   socket.addEventListener("open", () => {
     conn.retry = 0;
     chancesAsked = null;
-    socket.send(JSON.stringify({ type: "hello", token: conn.token, steps: true }));
+    // the player's name from the start page, for his opponent to see (two players here: none)
+    const name = hotSeat ? "" : localStorage.getItem("tavli:name") || "";
+    socket.send(JSON.stringify({ type: "hello", token: conn.token, steps: true, ...(name ? { name } : {}) }));
   });
   socket.addEventListener("message", (event) => {
     let msg;
@@ -373,7 +375,9 @@ function renderPanel() {
   $("watching").hidden = s.you !== "spectator";
   for (const color of ["white", "black"]) {
     const p = s.players[color];
-    const who = p.kind === "bot" ? t("bot", { level: t(`level-${p.level}`) }) : (s.you === color && !hotSeat ? t("you") : t("human"));
+    const mine = s.you === color && !hotSeat;
+    const who = p.kind === "bot" ? t("bot", { level: t(`level-${p.level}`) })
+      : p.name ? (mine ? `${p.name} (${t("you")})` : p.name) : (mine ? t("you") : t("human"));
     const row = $(`player-${color}`);
     row.querySelector(".name").textContent = `${colorName(color)} · ${who} · ${p.connected ? t("connected") : t("away")}`;
     row.classList.toggle("on-turn", s.turn === color && !s.over);
