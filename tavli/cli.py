@@ -905,9 +905,10 @@ def _rollout_keys(values: tuple[str, ...]) -> list[tuple[int, int]]:
               help="value this decision's best plays by rollouts instead (repeatable)")
 @click.option("--trials", type=click.IntRange(min=1), default=216, show_default=True,
               help="trials per play for --rollout")
+@click.option("--boards", is_flag=True, help="draw the board of each mistake shown, as its player saw it")
 @language_option
 def analyse(record_file: Path, depth: int | None, as_json: bool, plot: Path | None, top: int,
-            workers: int | None, rollout_at: tuple[str, ...], trials: int, language: str) -> None:
+            workers: int | None, rollout_at: tuple[str, ...], trials: int, boards: bool, language: str) -> None:
     """Analyse a match record: every play against the best, error rates, blunders and luck."""
     from tavli import analysis as A
     from tavli.record import read
@@ -942,7 +943,7 @@ def analyse(record_file: Path, depth: int | None, as_json: bool, plot: Path | No
 
     from tavli.reports import analysis_view
 
-    Console(highlight=False, width=max(Console().width, 120)).print(analysis_view(found, top, language))
+    Console(highlight=False, width=max(Console().width, 120)).print(analysis_view(found, top, language, boards))
     if plot is not None:
         click.echo(words.plain("wrote {path}", path=plot))
 

@@ -18,19 +18,19 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich import box
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from tavli.dice import Dice
 from tavli.match import TAVLI_SEQUENCE
-from tavli.terminal import SEAT_KINDS, Words
+from tavli.position import Position
+from tavli.terminal import SEAT_KINDS, Words, board
 from tavli.variants import BLACK, WHITE, Color
 
 if TYPE_CHECKING:
     from tavli.analysis import Decision, MatchAnalysis
     from tavli.openings import OpeningTables
-    from tavli.position import Position
     from tavli.record import MatchRecord
     from tavli.rollout import RolloutResult
 
@@ -67,9 +67,10 @@ def _table(words: Words, title: Text | str | None, columns: Sequence[str], left:
 # -- the analysis of a match ----------------------------------------------------
 
 
-def analysis_view(found: MatchAnalysis, top: int = 10, language: str = "en") -> Group:
+def analysis_view(found: MatchAnalysis, top: int = 10, language: str = "en", boards: bool = False) -> Group:
     """``tavli analyse``'s answer: each player's error rate, luck and result, each game's, and
-    the ``top`` costliest mistakes with the plays that were better."""
+    the ``top`` costliest mistakes with the plays that were better (with ``boards``, each
+    mistake's board before the play, seen by the player who made it)."""
     words = Words(language)
     num = words.number
     scored = found.length is not None
@@ -116,7 +117,7 @@ def analysis_view(found: MatchAnalysis, top: int = 10, language: str = "en") -> 
         games.add_row(str(g.index + 1), words.game(g.variant), *at_score, winner,
                       num(g.players[WHITE].error_rate, ".1f"), num(g.players[BLACK].error_rate, ".1f"), *lost,
                       num(g.players[WHITE].luck, "+.3f"), num(g.players[BLACK].luck, "+.3f"))
-    shown: list[Table | Text] = [players, games]
+    shown: list[RenderableType] = [players, games]
     mistakes = found.mistakes(top)
     if top and not mistakes:
         shown.append(words("No doubtful play, error or blunder."))
@@ -126,7 +127,12 @@ def analysis_view(found: MatchAnalysis, top: int = 10, language: str = "en") -> 
         head.append_text(words(" (equity in points per game for the player; MWC: his chance of winning the match)")
                          if scored else words(" (equity in points per game for the player)"))
         shown.append(head)
-        shown.extend(line for d in mistakes for line in _mistake_lines(words, d))
+        for d in mistakes:
+            lines = _mistake_lines(words, d)
+            shown.append(lines[0])
+            if boards:
+                shown.append(board(Position.from_string(d.position), bottom=d.color, dice=d.dice, language=language))
+            shown.extend(lines[1:])
     return Group(*shown)
 
 

@@ -18,7 +18,7 @@ from tavli.position import Position
 from tavli.record import MatchRecord, PlayerInfo
 from tavli.reports import analysis_view, met_view, opening_roll_view, openings_view, rollout_view
 from tavli.rollout import RolloutSettings, rollout
-from tavli.terminal import render_text
+from tavli.terminal import board, render_text
 from tavli.variants import BLACK, WHITE
 
 GREEK = re.compile("[α-ωΑ-Ω]")
@@ -65,6 +65,10 @@ def test_an_analysis_in_english_keeps_its_words_and_figures(analysed: MatchAnaly
     assert f"played {worst.played}, {worst.skill} ({lost})" in text
     assert "  <- played" in text and "…" not in text
     assert render_text(analysis_view(analysed, 0, "en"), width=120).count("costliest") == 0  # --top 0: no list
+    drawn = render_text(analysis_view(analysed, 2, "en", boards=True), width=120)
+    assert drawn.count("┌") == text.count("┌") + 2  # a board for each mistake shown, as its player saw it
+    worst_board = render_text(board(Position.from_string(worst.position), bottom=worst.color, dice=worst.dice), 120)
+    assert worst_board.splitlines()[1] in drawn
 
 
 def test_the_opening_tables_in_greek() -> None:
