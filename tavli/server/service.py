@@ -478,12 +478,11 @@ class MatchService:
         """The matches whose other seat anyone may take, newest first: what the start page lists.
         A match is listed while its creator is connected (and for ``OPEN_GRACE`` seconds after it
         was made, while his page opens), until someone takes the seat or the match ends."""
-        found = await self.store.open_matches(time.time() if now is None else now, OPEN_GRACE, OPEN_LISTED)
         at = time.time() if now is None else now
-        return [{"match": o.match_id, "seat": o.seat, "name": o.name, "waiting": round(max(0.0, at - o.created))} | {
-            name: o.settings[name] for name in ("length", "games", "mother_pin", "prime_limits",
-                                                "prime_in_opponent_start", "coach") if name in o.settings}
-                for o in found]
+        found = await self.store.open_matches(at, OPEN_GRACE, OPEN_LISTED)
+        shown = ("length", "games", "mother_pin", "prime_limits", "prime_in_opponent_start", "coach")
+        return [{"match": o.match_id, "seat": o.seat, "name": o.name, "waiting": round(max(0.0, at - o.created))}
+                | {key: o.settings[key] for key in shown if key in o.settings} for o in found]
 
     async def take_open_seat(self, match_id: str, name: object = None) -> dict[str, Any]:
         """Take the open seat of ``match_id`` (with the player's ``name``, if he gives one): its
