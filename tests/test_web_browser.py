@@ -618,6 +618,11 @@ def test_a_move_typed_in_notation(context: BrowserContext, shared_server: Server
     s = state(page)
     expect(page.locator("[data-testid=typed]")).to_be_visible()
     page.screenshot(path=str(SCREENSHOTS / "typed-move-1200x850.png"), animations="disabled")
+    # the board in words for a screen reader: his own checkers first, in the numbering drawn
+    described = page.locator("[data-testid=board]").get_attribute("aria-label") or ""
+    mine_said, theirs_said = described.split(". ")
+    assert mine_said == "White: 24: 15" and theirs_said.startswith("Black: ")
+    assert sum(int(part.split(": ")[-1]) for part in theirs_said.removeprefix("Black: ").split(", ")) == 15
     for bad, said in (("hello", "cannot read 'hello'"), ("1/off", "no checker on point 1")):  # a reason each
         page.fill("[data-testid=typed-play]", bad)
         page.click("[data-testid=typed-send]")

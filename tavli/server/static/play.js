@@ -286,10 +286,30 @@ function render() {
   const last = live ? lastMove() : null;
   const lastPoints = new Set((last?.steps || []).flatMap(([a, b]) => [a, b]));
   const tops = view.drawPosition(model, { last: lastPoints, targets, sources: from, selected, turn: state.turn });
+  $("board").setAttribute("aria-label", describe(model));
 
   if (live) drawDice();
   animate(tops);
   renderPanel();
+}
+
+/** The board in words, for a screen reader: each side's checkers point by point, in the numbering
+ * drawn (the viewer's), then the bar and those borne off; the viewer's side first. */
+function describe(model) {
+  const sides = viewer() === "black" ? ["black", "white"] : ["white", "black"];
+  return sides.map((color) => {
+    const parts = [];
+    for (let p = 24; p >= 1; p--) {
+      const spot = model.points[p - 1];
+      if (!spot[color]) continue;
+      const where = String(label(p));
+      parts.push(spot.pinned === color ? t("describePinned", { p: where, n: spot[color] }) : t("describePoint", { p: where, n: spot[color] }));
+    }
+    parts.sort((a, b) => parseInt(b, 10) - parseInt(a, 10));  // from his far side home, in the labels drawn
+    if (model.bar[color]) parts.push(t("describeBar", { n: model.bar[color] }));
+    if (model.off[color]) parts.push(t("describeOff", { n: model.off[color] }));
+    return t("describeSide", { who: colorName(color), points: parts.join(", ") });
+  }).join(". ");
 }
 
 /** The dice of the side to move, high first; doubles as four dice, those used greyed. */
