@@ -608,17 +608,27 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
             return error(Reason("the request took more than {seconds:g} s to arrive", seconds=request_seconds), 408)
         return raw
 
-    async def new_match(request: Request) -> Response:
-        client = client_address(request.client.host if request.client else "?")
+    async def json_body(request: Request) -> object:
+        """The request's body read as JSON (empty: ``{}``), or the error response for a body too
+        large, too slow or not JSON."""
         raw = await read_body(request)
         if isinstance(raw, Response):
             return raw
         try:
-            body = json.loads(raw or b"{}")
+            return json.loads(raw or b"{}")
         except (ValueError, RecursionError):
             return error("the request is not JSON", 400)
+
+    def too_many_matches() -> Response:
+        return error(Reason("at most {count} new matches a minute: try again soon", count=matches_per_minute), 429)
+
+    async def new_match(request: Request) -> Response:
+        client = client_address(request.client.host if request.client else "?")
+        body = await json_body(request)
+        if isinstance(body, Response):
+            return body
         if not creations.allow(client):
-            return error(Reason("at most {count} new matches a minute: try again soon", count=matches_per_minute), 429)
+            return too_many_matches()
         try:
             answer = await service.create(body)
         except (ValueError, TypeError, RecursionError) as exc:  # only valid requests count
@@ -634,17 +644,13 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
     async def take_open_seat(request: Request) -> Response:
         client = client_address(request.client.host if request.client else "?")
         match_id = request.path_params["match_id"]
-        raw = await read_body(request)
-        if isinstance(raw, Response):
-            return raw
-        try:
-            body = json.loads(raw or b"{}")
-        except (ValueError, RecursionError):
-            return error("the request is not JSON", 400)
+        body = await json_body(request)
+        if isinstance(body, Response):
+            return body
         if not isinstance(body, dict) or set(body) - {"name"}:
             return error("the request is a JSON object with at most a name", 400)
         if not creations.allow(client):  # taking a seat counts as making a match
-            return error(Reason("at most {count} new matches a minute: try again soon", count=matches_per_minute), 429)
+            return too_many_matches()
         try:
             answer = await service.take_open_seat(match_id, body.get("name"))
         except SeatTaken as exc:

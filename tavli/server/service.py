@@ -435,7 +435,7 @@ class MatchService:
             return await loop.run_in_executor(self._pool, work, *args)
 
     # -- creating and loading ------------------------------------------------
-    async def create(self, body: dict[str, Any]) -> dict[str, Any]:
+    async def create(self, body: object) -> dict[str, Any]:
         """A new match from the start page's request; returns the tokens and links."""
         if not isinstance(body, dict):
             raise MatchRequestError("the request must be a JSON object")
