@@ -29,8 +29,7 @@ def tavli(*args: str) -> subprocess.CompletedProcess[str]:
                           env=env)
 
 
-@pytest.fixture(scope="module")
-def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def random_against_advanced() -> Match:
     """A 2-point match of Portes and Plakoto: random play as White, the advanced level as Black."""
     match = Match(MatchSettings(length=2, games=("portes", "plakoto")), DiceRoller(seed=4))
     bots = {WHITE: RandomBot(seed=4), BLACK: NeuralBot("advanced")}
@@ -38,9 +37,15 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
         match.roll()
         legal = match.legal_plays()
         match.play(legal[bots[match.turn].choose(legal)] if len(legal) else None)
+    return match
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``random_against_advanced``'s record in a file."""
     path = tmp_path_factory.mktemp("records") / "match.json"
-    write(MatchRecord.from_match(match, {WHITE: PlayerInfo("bot", "random"), BLACK: PlayerInfo("bot", "advanced")}),
-          path)
+    write(MatchRecord.from_match(random_against_advanced(), {WHITE: PlayerInfo("bot", "random"),
+                                                             BLACK: PlayerInfo("bot", "advanced")}), path)
     return path
 
 

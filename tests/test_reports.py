@@ -6,13 +6,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from test_cli_analysis import random_against_advanced
 
 from tavli.analysis import MatchAnalysis, analyse_record
-from tavli.bots import RandomBot
-from tavli.dice import Dice, DiceRoller
-from tavli.match import Match, MatchSettings
+from tavli.dice import Dice
+from tavli.match import MatchSettings
 from tavli.met import MatchEquity, Starter
-from tavli.neural import NeuralBot
 from tavli.openings import shipped
 from tavli.position import Position
 from tavli.record import MatchRecord, PlayerInfo
@@ -27,14 +26,9 @@ ENGLISH_WORDS = re.compile(r"\b(the|of|rate|luck|played|blunder|error|rollout|tr
 
 @pytest.fixture(scope="module")
 def analysed() -> MatchAnalysis:
-    """A 2-point match of Portes and Plakoto, random play against the advanced level, at 0-ply."""
-    match = Match(MatchSettings(length=2, games=("portes", "plakoto")), DiceRoller(seed=4))
-    bots = {WHITE: RandomBot(seed=4), BLACK: NeuralBot("advanced")}
-    while not match.is_over:
-        match.roll()
-        legal = match.legal_plays()
-        match.play(legal[bots[match.turn].choose(legal)] if len(legal) else None)
-    record = MatchRecord.from_match(match, {WHITE: PlayerInfo("human", "Eleni"), BLACK: PlayerInfo("bot", "advanced")})
+    """``random_against_advanced`` at 0-ply, White named as a person."""
+    record = MatchRecord.from_match(random_against_advanced(), {WHITE: PlayerInfo("human", "Eleni"),
+                                                                BLACK: PlayerInfo("bot", "advanced")})
     return analyse_record(record, 0, 1)
 
 
