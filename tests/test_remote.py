@@ -172,7 +172,11 @@ def test_an_absent_opponents_games_are_claimed(tmp_path: Path) -> None:
     server = Server(tmp_path / "tavli.db", claim_after=1.0)
     try:
         links = server.post("/api/matches", {"opponent": "friend", "length": 2, "games": "portes", "seat": "white"})
-        # The friend never comes. Each game White plays his first roll if he starts (a "y" at the
+        # The friend comes once and goes (one who never came is awaited, not claimed against)
+        with server.socket(links["match"]) as friend:
+            friend.send(json.dumps({"type": "hello", "token": links["friend"].split("#t=")[1]}))
+            assert json.loads(friend.recv(timeout=30))["type"] == "state"
+        # Each game White plays his first roll if he starts (a "y" at the
         # play's prompt is refused first), and claims once it is the friend's turn.
         run = tavli_join(server.url + links["play"], stdin="y\n1\n" * 4)
         assert run.returncode == 0, run.stderr

@@ -290,20 +290,31 @@ def test_a_new_match_is_stored_with_its_first_seed(db: Path) -> None:
     assert after["game"]["opening"] == before["game"]["opening"] and before["game"]["opening"]
 
 
+def opponents_turn(ws: Any, token: str) -> dict[str, Any]:
+    """Join with ``token`` and play on until it is the other seat's turn; that state."""
+    state = hello(ws, token)
+    me = state["you"]
+    if state["can_roll"]:
+        ws.send_json({"type": "roll", "seq": state["seq"]})
+        state = until(ws, lambda m: is_state(m) and m["seq"] >= 1 and (m["can_play"] or m["turn"] != me))
+        if state["can_play"]:
+            ws.send_json({"type": "play", "seq": state["seq"], "play": state["legal"]["plays"][0]})
+            state = until(ws, lambda m: is_state(m) and m["turn"] != me)
+    return state
+
+
 def test_claiming_an_absent_opponent(db: Path) -> None:
     with make_client(db, claim_after=0.0) as c:
         links = new_match(c, opponent="friend", length=2, games="portes")
         mid = links["match"]
+        with c.websocket_connect(f"/ws/{mid}") as b:  # the friend comes, and goes
+            hello(b, token_of(links["friend"]))
         with c.websocket_connect(f"/ws/{mid}") as a:
-            state = hello(a, links["token"])
+            state = opponents_turn(a, links["token"])
             me = state["you"]
-            if state["can_roll"]:  # make it the opponent's turn first
-                a.send_json({"type": "roll", "seq": 0})
-                state = until(a, lambda m: is_state(m) and m["seq"] >= 1 and (m["can_play"] or m["turn"] != me))
-                if state["can_play"]:
-                    a.send_json({"type": "play", "seq": state["seq"], "play": state["legal"]["plays"][0]})
-                    state = until(a, lambda m: is_state(m) and m["turn"] != me)
             assert state["turn"] != me and state["can_claim"] and state["claim_at"] is not None
+            assert state["players"][state["turn"]] | {"name": None} == {
+                "kind": "human", "level": None, "connected": False, "joined": True, "name": None}
             a.send_json({"type": "claim", "seq": state["seq"]})
             claimed = until(a, lambda m: is_state(m) and m["score"][me] == 1)
             assert claimed["games"][0]["result"]["reason"].startswith("claimed")
@@ -315,6 +326,22 @@ def test_claiming_an_absent_opponent(db: Path) -> None:
             if not other["can_roll"] and not other["can_play"]:
                 b.send_json({"type": "claim", "seq": other["seq"]})
                 assert until(b, lambda m: m["type"] == "error")["code"] == "not-absent"
+
+
+def test_an_opponent_who_never_came_is_awaited_not_claimed(db: Path) -> None:
+    with make_client(db, claim_after=0.0) as c:
+        for opponent in ("friend", "anyone"):
+            links = new_match(c, opponent=opponent, length=2, games="portes")
+            with c.websocket_connect(f"/ws/{links['match']}") as a:
+                state = opponents_turn(a, links["token"])
+                assert state["turn"] != state["you"] and not state["can_claim"] and state["claim_at"] is None
+                assert state["players"][state["turn"]]["joined"] is False
+                assert state["players"][state["you"]]["joined"] is True
+                a.send_json({"type": "claim", "seq": state["seq"]})
+                assert until(a, lambda m: m["type"] == "error")["code"] == "not-absent"
+                a.send_json({"type": "ping"})
+                assert until(a, lambda m: m["type"] == "pong")
+            assert c.get(f"/api/matches/{links['match']}/record").json()["games"][0].get("end") is None
 
 
 def test_flooding_is_rate_limited_then_closed(db: Path) -> None:

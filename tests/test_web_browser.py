@@ -584,12 +584,13 @@ def test_an_open_match_is_taken_from_the_start_page(browser: Browser, shared_ser
         assert mine["players"][mine["you"]]["name"] == "Eleni"
         expect(creator.locator("[data-testid=share-open]")).to_be_visible()
         expect(creator.locator("[data-testid=share-friend]")).to_be_hidden()
+        seat = "White" if mine["you"] == "black" else "Black"
+        expect(creator.locator(f"#player-{seat.lower()} .name")).to_contain_text(f"{seat} · player · not here yet")
         back = contexts[0].new_page()  # the creator's own start page: his match, not to join
         back.goto(shared_server.url + "/")
         expect(back.locator("[data-testid=open-list] li").filter(has_text="yours, waiting")).to_have_count(1)
         other = contexts[1].new_page()
         other.goto(shared_server.url + "/")
-        seat = "White" if mine["you"] == "black" else "Black"
         row = other.locator("[data-testid=open-list] li").filter(has_text=f"you play {seat}")
         expect(row).to_have_count(1)
         expect(row).to_contain_text("Eleni · Tavli · to 3 · you play")
@@ -601,7 +602,7 @@ def test_an_open_match_is_taken_from_the_start_page(browser: Browser, shared_ser
         expect(other.locator(f"#player-{mine['you']} .name")).to_contain_text("Eleni")
         expect(other.locator(f"#player-{seat.lower()} .name")).to_contain_text("Νίκος (you)")
         creator.wait_for_function(f"window.tavliState.players.{seat.lower()}.connected")
-        expect(creator.locator(f"#player-{seat.lower()} .name")).to_contain_text("Νίκος")
+        expect(creator.locator(f"#player-{seat.lower()} .name")).to_contain_text("Νίκος · connected")
         expect(creator.locator("[data-testid=share-open]")).to_be_hidden()  # someone came
         back.reload()
         expect(back.locator("[data-testid=open-none]")).to_be_visible()

@@ -179,7 +179,7 @@ class Hub:
             "coach": bool(live.row.settings.get("coach", False))})
         seat = seat_state(live, conn.role or "spectator", steps=False, connected=connected,
                           can_claim=claim_at is not None and claim_at <= time.time(),
-                          claim_after=self.service.claim_after)
+                          claim_after=self.service.claim_after, joined=stored.keys())
         seat["claim_at"] = claim_at
         legal = seat.pop("legal")
         parts = [shared, orjson.dumps(seat), b'{"legal":null}']
@@ -197,9 +197,9 @@ class Hub:
         if role not in SEATS or match.is_over or match.turn == SEATS[role]:
             return None
         other = seat_name(match.turn)
-        if connected.get(other, True):
+        if connected.get(other, True) or other not in stored:  # away, not yet come: nothing to claim
             return None
-        return max(stored.get(other, 0.0), live.last_action) + self.service.claim_after
+        return max(stored[other], live.last_action) + self.service.claim_after
 
     async def broadcast(self, live: LiveMatch) -> None:
         conns = list(self.rooms.get(live.row.id, ()))

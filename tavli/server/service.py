@@ -837,11 +837,17 @@ class MatchService:
             await self._commit(live, seat, "play", {"play": str(legal[index])})
 
     async def can_claim(self, live: LiveMatch, color: Color) -> bool:
-        """Whether ``color`` may claim the game: the opponent is away on his turn, long enough."""
+        """Whether ``color`` may claim the game: the opponent is away on his turn, long enough.
+
+        An opponent who has never come is not absent but awaited: a match nobody joined cannot
+        be won by claims.
+        """
         match = live.match
         if match.is_over or match.turn == color or live.bot_level(match.turn) is not None:
             return False
-        until = (await self.store.presence_of(live.row.id)).get(seat_name(match.turn), 0.0)
+        until = (await self.store.presence_of(live.row.id)).get(seat_name(match.turn))
+        if until is None:
+            return False
         now = time.time()
         return until <= now and now - max(until, live.last_action) >= self.claim_after
 

@@ -6,7 +6,7 @@ See docs/web.md for every field.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -145,8 +145,12 @@ def shared_state(live: LiveMatch) -> dict[str, Any]:
 
 
 def seat_state(live: LiveMatch, you: str, *, steps: bool, connected: dict[str, bool], can_claim: bool,
-               claim_after: float) -> dict[str, Any]:
-    """The part of the ``state`` message that depends on who looks (and who is connected)."""
+               claim_after: float, joined: Collection[str] = ()) -> dict[str, Any]:
+    """The part of the ``state`` message that depends on who looks (and who is connected).
+
+    ``joined`` names the seats that have come to the match at least once; a seat connected
+    now has too.
+    """
     match = live.match
     on_turn = you == ("white" if match.turn == WHITE else "black") and not match.is_over
     legal = match.legal_plays() if on_turn and match.dice is not None else None
@@ -154,6 +158,7 @@ def seat_state(live: LiveMatch, you: str, *, steps: bool, connected: dict[str, b
         "you": you,
         "players": {name: {"kind": "bot" if live.bot_level(color) else "human",
                            "level": live.bot_level(color), "connected": connected.get(name, False),
+                           "joined": connected.get(name, False) or name in joined,
                            "name": live.names.get(name)}
                     for name, color in (("white", WHITE), ("black", BLACK))},
         "can_roll": on_turn and match.dice is None and not match.game.is_over,

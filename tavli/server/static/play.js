@@ -399,7 +399,7 @@ function renderPanel() {
     const who = p.kind === "bot" ? t("bot", { level: t(`level-${p.level}`) })
       : p.name ? (mine ? `${p.name} (${t("you")})` : p.name) : (mine ? t("you") : t("human"));
     const row = $(`player-${color}`);
-    row.querySelector(".name").textContent = `${colorName(color)} · ${who} · ${p.connected ? t("connected") : t("away")}`;
+    row.querySelector(".name").textContent = `${colorName(color)} · ${who} · ${p.connected ? t("connected") : p.joined ? t("away") : t("notJoined")}`;
     row.classList.toggle("on-turn", s.turn === color && !s.over);
     $(`pips-${color}`).textContent = `${s.game.pips[color]} ${t("pips")}`;
   }
