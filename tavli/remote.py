@@ -156,7 +156,11 @@ def choose_open_match(server: str, console: Console, read_line: Callable[[str], 
                                 "POST", {"name": name} if name else {})
         if status == 201 and isinstance(seat, dict) and "play" in seat:
             return server + str(seat["play"])
-        console.print(words("✗ someone took that seat first: choose another.", ERROR_STYLE))
+        said = reason_words(seat.get("reason"), words.language) if isinstance(seat, dict) else ""
+        if status == 409 or not said:
+            console.print(words("✗ someone took that seat first: choose another.", ERROR_STYLE))
+        else:  # a refusal of the server's own (too many new matches, a bad name) in its words
+            console.print(words("✗ {why}", ERROR_STYLE, why=said))
 
 
 def new_match(server: str, request: Message, console: Console, words: Words) -> str:

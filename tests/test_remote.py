@@ -196,7 +196,11 @@ def test_a_seat_taken_first_is_said_and_the_list_comes_again(monkeypatch: pytest
     from tavli.terminal import Words
 
     one = {"match": "abc", "seat": "black", "waiting": 75, "length": 5, "games": ["portes", "plakoto", "fevga"]}
-    answers = [(200, {"matches": [one]}), (409, {"error": "no open seat in that match"}), (200, {"matches": []})]
+    busy = {"error": "at most 30 new matches a minute: try again soon",
+            "reason": {"text": "at most 30 new matches a minute: try again soon",
+                       "template": "at most {count} new matches a minute: try again soon", "params": {"count": 30}}}
+    answers = [(200, {"matches": [one]}), (409, {"error": "no open seat in that match"}),
+               (200, {"matches": [one]}), (429, busy), (200, {"matches": []})]
     asked: list[tuple[str, str]] = []
 
     def request(url: str, method: str = "GET", body: object = None) -> tuple[int, Any]:
@@ -206,11 +210,12 @@ def test_a_seat_taken_first_is_said_and_the_list_comes_again(monkeypatch: pytest
     monkeypatch.setattr(remote, "_request", request)
     out = io.StringIO()
     chosen = remote.choose_open_match("http://h:1", Console(file=out, width=200), lambda _: "1", Words())
-    assert chosen is None and asked == [("GET", "http://h:1/api/open"), ("POST", "http://h:1/api/open/abc"),
-                                        ("GET", "http://h:1/api/open")]
+    assert chosen is None and asked == [("GET", "http://h:1/api/open"), ("POST", "http://h:1/api/open/abc")] * 2 + [
+        ("GET", "http://h:1/api/open")]
     said = out.getvalue()
     assert "1) Tavli · to 5 · you play Black · waiting 1 min" in said
-    assert "✗ someone took that seat first: choose another." in said and "No match is waiting on http://h:1" in said
+    assert said.count("✗ someone took that seat first: choose another.") == 1
+    assert "✗ at most 30 new matches a minute: try again soon" in said and "No match is waiting on http://h:1" in said
     assert remote.server_address("https://tavli.example.org") == "https://tavli.example.org"
     assert remote.server_address("ftp://h/") is None and remote.server_address("http://h/review") is None
 
