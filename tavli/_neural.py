@@ -779,10 +779,68 @@ def _backprop(x: np.ndarray, h: np.ndarray, out: np.ndarray, target: np.ndarray,
                 w1[i, j] += v * dh[j]
 
 
+@njit(cache=True)
+def _backprop_traced(x: np.ndarray, h: np.ndarray, out: np.ndarray, target: np.ndarray, alpha: float,
+                     lam: float, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
+                     g: np.ndarray, e1: np.ndarray, eb1: np.ndarray, e2: np.ndarray, eb2: np.ndarray) -> None:
+    """One TD(λ) step from ``out`` towards ``target``.
+
+    The traces hold, for each output k, the sum of its past gradients decayed by ``lam`` a
+    turn: ``e1[i, j, k]`` for ``w1[i, j]``, ``eb1[j, k]``, ``e2[r, j, k]`` for ``w2[r, j]``,
+    ``eb2[r, k]``. Each turn they are first seen from the other side, as ``_turn_over`` turns a
+    value (win becomes 1 - win, so its gradient changes sign; the 2-point chances swap), then
+    decayed and added to; every weight then moves by ``alpha`` times the outputs' errors
+    times their traces. With ``lam`` 0 it is ``_backprop``'s TD(0) step.
+    """
+    hidden = b1.shape[0]
+    d0 = target[0] - out[0]
+    d1 = target[1] - out[1]
+    d2 = target[2] - out[2]
+    o0 = out[0] * (1.0 - out[0])
+    o1 = out[1] * (1.0 - out[1])
+    o2 = out[2] * (1.0 - out[2])
+    for j in range(hidden):  # each output's gradient by the hidden unit's input sum
+        s = h[j] * (1.0 - h[j])
+        g[j, 0] = o0 * w2[0, j] * s
+        g[j, 1] = o1 * w2[1, j] * s
+        g[j, 2] = o2 * w2[2, j] * s
+    for r in range(3):
+        grad_r = o0 if r == 0 else (o1 if r == 1 else o2)
+        for j in range(hidden):
+            a0 = e2[r, j, 0]
+            e2[r, j, 0] = -lam * a0
+            a1 = e2[r, j, 1]
+            e2[r, j, 1] = lam * e2[r, j, 2]
+            e2[r, j, 2] = lam * a1
+            e2[r, j, r] += grad_r * h[j]
+            w2[r, j] += alpha * (d0 * e2[r, j, 0] + d1 * e2[r, j, 1] + d2 * e2[r, j, 2])
+        a0 = eb2[r, 0]
+        eb2[r, 0] = -lam * a0
+        a1 = eb2[r, 1]
+        eb2[r, 1] = lam * eb2[r, 2]
+        eb2[r, 2] = lam * a1
+        eb2[r, r] += grad_r
+        b2[r] += alpha * (d0 * eb2[r, 0] + d1 * eb2[r, 1] + d2 * eb2[r, 2])
+    for j in range(hidden):
+        a1 = eb1[j, 1]
+        eb1[j, 0] = -lam * eb1[j, 0] + g[j, 0]
+        eb1[j, 1] = lam * eb1[j, 2] + g[j, 1]
+        eb1[j, 2] = lam * a1 + g[j, 2]
+        b1[j] += alpha * (d0 * eb1[j, 0] + d1 * eb1[j, 1] + d2 * eb1[j, 2])
+    for i in range(x.shape[0]):
+        v = x[i]
+        for j in range(hidden):
+            a1 = e1[i, j, 1]
+            e1[i, j, 0] = -lam * e1[i, j, 0] + v * g[j, 0]
+            e1[i, j, 1] = lam * e1[i, j, 2] + v * g[j, 1]
+            e1[i, j, 2] = lam * a1 + v * g[j, 2]
+            w1[i, j] += alpha * (d0 * e1[i, j, 0] + d1 * e1[i, j, 1] + d2 * e1[i, j, 2])
+
+
 @njit(cache=True, nogil=True)
 def train_games(n_games: int, start: np.ndarray, params: int, net: Network, race: Tables,
                 ws: Arrays, alpha: float, seed: int, max_turns: int, explore: float = 0.0,
-                lookahead: bool = False) -> np.ndarray:
+                lookahead: bool = False, lam: float = 0.0) -> np.ndarray:
     """Play ``n_games`` games of greedy 0-ply self-play from ``start``, moving the
     network by TD(0) after every turn, in place.
 
@@ -794,6 +852,11 @@ def train_games(n_games: int, start: np.ndarray, params: int, net: Network, race
     (the best play of each of the 21 rolls, ``pre1``) instead of the value
     after the one roll played: the target no longer carries that roll's luck,
     at about twenty times the cost of a turn.
+
+    With ``lam`` above 0 it learns by TD(λ) (``_backprop_traced``): each turn's error also
+    moves the values of the positions before it in the game, by ``lam`` less a turn further
+    back. A random play cuts the traces, since the positions after it do not follow from
+    those before by the best play whose value they learn.
 
     Returns counts ``[games, turns, points won by the side that moved first,
     aborted]``.
@@ -809,9 +872,23 @@ def train_games(n_games: int, start: np.ndarray, params: int, net: Network, race
     cur = np.zeros(3, np.float64)
     target = np.zeros(3, np.float64)
     stats = np.zeros(4, np.int64)
+    n_in = net[0].shape[0]
+    n_hidden = net[1].shape[0]
+    traced = lam > 0.0
+    size = n_in if traced else 1
+    g = np.zeros((n_hidden, 3), np.float32)
+    e1 = np.zeros((size, n_hidden if traced else 1, 3), np.float32)
+    eb1 = np.zeros((n_hidden, 3), np.float32)
+    e2 = np.zeros((3, n_hidden, 3), np.float32)
+    eb2 = np.zeros((3, 3), np.float32)
     for _ in range(n_games):
         s = start.copy()
         sign = 1
+        if traced:
+            e1[:] = 0.0
+            eb1[:] = 0.0
+            e2[:] = 0.0
+            eb2[:] = 0.0
         for _turn in range(max_turns):
             d1 = np.random.randint(1, 7)
             d2 = np.random.randint(1, 7)
@@ -820,6 +897,7 @@ def train_games(n_games: int, start: np.ndarray, params: int, net: Network, race
                 stats[3] += 1
                 break
             stats[1] += 1
+            explored = False
             if rows.shape[0] == 0:
                 chosen = s.copy()
                 post0(chosen, params, net, race, x_next, h_next, target)
@@ -834,7 +912,8 @@ def train_games(n_games: int, start: np.ndarray, params: int, net: Network, race
                         best = e
                         k_best = k
                         target[:] = out
-                if explore > 0.0 and np.random.random() < explore:
+                explored = explore > 0.0 and np.random.random() < explore
+                if explored:
                     k_best = np.random.randint(0, rows.shape[0])
                 chosen = rows[k_best, :K.STATE_SIZE].copy()
                 code = K.outcome(chosen, params)
@@ -845,7 +924,16 @@ def train_games(n_games: int, start: np.ndarray, params: int, net: Network, race
                     pre1(s, params, net, race, ws, x_next, h_next, target, MONEY, 0)
                 encode(s, variant, x)
                 forward(x, net[0], net[1], net[2], net[3], h, cur)
-                _backprop(x, h, cur, target, alpha, net[0], net[1], net[2], net[3], dh)
+                if traced:
+                    _backprop_traced(x, h, cur, target, alpha, lam, net[0], net[1], net[2], net[3],
+                                     g, e1, eb1, e2, eb2)
+                    if explored:
+                        e1[:] = 0.0
+                        eb1[:] = 0.0
+                        e2[:] = 0.0
+                        eb2[:] = 0.0
+                else:
+                    _backprop(x, h, cur, target, alpha, net[0], net[1], net[2], net[3], dh)
             if code != K.ONGOING:
                 if code != K.TIE:
                     stats[2] += sign * code

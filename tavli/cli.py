@@ -593,6 +593,9 @@ def play_bot_game(variant: Variant, seats: Mapping[Color, Player], rng: random.R
 @click.option("--lookahead", type=click.IntRange(min=0, max=1), default=None,
               help="1: learn each position's 1-ply value instead of the value after the roll played "
                    "(about 20 times slower; default 0, or the checkpoint's)")
+@click.option("--lambda", "td_lambda", type=click.FloatRange(min=0, max=1, max_open=True), default=None,
+              help="TD(λ)'s trace decay: each turn's error also moves the positions before it, by this "
+                   "factor less a turn further back (default 0, TD(0), or the checkpoint's)")
 @click.option("--eval-every", type=click.IntRange(min=0), default=20_000, show_default=True,
               help="measure strength against the heuristic bot and the yardstick every N games (0 = never)")
 @click.option("--eval-games", type=click.IntRange(min=2), default=400, show_default=True)
@@ -602,7 +605,7 @@ def play_bot_game(variant: Variant, seats: Mapping[Color, Player], rng: random.R
 @click.option("--seed", type=int, default=1, show_default=True)
 def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, threads: int, hidden: int | None,
           alpha: float, alpha_min: float | None, explore: float | None, lookahead: int | None,
-          eval_every: int, eval_games: int, yardstick_games: int, seed: int) -> None:
+          td_lambda: float | None, eval_every: int, eval_games: int, yardstick_games: int, seed: int) -> None:
     """Train a game's network by self-play (TD learning); Ctrl-C saves and stops."""
     from tavli.training import TrainConfig, Trainer, TrainState, new_state
 
@@ -620,6 +623,8 @@ def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, thread
             state.config.explore = explore
         if lookahead is not None:
             state.config.lookahead = lookahead
+        if td_lambda is not None:
+            state.config.td_lambda = td_lambda
         if alpha_min is not None:
             state.config.alpha_min = alpha_min
         if hidden is not None:
@@ -633,7 +638,8 @@ def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, thread
         state = new_state(TrainConfig(variant=variant, games=games,
                                       hidden=TrainConfig.hidden if hidden is None else hidden, alpha=alpha,
                                       alpha_min=TrainConfig.alpha_min if alpha_min is None else alpha_min,
-                                      explore=explore or 0.0, lookahead=lookahead or 0, threads=threads,
+                                      explore=explore or 0.0, lookahead=lookahead or 0,
+                                      td_lambda=td_lambda or 0.0, threads=threads,
                                       eval_every=eval_every, eval_games=eval_games,
                                       yardstick_games=yardstick_games, seed=seed))
     if variant == "portes" and eval_every and yardstick_games:

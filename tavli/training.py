@@ -2,7 +2,7 @@
 
 Worker threads play greedy 0-ply games against themselves in the compiled
 kernel (``tavli._neural.train_games``) and move one shared network after
-every turn (TD(0), lock-free updates). The main thread shows progress, saves
+every turn (TD(0), or TD(λ) with ``td_lambda``; lock-free updates). The main thread shows progress, saves
 checkpoints and, every so often, measures strength: the network at 0-ply
 against the heuristic bot of ``tavli.bots`` and, less the rolls' luck, against
 fixed references (``measure_yardstick``: the shipped network, GNU Backgammon).
@@ -63,6 +63,9 @@ class TrainConfig:
     lookahead: int = 0
     """1: learn each position's 1-ply value (all 21 rolls) instead of the value after the roll
     played (``tavli._neural.train_games``); about twenty times slower a game."""
+    td_lambda: float = 0.0
+    """TD(λ)'s trace decay: each turn's error also moves the positions before it in the game,
+    by this factor less a turn further back; 0 is TD(0)."""
     threads: int = 0
     """Worker threads; 0 = one per core."""
     checkpoint_every: int = 10_000
@@ -235,7 +238,7 @@ class Trainer:
                 seed = (cfg.seed * 7919 + games * 31 + index * 1_000_003 + chunk) % (2**31)
                 stats = N.train_games(CHUNK, self.start, self.variant.params, self.state.network,
                                       self.race, ws, cfg.alpha_at(games), seed, 5000, cfg.explore,
-                                      cfg.lookahead == 1)
+                                      cfg.lookahead == 1, cfg.td_lambda)
                 chunk += 1
                 with self._lock:
                     self.state.games += int(stats[0])

@@ -828,6 +828,90 @@ def test_train_games_with_lookahead_learns_the_1_ply_value() -> None:
     assert not np.allclose(one_roll[2], expected[2], rtol=0, atol=1e-6)
 
 
+def gradients(x: np.ndarray, net: N.Network) -> tuple[np.ndarray, list[N.Network]]:
+    """The outputs for ``x`` and each output's gradient by every weight (a TD(0) step of rate 1
+    towards the output plus one moves the weights by exactly that gradient)."""
+    h = np.zeros(net[1].shape[0], np.float32)
+    out = np.zeros(3, np.float64)
+    N.forward(x, *net, h, out)
+    grads = []
+    for k in range(3):
+        moved = tuple(a.copy() for a in net)
+        N._backprop(x, h, out, out + np.eye(3)[k], 1.0, *moved, np.zeros(net[1].shape[0], np.float32))
+        grads.append(tuple(m.astype(np.float64) - a for m, a in zip(moved, net, strict=True)))
+    return out, grads
+
+
+def traced(net: N.Network, steps: list[tuple[np.ndarray, np.ndarray]], alpha: float, lam: float) -> N.Network:
+    """``net`` after TD(λ) steps ``(x, target)``, one a turn, by the kernel."""
+    net = tuple(a.copy() for a in net)
+    n_in, hidden = net[0].shape
+    traces = (np.zeros((n_in, hidden, 3), np.float32), np.zeros((hidden, 3), np.float32),
+              np.zeros((3, hidden, 3), np.float32), np.zeros((3, 3), np.float32))
+    h = np.zeros(hidden, np.float32)
+    out = np.zeros(3, np.float64)
+    for x, target in steps:
+        N.forward(x, *net, h, out)
+        N._backprop_traced(x, h, out, target, alpha, lam, *net, np.zeros((hidden, 3), np.float32), *traces)
+    return net
+
+
+def test_a_td_lambda_step_with_no_past_is_a_td0_step() -> None:
+    net = random_network(K.FEVGA, seed=6)
+    x = np.zeros(N.N_INPUTS[K.FEVGA], np.float32)
+    N.encode(Position.start("fevga").state.copy(), K.FEVGA, x)
+    target = np.array([0.9, 0.3, 0.05])
+    expected = tuple(a.copy() for a in net)
+    buf = Buffers(net)
+    N.forward(x, *expected, buf.h, buf.out)
+    N._backprop(x, buf.h, buf.out, target, 0.3, *expected, np.zeros(12, np.float32))
+    for a, b in zip(traced(net, [(x, target)], 0.3, 0.7), expected, strict=True):
+        np.testing.assert_allclose(a, b, rtol=0, atol=1e-6)
+
+
+def test_td_lambda_moves_the_last_turn_by_its_decayed_gradient_seen_from_the_other_side() -> None:
+    # two turns, one by each side: the second turn's error also moves the first position's
+    # value, by lam times its gradient, turned over (win -> 1 - win; the 2-point chances swap)
+    pos = Position.start("plakoto")
+    x1, x2 = np.zeros(N.N_INPUTS[K.PLAKOTO], np.float32), np.zeros(N.N_INPUTS[K.PLAKOTO], np.float32)
+    N.encode(pos.state.copy(), K.PLAKOTO, x1)
+    after = pos.play(pos.legal_plays(Dice(6, 5))[0])
+    N.encode(after.state.copy(), K.PLAKOTO, x2)
+    net = random_network(K.PLAKOTO, seed=8)
+    t1, t2 = np.array([0.2, 0.1, 0.4]), np.array([0.7, 0.5, 0.0])
+    alpha, lam = 0.2, 0.6
+    out1, g1 = gradients(x1, net)
+    middle = tuple((a + alpha * sum((t1[k] - out1[k]) * g1[k][n] for k in range(3))).astype(np.float32)
+                   for n, a in enumerate(net))
+    out2, g2 = gradients(x2, middle)
+    turned = [[-g for g in g1[0]], g1[2], g1[1]]
+    expected = [a + alpha * sum((t2[k] - out2[k]) * (lam * turned[k][n] + g2[k][n]) for k in range(3))
+                for n, a in enumerate(middle)]
+    got = traced(net, [(x1, t1), (x2, t2)], alpha, lam)
+    for a, b in zip(got, expected, strict=True):
+        np.testing.assert_allclose(a, b, rtol=0, atol=2e-5)
+    # with no decay the first position is left alone by the second turn
+    td0 = traced(net, [(x1, t1), (x2, t2)], alpha, 0.0)
+    assert not np.allclose(td0[0], got[0], rtol=0, atol=1e-5)
+
+
+def test_train_games_by_td_lambda_is_repeatable_and_not_td0() -> None:
+    pos = Position.start("fevga")
+    variant = pos.variant
+    start = N.new_network(variant.kernel_id, hidden=6, seed=1)
+    ws = K.Workspace(nodes=1 << 12, plays=1 << 11).args()
+    runs = []
+    for lam in (0.7, 0.7, 0.0):
+        net = tuple(a.copy() for a in start)
+        stats = N.train_games(4, pos.state, variant.params, net, race(), ws, 0.1, 5, 5000, 0.1, False, lam)
+        assert all(np.all(np.isfinite(a)) for a in net)
+        runs.append((stats.tolist(), net))
+    assert runs[0][0] == runs[1][0]
+    for a, b in zip(runs[0][1], runs[1][1], strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert not np.allclose(runs[0][1][0], runs[2][1][0])
+
+
 def test_a_result_sure_after_every_roll_is_exact() -> None:
     # Black, to roll, bears his last checker off with any roll; White has none off
     pos = Position.from_checkers("portes", WHITE, {6: 15}, {1: 1})
