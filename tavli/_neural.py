@@ -782,7 +782,8 @@ def _backprop(x: np.ndarray, h: np.ndarray, out: np.ndarray, target: np.ndarray,
 @njit(cache=True)
 def _backprop_traced(x: np.ndarray, h: np.ndarray, out: np.ndarray, target: np.ndarray, alpha: float,
                      lam: float, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
-                     g: np.ndarray, e1: np.ndarray, eb1: np.ndarray, e2: np.ndarray, eb2: np.ndarray) -> None:
+                     g: np.ndarray, e1: np.ndarray, eb1: np.ndarray, e2: np.ndarray, eb2: np.ndarray,
+                     seen: np.ndarray) -> None:
     """One TD(λ) step from ``out`` towards ``target``.
 
     The traces hold, for each output k, the sum of its past gradients decayed by ``lam`` a
@@ -791,6 +792,9 @@ def _backprop_traced(x: np.ndarray, h: np.ndarray, out: np.ndarray, target: np.n
     value (win becomes 1 - win, so its gradient changes sign; the 2-point chances swap), then
     decayed and added to; every weight then moves by ``alpha`` times the outputs' errors
     times their traces. With ``lam`` 0 it is ``_backprop``'s TD(0) step.
+
+    ``seen[i]`` marks the inputs that have not been zero since the traces were last cleared:
+    the others' traces are zero, and are skipped.
     """
     hidden = b1.shape[0]
     d0 = target[0] - out[0]
@@ -829,12 +833,27 @@ def _backprop_traced(x: np.ndarray, h: np.ndarray, out: np.ndarray, target: np.n
         b1[j] += alpha * (d0 * eb1[j, 0] + d1 * eb1[j, 1] + d2 * eb1[j, 2])
     for i in range(x.shape[0]):
         v = x[i]
+        if v != 0.0:
+            seen[i] = True
+        elif not seen[i]:
+            continue
         for j in range(hidden):
             a1 = e1[i, j, 1]
             e1[i, j, 0] = -lam * e1[i, j, 0] + v * g[j, 0]
             e1[i, j, 1] = lam * e1[i, j, 2] + v * g[j, 1]
             e1[i, j, 2] = lam * a1 + v * g[j, 2]
             w1[i, j] += alpha * (d0 * e1[i, j, 0] + d1 * e1[i, j, 1] + d2 * e1[i, j, 2])
+
+
+@njit(cache=True)
+def _clear_traces(e1: np.ndarray, eb1: np.ndarray, e2: np.ndarray, eb2: np.ndarray, seen: np.ndarray) -> None:
+    for i in range(seen.shape[0]):
+        if seen[i]:
+            e1[i] = 0.0
+            seen[i] = False
+    eb1[:] = 0.0
+    e2[:] = 0.0
+    eb2[:] = 0.0
 
 
 @njit(cache=True, nogil=True)
@@ -881,14 +900,12 @@ def train_games(n_games: int, start: np.ndarray, params: int, net: Network, race
     eb1 = np.zeros((n_hidden, 3), np.float32)
     e2 = np.zeros((3, n_hidden, 3), np.float32)
     eb2 = np.zeros((3, 3), np.float32)
+    seen = np.zeros(size, np.bool_)
     for _ in range(n_games):
         s = start.copy()
         sign = 1
         if traced:
-            e1[:] = 0.0
-            eb1[:] = 0.0
-            e2[:] = 0.0
-            eb2[:] = 0.0
+            _clear_traces(e1, eb1, e2, eb2, seen)
         for _turn in range(max_turns):
             d1 = np.random.randint(1, 7)
             d2 = np.random.randint(1, 7)
@@ -926,12 +943,9 @@ def train_games(n_games: int, start: np.ndarray, params: int, net: Network, race
                 forward(x, net[0], net[1], net[2], net[3], h, cur)
                 if traced:
                     _backprop_traced(x, h, cur, target, alpha, lam, net[0], net[1], net[2], net[3],
-                                     g, e1, eb1, e2, eb2)
+                                     g, e1, eb1, e2, eb2, seen)
                     if explored:
-                        e1[:] = 0.0
-                        eb1[:] = 0.0
-                        e2[:] = 0.0
-                        eb2[:] = 0.0
+                        _clear_traces(e1, eb1, e2, eb2, seen)
                 else:
                     _backprop(x, h, cur, target, alpha, net[0], net[1], net[2], net[3], dh)
             if code != K.ONGOING:

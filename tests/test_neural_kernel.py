@@ -848,11 +848,12 @@ def traced(net: N.Network, steps: list[tuple[np.ndarray, np.ndarray]], alpha: fl
     n_in, hidden = net[0].shape
     traces = (np.zeros((n_in, hidden, 3), np.float32), np.zeros((hidden, 3), np.float32),
               np.zeros((3, hidden, 3), np.float32), np.zeros((3, 3), np.float32))
+    seen = np.zeros(n_in, np.bool_)
     h = np.zeros(hidden, np.float32)
     out = np.zeros(3, np.float64)
     for x, target in steps:
         N.forward(x, *net, h, out)
-        N._backprop_traced(x, h, out, target, alpha, lam, *net, np.zeros((hidden, 3), np.float32), *traces)
+        N._backprop_traced(x, h, out, target, alpha, lam, *net, np.zeros((hidden, 3), np.float32), *traces, seen)
     return net
 
 
