@@ -207,7 +207,7 @@ def test_a_whole_match_against_a_bot_with_checkable_dice(client: TestClient) -> 
     mid = links["match"]
     with client.websocket_connect(f"/ws/{mid}") as ws:
         state = hello(ws, links["token"], steps=True)
-        assert state["players"]["black"] == {"kind": "bot", "level": "advanced", "connected": True,
+        assert state["players"]["black"] == {"kind": "bot", "level": "advanced", "connected": True, "joined": True,
                                              "name": None}
         while not state["over"]:
             if state["can_roll"]:
