@@ -469,7 +469,7 @@ function renderPanel() {
   $("share").hidden = !links || s.you === "spectator";
   if (links) {
     $("share-friend-row").hidden = !links.friend;
-    $("share-open").hidden = !links.open || s.players[s.you === "white" ? "black" : "white"].connected;
+    $("share-open").hidden = !links.open || s.players[s.you === "white" ? "black" : "white"].joined;  // taken once, even if he is away now
     $("share-friend").value = links.friend ? location.origin + links.friend : "";
     $("share-watch").value = location.origin + links.watch;
   }
