@@ -273,6 +273,23 @@ def test_lookahead_trains_otherwise_and_is_kept(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "--lookahead" in bad.output
 
 
+def test_td_lambda_trains_otherwise_and_is_kept(tmp_path: Path) -> None:
+    plain = Trainer(new_state(tiny("fevga", games=100)), tmp_path / "a.npz").run(progress=False)
+    traced = Trainer(new_state(tiny("fevga", games=100, td_lambda=0.7)), tmp_path / "b.npz").run(progress=False)
+    assert not np.array_equal(plain.network[0], traced.network[0])
+    assert TrainState.load(tmp_path / "b.npz").config.td_lambda == 0.7
+    args = ["train", "--variant", "fevga", "--checkpoint", str(tmp_path / "a.npz"), "--threads", "1",
+            "--eval-every", "0"]
+    assert TrainState.load(tmp_path / "a.npz").config.td_lambda == 0.0  # TD(0) unless told
+    assert CliRunner().invoke(cli, [*args, "--games", "200", "--lambda", "0.5"]).exit_code == 0
+    assert TrainState.load(tmp_path / "a.npz").config.td_lambda == 0.5
+    assert CliRunner().invoke(cli, [*args, "--games", "300"]).exit_code == 0
+    assert TrainState.load(tmp_path / "a.npz").config.td_lambda == 0.5  # a resume keeps it
+    bad = CliRunner().invoke(cli, [*args, "--games", "400", "--lambda", "1"])
+    assert bad.exit_code == 2 and "--lambda" in bad.output
+    assert TrainState.load(tmp_path / "a.npz").games == 300
+
+
 def test_alpha_min_is_kept_and_can_be_lowered_on_resume(tmp_path: Path) -> None:
     path = tmp_path / "c.npz"
     args = ["train", "--variant", "fevga", "--checkpoint", str(path), "--threads", "1", "--hidden", "5",
