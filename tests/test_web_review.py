@@ -217,6 +217,8 @@ def test_hints_and_the_tutor_against_a_bot(browser: Browser, shared_server: Serv
             expect(page.locator("[data-testid=hints]")).to_be_visible()
             hints = page.locator("[data-testid=hints] li")
             assert 1 <= hints.count() <= 3
+            for text in hints.all_text_contents():  # each play in the server's notation (the mover's numbers)
+                assert any(text.startswith(play + "  ") for play in s["legal"]["plays"]), text
             blunders = blunders_of(s)
             if not blunders:
                 best = Position.from_string(s["game"]["position"])

@@ -356,11 +356,30 @@ function theirLast() {
   return `${t("played", { who: colorName(m.color), dice: `${Math.max(...m.dice)}-${Math.min(...m.dice)}`, play: moveText(m) })} · `;
 }
 
-/** A move in the numbering drawn on the board (the viewer's): 24/18 13/11*, bar/22, 6/off. */
+// A play in standard notation, as the library writes it: one checker's steps chained (24/14, a
+// hit on the way kept: 24/18*/14), equal moves counted (8/4(2)), ordered by the mover's own
+// numbering; the points named as the board shows them to the reader. m.color is the mover (the
+// side on turn if none).
 function moveText(m) {
   if (!m.steps.length) return t("noPlay");
   const name = (p) => (p === 25 ? t("barName") : p === 0 ? t("offName") : String(label(p)));
-  return m.steps.map(([a, b, hit]) => `${name(a)}/${name(b)}${hit ? "*" : ""}`).join(" ");
+  const black = (m.color || state.turn) === "black";
+  const own = (p) => (p === 25 || p === 0 || !black ? p : state.game.black_numbers[p - 1]);
+  const chains = [];  // [[point, hit on landing], ...], the first the source
+  for (const [a, b, hit] of m.steps) {
+    const chain = chains.find((c) => c[c.length - 1][0] === a && a !== 0);
+    if (chain) chain.push([b, hit]);
+    else chains.push([[a, false], [b, hit]]);
+  }
+  const last = (c) => c[c.length - 1][0];
+  chains.sort((x, y) => own(y[0][0]) - own(x[0][0]) || own(last(y)) - own(last(x)));
+  const counts = new Map();
+  for (const c of chains) {
+    const text = [name(c[0][0]), ...c.slice(1).map(([p, hit], i) => (i === c.length - 2 || hit ? `${name(p)}${hit ? "*" : ""}` : null))]
+      .filter((part) => part !== null).join("/");
+    counts.set(text, (counts.get(text) || 0) + 1);
+  }
+  return [...counts].map(([text, n]) => (n > 1 ? `${text}(${n})` : text)).join(" ");
 }
 
 function openingText(g, index) {
