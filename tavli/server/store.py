@@ -563,6 +563,7 @@ class Store:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(select(names.c.seat, names.c.name).where(names.c.match_id == match_id))).all()
         return {str(seat): str(name) for seat, name in rows}
+
     @_unbroken
     async def open_matches(self, now: float, grace: float, limit: int) -> list[OpenSeat]:
         """The matches with a seat anyone may take, newest first, at most ``limit``: those not
