@@ -375,8 +375,9 @@ function moveText(m) {
   chains.sort((x, y) => own(y[0][0]) - own(x[0][0]) || own(last(y)) - own(last(x)));
   const counts = new Map();
   for (const c of chains) {
-    const text = [name(c[0][0]), ...c.slice(1).map(([p, hit], i) => (i === c.length - 2 || hit ? `${name(p)}${hit ? "*" : ""}` : null))]
-      .filter((part) => part !== null).join("/");
+    const [end, endHit] = c[c.length - 1];
+    const hitOnTheWay = c.slice(1, -1).filter(([, hit]) => hit).map(([p]) => `${name(p)}*`);
+    const text = [name(c[0][0]), ...hitOnTheWay, `${name(end)}${endHit ? "*" : ""}`].join("/");
     counts.set(text, (counts.get(text) || 0) + 1);
   }
   return [...counts].map(([text, n]) => (n > 1 ? `${text}(${n})` : text)).join(" ");
@@ -488,7 +489,8 @@ function renderPanel() {
   $("share").hidden = !links || s.you === "spectator";
   if (links) {
     $("share-friend-row").hidden = !links.friend;
-    $("share-open").hidden = !links.open || s.players[s.you === "white" ? "black" : "white"].joined;  // taken once, even if he is away now
+    // the open seat, once taken, stays taken even while its taker is away
+    $("share-open").hidden = !links.open || s.players[s.you === "white" ? "black" : "white"].joined;
     $("share-friend").value = links.friend ? location.origin + links.friend : "";
     $("share-watch").value = location.origin + links.watch;
   }
