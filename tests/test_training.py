@@ -240,54 +240,32 @@ def test_train_command_and_resume(tmp_path: Path) -> None:
     assert TrainState.load(path).games == 100
 
 
-def test_exploring_plays_other_games_and_is_kept(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("field", "option", "value", "other", "refused"), [
+    ("explore", "--explore", 0.5, 0.1, "2"),
+    ("lookahead", "--lookahead", 1, 0, "2"),
+    ("td_lambda", "--lambda", 0.7, 0.5, "1"),
+])
+def test_a_training_setting_trains_otherwise_and_is_kept(tmp_path: Path, field: str, option: str, value: float,
+                                                         other: float, refused: str) -> None:
     plain = Trainer(new_state(tiny("fevga", games=100)), tmp_path / "a.npz").run(progress=False)
     again = Trainer(new_state(tiny("fevga", games=100)), tmp_path / "b.npz").run(progress=False)
-    wild = Trainer(new_state(tiny("fevga", games=100, explore=0.5)), tmp_path / "c.npz").run(progress=False)
+    changed = Trainer(new_state(tiny("fevga", games=100, **{field: value})), tmp_path / "c.npz").run(progress=False)
     np.testing.assert_array_equal(plain.network[0], again.network[0])  # one thread, one seed: repeatable
-    assert not np.array_equal(plain.network[0], wild.network[0])
-    assert TrainState.load(tmp_path / "c.npz").config.explore == 0.5
-    # a resume keeps the checkpoint's setting unless told otherwise
+    assert not np.array_equal(plain.network[0], changed.network[0])
+    assert getattr(TrainState.load(tmp_path / "a.npz").config, field) == getattr(TrainConfig(), field)
+    assert getattr(TrainState.load(tmp_path / "c.npz").config, field) == value
+    # a resume keeps the checkpoint's setting unless told otherwise; a value out of range is refused
     args = ["train", "--variant", "fevga", "--checkpoint", str(tmp_path / "c.npz"), "--threads", "1",
             "--eval-every", "0"]
-    assert CliRunner().invoke(cli, [*args, "--games", "150"]).exit_code == 0
-    assert TrainState.load(tmp_path / "c.npz").config.explore == 0.5
-    assert CliRunner().invoke(cli, [*args, "--games", "200", "--explore", "0.1"]).exit_code == 0
-    assert TrainState.load(tmp_path / "c.npz").config.explore == 0.1
-    bad = CliRunner().invoke(cli, [*args, "--games", "300", "--explore", "2"])
-    assert bad.exit_code == 2 and "--explore" in bad.output
-
-
-def test_lookahead_trains_otherwise_and_is_kept(tmp_path: Path) -> None:
-    plain = Trainer(new_state(tiny("fevga", games=10)), tmp_path / "a.npz").run(progress=False)
-    deep = Trainer(new_state(tiny("fevga", games=10, lookahead=1)), tmp_path / "b.npz").run(progress=False)
-    assert not np.array_equal(plain.network[0], deep.network[0])
-    assert TrainState.load(tmp_path / "b.npz").config.lookahead == 1
-    args = ["train", "--variant", "fevga", "--checkpoint", str(tmp_path / "a.npz"), "--threads", "1",
-            "--eval-every", "0"]
-    assert CliRunner().invoke(cli, [*args, "--games", "12", "--lookahead", "1"]).exit_code == 0
-    assert TrainState.load(tmp_path / "a.npz").config.lookahead == 1
-    assert CliRunner().invoke(cli, [*args, "--games", "14"]).exit_code == 0
-    assert TrainState.load(tmp_path / "a.npz").config.lookahead == 1
-    bad = CliRunner().invoke(cli, [*args, "--games", "16", "--lookahead", "2"])
-    assert bad.exit_code == 2 and "--lookahead" in bad.output
-
-
-def test_td_lambda_trains_otherwise_and_is_kept(tmp_path: Path) -> None:
-    plain = Trainer(new_state(tiny("fevga", games=100)), tmp_path / "a.npz").run(progress=False)
-    traced = Trainer(new_state(tiny("fevga", games=100, td_lambda=0.7)), tmp_path / "b.npz").run(progress=False)
-    assert not np.array_equal(plain.network[0], traced.network[0])
-    assert TrainState.load(tmp_path / "b.npz").config.td_lambda == 0.7
-    args = ["train", "--variant", "fevga", "--checkpoint", str(tmp_path / "a.npz"), "--threads", "1",
-            "--eval-every", "0"]
-    assert TrainState.load(tmp_path / "a.npz").config.td_lambda == 0.0  # TD(0) unless told
-    assert CliRunner().invoke(cli, [*args, "--games", "200", "--lambda", "0.5"]).exit_code == 0
-    assert TrainState.load(tmp_path / "a.npz").config.td_lambda == 0.5
-    assert CliRunner().invoke(cli, [*args, "--games", "300"]).exit_code == 0
-    assert TrainState.load(tmp_path / "a.npz").config.td_lambda == 0.5  # a resume keeps it
-    bad = CliRunner().invoke(cli, [*args, "--games", "400", "--lambda", "1"])
-    assert bad.exit_code == 2 and "--lambda" in bad.output
-    assert TrainState.load(tmp_path / "a.npz").games == 300
+    assert CliRunner().invoke(cli, [*args, "--games", "200"]).exit_code == 0
+    assert getattr(TrainState.load(tmp_path / "c.npz").config, field) == value
+    assert CliRunner().invoke(cli, [*args, "--games", "300", option, str(other)]).exit_code == 0
+    assert getattr(TrainState.load(tmp_path / "c.npz").config, field) == other
+    assert CliRunner().invoke(cli, [*args, "--games", "400"]).exit_code == 0
+    assert getattr(TrainState.load(tmp_path / "c.npz").config, field) == other
+    bad = CliRunner().invoke(cli, [*args, "--games", "500", option, refused])
+    assert bad.exit_code == 2 and option in bad.output
+    assert TrainState.load(tmp_path / "c.npz").games == 400
 
 
 def test_alpha_min_is_kept_and_can_be_lowered_on_resume(tmp_path: Path) -> None:
