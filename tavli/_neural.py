@@ -800,37 +800,18 @@ def _backprop_traced(x: np.ndarray, h: np.ndarray, out: np.ndarray, target: np.n
     d0 = target[0] - out[0]
     d1 = target[1] - out[1]
     d2 = target[2] - out[2]
-    o0 = out[0] * (1.0 - out[0])
-    o1 = out[1] * (1.0 - out[1])
-    o2 = out[2] * (1.0 - out[2])
+    o = (out[0] * (1.0 - out[0]), out[1] * (1.0 - out[1]), out[2] * (1.0 - out[2]))
     for j in range(hidden):  # each output's gradient by the hidden unit's input sum
         s = h[j] * (1.0 - h[j])
-        g[j, 0] = o0 * w2[0, j] * s
-        g[j, 1] = o1 * w2[1, j] * s
-        g[j, 2] = o2 * w2[2, j] * s
-    for r in range(3):
-        grad_r = o0 if r == 0 else (o1 if r == 1 else o2)
+        g[j, 0] = o[0] * w2[0, j] * s
+        g[j, 1] = o[1] * w2[1, j] * s
+        g[j, 2] = o[2] * w2[2, j] * s
+    for r in range(3):  # w2[r] moves output r alone
         for j in range(hidden):
-            a0 = e2[r, j, 0]
-            e2[r, j, 0] = -lam * a0
-            a1 = e2[r, j, 1]
-            e2[r, j, 1] = lam * e2[r, j, 2]
-            e2[r, j, 2] = lam * a1
-            e2[r, j, r] += grad_r * h[j]
-            w2[r, j] += alpha * (d0 * e2[r, j, 0] + d1 * e2[r, j, 1] + d2 * e2[r, j, 2])
-        a0 = eb2[r, 0]
-        eb2[r, 0] = -lam * a0
-        a1 = eb2[r, 1]
-        eb2[r, 1] = lam * eb2[r, 2]
-        eb2[r, 2] = lam * a1
-        eb2[r, r] += grad_r
-        b2[r] += alpha * (d0 * eb2[r, 0] + d1 * eb2[r, 1] + d2 * eb2[r, 2])
+            w2[r, j] += alpha * _trace_step(e2[r, j], lam, o[r] * h[j], r, d0, d1, d2)
+        b2[r] += alpha * _trace_step(eb2[r], lam, o[r], r, d0, d1, d2)
     for j in range(hidden):
-        a1 = eb1[j, 1]
-        eb1[j, 0] = -lam * eb1[j, 0] + g[j, 0]
-        eb1[j, 1] = lam * eb1[j, 2] + g[j, 1]
-        eb1[j, 2] = lam * a1 + g[j, 2]
-        b1[j] += alpha * (d0 * eb1[j, 0] + d1 * eb1[j, 1] + d2 * eb1[j, 2])
+        b1[j] += alpha * _trace_steps(eb1[j], lam, g[j, 0], g[j, 1], g[j, 2], d0, d1, d2)
     for i in range(x.shape[0]):
         v = x[i]
         if v != 0.0:
@@ -838,11 +819,27 @@ def _backprop_traced(x: np.ndarray, h: np.ndarray, out: np.ndarray, target: np.n
         elif not seen[i]:
             continue
         for j in range(hidden):
-            a1 = e1[i, j, 1]
-            e1[i, j, 0] = -lam * e1[i, j, 0] + v * g[j, 0]
-            e1[i, j, 1] = lam * e1[i, j, 2] + v * g[j, 1]
-            e1[i, j, 2] = lam * a1 + v * g[j, 2]
-            w1[i, j] += alpha * (d0 * e1[i, j, 0] + d1 * e1[i, j, 1] + d2 * e1[i, j, 2])
+            w1[i, j] += alpha * _trace_steps(e1[i, j], lam, v * g[j, 0], v * g[j, 1], v * g[j, 2], d0, d1, d2)
+
+
+@njit(cache=True, inline="always")
+def _trace_steps(e: np.ndarray, lam: float, g0: float, g1: float, g2: float, d0: float, d1: float,
+                 d2: float) -> float:
+    """One weight's traces ``e`` (win, win 2, lose 2) seen from the other side, as ``_turn_over``
+    turns a value, decayed by ``lam`` and added the outputs' gradients; the errors ``d`` times
+    the new traces."""
+    win2 = e[1]
+    e[0] = -lam * e[0] + g0
+    e[1] = lam * e[2] + g1
+    e[2] = lam * win2 + g2
+    return d0 * e[0] + d1 * e[1] + d2 * e[2]
+
+
+@njit(cache=True, inline="always")
+def _trace_step(e: np.ndarray, lam: float, grad: float, k: int, d0: float, d1: float, d2: float) -> float:
+    """``_trace_steps`` for a weight that moves output ``k`` alone, by ``grad``."""
+    return _trace_steps(e, lam, grad if k == 0 else 0.0, grad if k == 1 else 0.0, grad if k == 2 else 0.0,
+                        d0, d1, d2)
 
 
 @njit(cache=True)
