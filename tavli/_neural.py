@@ -832,7 +832,7 @@ def _trace_steps(e: np.ndarray, lam: float, g0: float, g1: float, g2: float, d0:
     e[0] = -lam * e[0] + g0
     e[1] = lam * e[2] + g1
     e[2] = lam * win2 + g2
-    return d0 * e[0] + d1 * e[1] + d2 * e[2]
+    return float(d0 * e[0] + d1 * e[1] + d2 * e[2])
 
 
 @njit(cache=True, inline="always")
