@@ -32,7 +32,8 @@ from tavli.bearoff import all_home, race_probabilities
 N_HIDDEN = 80
 _BASE = 192  # 24 points x 2 sides x 4 units
 _COMMON = 8
-N_INPUTS = (_BASE + _COMMON + 9 + 4, _BASE + _COMMON + 9 + 48 + 4 + 4, _BASE + _COMMON + 9 + 4 + 24)
+_CONTACT = 16  # Portes: each side's shots with blocks, contact and anchors (``_contact_game_inputs``)
+N_INPUTS = (_BASE + _COMMON + 9 + 4 + _CONTACT, _BASE + _COMMON + 9 + 48 + 4 + 4, _BASE + _COMMON + 9 + 4 + 24)
 """Inputs per game, indexed by the kernel's variant number."""
 
 WIN, WIN2, LOSE2 = 0, 1, 2
@@ -185,6 +186,7 @@ def encode(s: np.ndarray, variant: int, x: np.ndarray) -> None:
             _escape_inputs(s, variant, x, c + 9 + 52)
         else:
             _escape_inputs(s, variant, x, c + 9)
+            _contact_game_inputs(s, x, c + 9 + 4)
 
 
 @njit(cache=True)
@@ -322,6 +324,134 @@ def _escape_inputs(s: np.ndarray, variant: int, x: np.ndarray, c: int) -> None:
         their_least = min(their_least, _escapes(s, own, False, variant))
     x[c + 2] = (36 - their_least) / 36.0
     x[c + 3] = (36 - least) / 36.0
+
+
+@njit(cache=True)
+def _side_frame(s: np.ndarray, mine: bool, own: np.ndarray, other: np.ndarray) -> None:
+    """Portes, one side's view: ``own[p]`` its checkers on its own point ``p`` (25: the bar),
+    ``other[p]`` the other side's checkers there (0: the other side's bar)."""
+    for p in range(1, 25):
+        q = p if mine else 25 - p
+        own[p] = s[q] if mine else s[K.OPP + q]
+        other[p] = s[K.OPP + q] if mine else s[q]
+    own[25] = s[K.BAR] if mine else s[K.OPP + K.BAR]
+    other[0] = s[K.OPP + K.BAR] if mine else s[K.BAR]
+    own[0] = 0
+    other[25] = 0
+
+
+@njit(cache=True)
+def _roll_hits(own: np.ndarray, other: np.ndarray, best: np.ndarray) -> None:
+    """Into ``best[6 * (d1 - 1) + d2 - 1]`` (``d1 <= d2``), the farthest-back blot of the other
+    side's that a side (by ``_side_frame``) can hit with ``d1-d2``, as the pips it costs him (a
+    blot on the hitter's point ``t`` loses ``t``); 0 when the roll hits nothing. Points of two
+    stop the steps and checkers on the bar enter first; which plays the rules then force is not
+    looked at."""
+    best[:] = 0
+    bar = own[25]
+    for t in range(1, 25):
+        if other[t] != 1:
+            continue
+        for src in range(t + 1, 26):
+            if own[src] == 0:
+                continue
+            dist = src - t
+            entering = src == 25
+            if dist <= 6 and (bar == 0 or entering or bar == 1):
+                for e in range(1, 7):  # the other die; a checker on the bar enters with it
+                    if e != dist and (bar == 0 or entering or other[25 - e] < 2):
+                        k = 6 * (min(e, dist) - 1) + max(e, dist) - 1
+                        best[k] = max(best[k], t)
+            if bar == 0 or (bar == 1 and entering):  # one checker, both dice
+                for d1 in range(max(1, dist - 6), (dist + 1) // 2):
+                    d2 = dist - d1
+                    if other[src - d1] < 2 or other[src - d2] < 2:
+                        k = 6 * (d1 - 1) + d2 - 1
+                        best[k] = max(best[k], t)
+            for d in range(1, 7):  # doubles
+                if dist % d != 0 or (bar > 0 and other[25 - d] >= 2):
+                    continue
+                steps = max(4 - bar, 0) + (1 if entering else 0)
+                if dist // d > steps:
+                    continue
+                open_ = True
+                for j in range(1, dist // d):
+                    if other[src - j * d] >= 2:
+                        open_ = False
+                        break
+                if open_:
+                    k = 7 * (d - 1)
+                    best[k] = max(best[k], t)
+
+
+@njit(cache=True)
+def _shots_with_blocks(own: np.ndarray, other: np.ndarray, best: np.ndarray) -> tuple[int, int]:
+    """The rolls of 36 that hit (``_roll_hits``, into ``best``), and their pips lost summed
+    over the 36."""
+    _roll_hits(own, other, best)
+    rolls = 0
+    loss = 0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            t = best[6 * (d1 - 1) + d2 - 1]
+            if t > 0:
+                w = 1 if d1 == d2 else 2
+                rolls += w
+                loss += w * t
+    return rolls, loss
+
+
+@njit(cache=True)
+def _contact_game_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
+    """Portes, eight inputs for each side, the mover first: the rolls that hit a blot of the
+    other's (blocks and the bar counted) and the pips they cost him (GNU Backgammon's pip
+    loss), the pips still to play to get past the other's rearmost checker and those of
+    checkers already past it, the rearmost checker, the rearmost and foremost anchors in the
+    other's half, and the rolls that fail to enter from the bar."""
+    own = np.zeros(26, np.int64)
+    other = np.zeros(26, np.int64)
+    best = np.zeros(36, np.int64)
+    for side in range(2):
+        _side_frame(s, side == 0, own, other)
+        at = c + 8 * side
+        rolls, loss = _shots_with_blocks(own, other, best)
+        x[at] = rolls / 36.0
+        x[at + 1] = loss / (36.0 * 12.0)
+        last = 0  # the other side's rearmost checker, by this side's numbers (0: his bar)
+        if other[0] == 0:
+            last = 25
+            for p in range(1, 25):
+                if other[p] > 0:
+                    last = p
+                    break
+        to_pass = 0
+        free = 0
+        back = 0
+        back_anchor = 0
+        front_anchor = 0
+        for p in range(1, 26):
+            n = own[p]
+            if n == 0:
+                continue
+            back = p
+            if p >= last:
+                to_pass += n * (p - last + 1)
+            else:
+                free += n * p
+            if 13 <= p <= 24 and n >= 2:
+                back_anchor = p
+                if front_anchor == 0:
+                    front_anchor = p
+        x[at + 2] = to_pass / 100.0
+        x[at + 3] = free / 100.0
+        x[at + 4] = back / 25.0
+        x[at + 5] = back_anchor / 24.0
+        x[at + 6] = front_anchor / 24.0
+        if own[25] > 0:
+            closed = 0
+            for p in range(19, 25):
+                closed += other[p] >= 2
+            x[at + 7] = closed * closed / 36.0
 
 
 @njit(cache=True)

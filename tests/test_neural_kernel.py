@@ -26,7 +26,9 @@ MINE, THEIRS = 0, 96  # four units per point, the mover's points 1..24
 BAR_MINE, BAR_THEIRS, OFF_MINE, OFF_THEIRS, PIPS_MINE, PIPS_THEIRS, BLOCK_MINE, BLOCK_THEIRS = range(192, 200)
 EXTRA = 200  # the game's own inputs
 PLAKOTO = 209  # Plakoto: pins, mothers, then escapes and containment at PLAKOTO + 52
-PORTES = 209  # Portes: escapes and containment
+PORTES = 209  # Portes: escapes and containment, then each side's shots, contact and anchors
+CONTACT = 213  # Portes: eight per side, the mover's first (``N._contact_game_inputs``)
+CONTACT_SCALE = [36, 36 * 12, 100, 100, 25, 24, 24, 36]  # rolls, pips lost, pips, pips, points, rolls
 MOBILITY = 213  # Fevga: per side and die, [no checker can move it, points that can / 4]
 
 Values = tuple[float, float, float]
@@ -111,7 +113,8 @@ def test_portes_start_inputs() -> None:
     x = encoded(Position.start("portes"))
     expected = expected_base("portes", {24: 2, 13: 5, 8: 3, 6: 5}, {1: 2, 12: 5, 17: 3, 19: 5},
                              [0, 0, 0, 0, 1.67, 1.67, 1 / 6, 1 / 6],
-                             [0, 0, 0, 0, 1 / 6, 1 / 6, 0, 0, 0, 24 / 36, 24 / 36, 14 / 36, 14 / 36])
+                             [0, 0, 0, 0, 1 / 6, 1 / 6, 0, 0, 0, 24 / 36, 24 / 36, 14 / 36, 14 / 36]
+                             + 2 * [0, 0, 1.67, 0, 24 / 25, 1, 13 / 24, 0])
     np.testing.assert_allclose(x, expected, rtol=0, atol=1e-6)
     assert x[MINE + 4 * 5:MINE + 4 * 6].tolist() == [1, 1, 1, 1]  # five on the 6 point: (5-3)/2
     assert x[MINE + 4 * 23:MINE + 4 * 24].tolist() == [1, 1, 0, 0]
@@ -130,7 +133,12 @@ def test_portes_blot_three_away() -> None:
     # shots at distance 3: the eleven rolls with a 3, 2-1 twice, 1-1 once
     expected = expected_base("portes", {10: 1, 6: 14}, {7: 15},
                              [0, 0, 0, 0, 0.94, 2.70, 1 / 6, 1 / 6],
-                             [1 / 4, 0, 0, 0, 1 / 6, 0, 0, 14 / 36, 0, 33 / 36, 1, 5 / 36, 5 / 36])
+                             [1 / 4, 0, 0, 0, 1 / 6, 0, 0, 14 / 36, 0, 33 / 36, 1, 5 / 36, 5 / 36,
+                              # White has 4 pips to get past Black and 84 past him already; Black
+                              # hits with the same 14 rolls, each costing White 15 pips (his 10 is
+                              # Black's 15), and must play 3 pips from each of 15 checkers
+                              0, 0, 0.04, 0.84, 10 / 25, 0, 0, 0,
+                              14 / 36, 14 * 15 / 432, 0.60, 0, 18 / 25, 18 / 24, 18 / 24, 0])
     np.testing.assert_allclose(x, expected, rtol=0, atol=1e-6)
     assert x[MINE + 4 * 5 + 3] == 5.5  # fourteen on the 6 point
 
@@ -211,6 +219,60 @@ def test_portes_escapes_and_containment() -> None:
     # from the bar the prime is 7..12 away and Black's point 2 away: the rolls summing to
     # 3..6 but 2-2 (13 of 36) get past
     assert z[PORTES] == pytest.approx(13 / 36)
+
+
+def contact_inputs(pos: Position) -> list[list[float]]:
+    """The mover's and the other side's eight contact inputs, in rolls, pips and points."""
+    x = encoded(pos)[CONTACT:CONTACT + 16]
+    return [(x[8 * side:8 * side + 8] * CONTACT_SCALE).round(2).tolist() for side in range(2)]
+
+
+def test_portes_points_of_two_stop_combination_shots() -> None:
+    # Black's fifteen on White's 1, White's blot nine pips above them on 10: of the rolls summing
+    # to 9, 6-3 and 3-3 must touch White's points 4 or 7, so only 5-4 hits (2 rolls of 36, not
+    # the 5 the shots input counts), costing White 15 pips each (his 10 is Black's 15)
+    pos = Position.from_checkers("portes", WHITE, {10: 1, 7: 2, 4: 2, 6: 10}, {24: 15})
+    assert encoded(pos)[EXTRA + 7] == pytest.approx(5 / 36)
+    assert contact_inputs(pos)[1][:2] == [2, 30]
+
+
+@pytest.mark.parametrize(("bar", "rolls", "enter_fails"), [
+    (2, 2, 1),  # both dice enter: only 3-3 (two steps left) and 5-5 (from the bar, 20/15/10) hit
+    (1, 10, 1),  # one die enters, not a 1: 3-2, 3-4, 3-5, 3-6 twice each, 3-3 and 5-5
+])
+def test_portes_shots_from_the_bar(bar: int, rolls: int, enter_fails: int) -> None:
+    # White has checkers on the bar and on 13; Black's blot is on White's 10 and his point on
+    # White's 24 stops a 1 from entering
+    pos = Position.from_checkers("portes", WHITE, {25: bar, 13: 15 - bar}, {15: 1, 1: 14})
+    mine = contact_inputs(pos)[0]
+    assert mine[:2] == [rolls, 10 * rolls]
+    assert mine[4:] == [25, 13, 13, enter_fails]
+
+
+def test_portes_shots_agree_with_the_legal_plays() -> None:
+    # every roll with a legal play that hits is counted, at least as far back as that play
+    # hits; the rules' forced plays (not looked at) make the two differ now and then
+    own, other = np.zeros(26, np.int64), np.zeros(26, np.int64)
+    their_own, their_other = np.zeros(26, np.int64), np.zeros(26, np.int64)
+    best = np.zeros(36, np.int64)
+    rolls = differ = 0
+    for seed in range(6):
+        for pos in positions_along_games("portes", seed):
+            # the other side's view is the mover's of the position turned over
+            N._side_frame(pos.state, False, their_own, their_other)
+            N._side_frame(K.flip(pos.state.copy(), pos.variant.params), True, own, other)
+            assert own.tolist() == their_own.tolist() and other.tolist() == their_other.tolist()
+            N._side_frame(pos.state, True, own, other)
+            N._roll_hits(own, other, best)
+            for d1 in range(1, 7):
+                for d2 in range(d1, 7):
+                    hits = [step.dst for play in pos.legal_plays(Dice(d1, d2)) for step in play.steps
+                            if step.hit]
+                    farthest = int(best[6 * (d1 - 1) + d2 - 1])
+                    assert farthest >= max(hits, default=0), (str(pos), d1, d2)
+                    rolls += 1
+                    differ += farthest != max(hits, default=0)
+    assert rolls > 4000 and differ / rolls < 0.005
 
 
 def test_movers_from_the_bar() -> None:
