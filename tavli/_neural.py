@@ -340,9 +340,15 @@ def _side_frame(s: np.ndarray, mine: bool, own: np.ndarray, other: np.ndarray) -
     other[25] = 0
 
 
+@njit(cache=True, inline="always")
+def _roll_index(d1: int, d2: int) -> int:
+    """A roll's place among the 36 slots of ``_roll_hits`` (``d1 <= d2``; 21 of them used)."""
+    return 6 * (d1 - 1) + d2 - 1
+
+
 @njit(cache=True)
 def _roll_hits(own: np.ndarray, other: np.ndarray, best: np.ndarray) -> None:
-    """Into ``best[6 * (d1 - 1) + d2 - 1]`` (``d1 <= d2``), the farthest-back blot of the other
+    """Into ``best[_roll_index(d1, d2)]`` (``d1 <= d2``), the farthest-back blot of the other
     side's that a side (by ``_side_frame``) can hit with ``d1-d2``, as the pips it costs him (a
     blot on the hitter's point ``t`` loses ``t``); 0 when the roll hits nothing. Points of two
     stop the steps and checkers on the bar enter first; which plays the rules then force is not
@@ -357,16 +363,16 @@ def _roll_hits(own: np.ndarray, other: np.ndarray, best: np.ndarray) -> None:
                 continue
             dist = src - t
             entering = src == 25
-            if dist <= 6 and (bar == 0 or entering or bar == 1):
+            if dist <= 6 and (bar <= 1 or entering):
                 for e in range(1, 7):  # the other die; a checker on the bar enters with it
                     if e != dist and (bar == 0 or entering or other[25 - e] < 2):
-                        k = 6 * (min(e, dist) - 1) + max(e, dist) - 1
+                        k = _roll_index(min(e, dist), max(e, dist))
                         best[k] = max(best[k], t)
             if bar == 0 or (bar == 1 and entering):  # one checker, both dice
                 for d1 in range(max(1, dist - 6), (dist + 1) // 2):
                     d2 = dist - d1
                     if other[src - d1] < 2 or other[src - d2] < 2:
-                        k = 6 * (d1 - 1) + d2 - 1
+                        k = _roll_index(d1, d2)
                         best[k] = max(best[k], t)
             for d in range(1, 7):  # doubles
                 if dist % d != 0 or (bar > 0 and other[25 - d] >= 2):
@@ -380,7 +386,7 @@ def _roll_hits(own: np.ndarray, other: np.ndarray, best: np.ndarray) -> None:
                         open_ = False
                         break
                 if open_:
-                    k = 7 * (d - 1)
+                    k = _roll_index(d, d)
                     best[k] = max(best[k], t)
 
 
@@ -393,7 +399,7 @@ def _shots_with_blocks(own: np.ndarray, other: np.ndarray, best: np.ndarray) -> 
     loss = 0
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
-            t = best[6 * (d1 - 1) + d2 - 1]
+            t = best[_roll_index(d1, d2)]
             if t > 0:
                 w = 1 if d1 == d2 else 2
                 rolls += w

@@ -268,7 +268,7 @@ def test_portes_shots_agree_with_the_legal_plays() -> None:
                 for d2 in range(d1, 7):
                     hits = [step.dst for play in pos.legal_plays(Dice(d1, d2)) for step in play.steps
                             if step.hit]
-                    farthest = int(best[6 * (d1 - 1) + d2 - 1])
+                    farthest = int(best[N._roll_index(d1, d2)])
                     assert farthest >= max(hits, default=0), (str(pos), d1, d2)
                     rolls += 1
                     differ += farthest != max(hits, default=0)
