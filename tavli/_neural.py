@@ -747,6 +747,19 @@ def post1(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x:
 
 
 @njit(cache=True)
+def pre2(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
+         h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int) -> None:
+    """2-ply value of ``s`` with the mover (``wt`` row ``side``) to roll: his best play of
+    each of the 21 rolls by 0-ply, valued at 1-ply."""
+    acc = np.zeros(3, np.float64)
+    for i in range(_ROLLS.shape[0]):
+        after = _best_after(s, _ROLLS[i, 0], _ROLLS[i, 1], params, net, race, ws, x, h, out, wt[side])
+        post1(after, params, net, race, ws, x, h, out, wt, side)
+        acc += _ROLLS[i, 2] * out
+    out[:] = acc / 36.0
+
+
+@njit(cache=True)
 def post2(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
           h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int) -> None:
     """2-ply value of ``r``: over the opponent's 21 rolls, his best play by 0-ply,
@@ -755,13 +768,7 @@ def post2(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x:
     if code != K.ONGOING:
         _terminal(code, out)
         return
-    s = K.flip(r, params)
-    acc = np.zeros(3, np.float64)
-    for i in range(_ROLLS.shape[0]):
-        after = _best_after(s, _ROLLS[i, 0], _ROLLS[i, 1], params, net, race, ws, x, h, out, wt[1 - side])
-        post1(after, params, net, race, ws, x, h, out, wt, 1 - side)
-        acc += _ROLLS[i, 2] * out
-    out[:] = acc / 36.0
+    pre2(K.flip(r, params), params, net, race, ws, x, h, out, wt, 1 - side)
     _turn_over(out)
 
 
@@ -992,7 +999,7 @@ def _clear_traces(e1: np.ndarray, eb1: np.ndarray, e2: np.ndarray, eb2: np.ndarr
 @njit(cache=True, nogil=True)
 def train_games(n_games: int, start: np.ndarray, params: int, net: Network, race: Tables,
                 ws: Arrays, alpha: float, seed: int, max_turns: int, explore: float = 0.0,
-                lookahead: bool = False, lam: float = 0.0) -> np.ndarray:
+                lookahead: int = 0, lam: float = 0.0) -> np.ndarray:
     """Play ``n_games`` games of greedy 0-ply self-play from ``start``, moving the
     network by TD(0) after every turn, in place.
 
@@ -1000,10 +1007,11 @@ def train_games(n_games: int, start: np.ndarray, params: int, net: Network, race
     the best, so that training also sees the lopsided positions weak play
     leads to; the value learned is still that of the best play.
 
-    With ``lookahead`` the value before the roll moves towards its 1-ply value
+    With ``lookahead`` 1 the value before the roll moves towards its 1-ply value
     (the best play of each of the 21 rolls, ``pre1``) instead of the value
     after the one roll played: the target no longer carries that roll's luck,
-    at about twenty times the cost of a turn.
+    at about twenty times the cost of a turn. With 2 it moves towards its 2-ply
+    value (``pre2``, the champion's judgement), twenty times more again.
 
     With ``lam`` above 0 it learns by TD(λ) (``_backprop_traced``): each turn's error also
     moves the values of the positions before it in the game, by ``lam`` less a turn further
@@ -1070,8 +1078,10 @@ def train_games(n_games: int, start: np.ndarray, params: int, net: Network, race
             # learn: the value before the roll moves towards the value after the play, or with
             # lookahead towards its mean over all 21 rolls
             if not (race[0].shape[0] > 1 and all_home(s, variant)):
-                if lookahead:
+                if lookahead == 1:
                     pre1(s, params, net, race, ws, x_next, h_next, target, MONEY, 0)
+                elif lookahead == 2:
+                    pre2(s, params, net, race, ws, x_next, h_next, target, MONEY, 0)
                 encode(s, variant, x)
                 forward(x, net[0], net[1], net[2], net[3], h, cur)
                 if traced:

@@ -590,9 +590,10 @@ def play_bot_game(variant: Variant, seats: Mapping[Color, Player], rng: random.R
               help="floor of the learning rate (default 0.02, or the checkpoint's)")
 @click.option("--explore", type=click.FloatRange(min=0, max=1), default=None,
               help="chance that a self-play turn plays a random legal play (default 0, or the checkpoint's)")
-@click.option("--lookahead", type=click.IntRange(min=0, max=1), default=None,
+@click.option("--lookahead", type=click.IntRange(min=0, max=2), default=None,
               help="1: learn each position's 1-ply value instead of the value after the roll played "
-                   "(about 20 times slower; default 0, or the checkpoint's)")
+                   "(about 20 times slower); 2: its 2-ply value (20 times slower again; default 0, or "
+                   "the checkpoint's)")
 @click.option("--lambda", "td_lambda", type=click.FloatRange(min=0, max=1, max_open=True), default=None,
               help="TD(λ)'s trace decay: each turn's error also moves the positions before it, by this "
                    "factor less a turn further back (default 0, TD(0), or the checkpoint's)")

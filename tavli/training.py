@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from tavli.neural import NeuralBot
 
 CHUNK = 100  # games per call into the kernel
+SAVE_SECONDS = 600.0  # a checkpoint at least this often, however slow the games
 
 
 @dataclass
@@ -62,7 +63,8 @@ class TrainConfig:
     """Chance that a self-play turn plays a random legal play (the value learned stays the best play's)."""
     lookahead: int = 0
     """1: learn each position's 1-ply value (all 21 rolls) instead of the value after the roll
-    played (``tavli._neural.train_games``); about twenty times slower a game."""
+    played (``tavli._neural.train_games``), about twenty times slower a game; 2: its 2-ply
+    value, about twenty times slower again."""
     td_lambda: float = 0.0
     """TD(λ)'s trace decay: each turn's error also moves the positions before it in the game,
     by this factor less a turn further back; 0 is TD(0)."""
@@ -228,6 +230,9 @@ class Trainer:
     def _worker(self, index: int) -> None:
         cfg = self.state.config
         ws = K.Workspace(nodes=1 << 15, plays=1 << 13).args()
+        # each ply of lookahead costs about twenty times more a game: fewer games a call keep a
+        # call about as long, so that a stop or a checkpoint does not wait on a long one
+        chunk_games = max(1, CHUNK // 20 ** cfg.lookahead)
         chunk = 0
         try:
             while not self._stop.is_set():
@@ -236,9 +241,9 @@ class Trainer:
                         return
                     games = self.state.games
                 seed = (cfg.seed * 7919 + games * 31 + index * 1_000_003 + chunk) % (2**31)
-                stats = N.train_games(CHUNK, self.start, self.variant.params, self.state.network,
+                stats = N.train_games(chunk_games, self.start, self.variant.params, self.state.network,
                                       self.race, ws, cfg.alpha_at(games), seed, 5000, cfg.explore,
-                                      cfg.lookahead == 1, cfg.td_lambda)
+                                      cfg.lookahead, cfg.td_lambda)
                 chunk += 1
                 with self._lock:
                     self.state.games += int(stats[0])
@@ -284,6 +289,7 @@ class Trainer:
         clock = time.monotonic()
         base_seconds = self.state.seconds
         rate_mark = (clock, self.state.games)
+        saved_at = clock
         rate = 0.0
         with Progress(*columns, disable=not progress, transient=False) as bar:
             task = bar.add_task(f"training {self.variant.name}", total=cfg.games,
@@ -302,9 +308,10 @@ class Trainer:
                     if next_eval is not None and self.state.games >= next_eval:
                         self._measure()
                         next_eval = (self.state.games // cfg.eval_every + 1) * cfg.eval_every
-                    if self.state.games >= next_save:
+                    if self.state.games >= next_save or now - saved_at >= SAVE_SECONDS:
                         self.state.save(self.checkpoint)
                         next_save = self.state.games + cfg.checkpoint_every
+                        saved_at = now
             except KeyboardInterrupt:
                 self._stop.set()
             finally:

@@ -667,14 +667,17 @@ def test_post3_is_the_average_of_2_ply_values() -> None:
         np.testing.assert_allclose(post3(r, variant.params, net, race()), expected, rtol=0, atol=1e-12)
 
 
-def test_pre1_is_post1_seen_by_the_other_side() -> None:
+@pytest.mark.parametrize("depth", [1, 2])
+def test_pre_is_post_seen_by_the_other_side(depth: int) -> None:
     variant = Position.start("fevga").variant
     net = random_network(K.FEVGA, seed=1)
     buf = Buffers(net)
-    for r in sample_results("fevga", 4, 3):
+    # the 2-ply one against the search written out by hand, the 1-ply one against the kernel's post1
+    pre, post_ = (N.pre1, post1) if depth == 1 else (N.pre2, reference_post2)
+    for r in sample_results("fevga", 4 if depth == 1 else 2, 3):
         s = K.flip(r, variant.params)
-        N.pre1(s, variant.params, net, race(), buf.ws, buf.x, buf.h, buf.out, N.MONEY, 0)
-        w, w2, l2 = post1(r, variant.params, net, race())
+        pre(s, variant.params, net, race(), buf.ws, buf.x, buf.h, buf.out, N.MONEY, 0)
+        w, w2, l2 = post_(r, variant.params, net, race())
         assert buf.out.tolist() == pytest.approx([1 - w, l2, w2], abs=1e-12)
 
 
@@ -868,26 +871,29 @@ def test_train_games_learns_that_a_sure_win_is_won() -> None:
     assert buf.out[0] > before[0] and buf.out[1] > before[1] and buf.out[2] < before[2]
 
 
-def test_train_games_with_lookahead_learns_the_1_ply_value() -> None:
-    # one turn from the start (max_turns=1): the single step goes towards the start's 1-ply value
-    # over all 21 rolls, not towards the value after the roll played
+@pytest.mark.parametrize("depth", [1, 2])
+def test_train_games_with_lookahead_learns_the_deeper_value(depth: int) -> None:
+    # one turn from the start (max_turns=1): the single step goes towards the start's 1-ply (or
+    # 2-ply) value over all 21 rolls, not towards the value after the roll played
     pos = Position.start("fevga")
     params = pos.variant.params
     net = random_network(K.FEVGA, seed=4)
     buf = Buffers(net)
-    N.pre1(pos.state.copy(), params, net, race(), buf.ws, buf.x, buf.h, buf.out, N.MONEY, 0)
+    pre = N.pre1 if depth == 1 else N.pre2
+    pre(pos.state.copy(), params, net, race(), buf.ws, buf.x, buf.h, buf.out, N.MONEY, 0)
     target = buf.out.copy()
     expected = tuple(a.copy() for a in net)
     N.encode(pos.state.copy(), K.FEVGA, buf.x)
     N.forward(buf.x, *expected, buf.h, buf.out)
     N._backprop(buf.x, buf.h, buf.out, target, 0.5, *expected, np.zeros(12, np.float32))
     trained = tuple(a.copy() for a in net)
-    N.train_games(1, pos.state, params, trained, race(), buf.ws, 0.5, 7, 1, 0.0, True)
+    N.train_games(1, pos.state, params, trained, race(), buf.ws, 0.5, 7, 1, 0.0, depth)
     for a, b in zip(trained, expected, strict=True):
         np.testing.assert_allclose(a, b, rtol=0, atol=1e-6)
-    one_roll = tuple(a.copy() for a in net)
-    N.train_games(1, pos.state, params, one_roll, race(), buf.ws, 0.5, 7, 1, 0.0, False)
-    assert not np.allclose(one_roll[2], expected[2], rtol=0, atol=1e-6)
+    for other in {0, 1, 2} - {depth}:
+        elsewhere = tuple(a.copy() for a in net)
+        N.train_games(1, pos.state, params, elsewhere, race(), buf.ws, 0.5, 7, 1, 0.0, other)
+        assert not np.allclose(elsewhere[2], expected[2], rtol=0, atol=1e-6)
 
 
 def gradients(x: np.ndarray, net: N.Network) -> tuple[np.ndarray, list[N.Network]]:
@@ -966,7 +972,7 @@ def test_train_games_by_td_lambda_is_repeatable_and_not_td0() -> None:
     runs = []
     for lam in (0.7, 0.7, 0.0):
         net = tuple(a.copy() for a in start)
-        stats = N.train_games(4, pos.state, variant.params, net, race(), ws, 0.1, 5, 5000, 0.1, False, lam)
+        stats = N.train_games(4, pos.state, variant.params, net, race(), ws, 0.1, 5, 5000, 0.1, 0, lam)
         assert all(np.all(np.isfinite(a)) for a in net)
         runs.append((stats.tolist(), net))
     assert runs[0][0] == runs[1][0]

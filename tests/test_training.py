@@ -242,7 +242,7 @@ def test_train_command_and_resume(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("field", "option", "value", "other", "refused"), [
     ("explore", "--explore", 0.5, 0.1, "2"),
-    ("lookahead", "--lookahead", 1, 0, "2"),
+    ("lookahead", "--lookahead", 1, 0, "3"),
     ("td_lambda", "--lambda", 0.7, 0.5, "1"),
 ])
 def test_a_training_setting_trains_otherwise_and_is_kept(tmp_path: Path, field: str, option: str, value: float,
