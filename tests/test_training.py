@@ -401,3 +401,26 @@ def test_without_gnubg_the_yardstick_leaves_it_out(monkeypatch: pytest.MonkeyPat
     assert result.exit_code == 0, result.output
     assert "note: GNU Backgammon's module (pip install gnubg) cannot be imported" in result.stderr
     assert all("gnubg" not in entry for entry in TrainState.load(tmp_path / "p.npz").log)
+
+
+
+def test_a_slow_run_saves_by_the_clock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # far fewer games than checkpoint_every: only the clock brings a save before the last one
+    import tavli.training as T
+
+    written: list[int] = []
+    save = TrainState.save
+
+    def counted(self: TrainState, path: Path) -> None:
+        written.append(self.games)
+        save(self, path)
+
+    monkeypatch.setattr(TrainState, "save", counted)
+    config = tiny("fevga", games=60, lookahead=1)  # a few seconds, five games a call
+    state = Trainer(new_state(config), tmp_path / "a.npz").run(progress=False)
+    assert written == [state.games]  # the clock's ten minutes never came: only the save at the end
+    written.clear()
+    monkeypatch.setattr(T, "SAVE_SECONDS", 0.0)
+    state = Trainer(new_state(config), tmp_path / "b.npz").run(progress=False)
+    assert len(written) >= 2 and written[-1] == state.games >= 60
+    assert TrainState.load(tmp_path / "b.npz").games == state.games
