@@ -33,7 +33,9 @@ N_HIDDEN = 80
 _BASE = 192  # 24 points x 2 sides x 4 units
 _COMMON = 8
 _CONTACT = 16  # Portes: each side's shots with blocks, contact and anchors (``_contact_game_inputs``)
-N_INPUTS = (_BASE + _COMMON + 9 + 4 + _CONTACT, _BASE + _COMMON + 9 + 48 + 4 + 4, _BASE + _COMMON + 9 + 4 + 24)
+_TIMING = 6  # Fevga: each side's spare pips, spare checkers and trapped checkers (``_timing_inputs``)
+N_INPUTS = (_BASE + _COMMON + 9 + 4 + _CONTACT, _BASE + _COMMON + 9 + 48 + 4 + 4,
+            _BASE + _COMMON + 9 + 4 + 24 + _TIMING)
 """Inputs per game, indexed by the kernel's variant number."""
 
 WIN, WIN2, LOSE2 = 0, 1, 2
@@ -179,6 +181,7 @@ def encode(s: np.ndarray, variant: int, x: np.ndarray) -> None:
         _fevga_inputs(s, x, c)
         _escape_inputs(s, variant, x, c + 9)
         _mobility_inputs(s, variant, x, c + 9 + 4)
+        _timing_inputs(s, x, c + 9 + 4 + 24)
     else:
         _contact_inputs(s, variant, x, c)
         if variant == K.PLAKOTO:
@@ -553,7 +556,16 @@ def _fevga_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
         their_home += s[K.OPP + 12 + p] > 0
     x[c + 4] = home / 6.0
     x[c + 5] = their_home / 6.0
-    # points held within six points in front of the other side's checkers
+    mine_blocking, theirs_blocking = _fevga_blocking(s)
+    x[c + 6] = mine_blocking.sum() / 6.0
+    x[c + 7] = theirs_blocking.sum() / 6.0
+    x[c + 8] = 1.0 if _is_race(s, K.FEVGA) else 0.0
+
+
+@njit(cache=True)
+def _fevga_blocking(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Fevga, by the mover's point numbers: the points each side holds within six points in
+    front of the other side's checkers (the points that block him)."""
     mine_blocking = np.zeros(25, np.bool_)
     theirs_blocking = np.zeros(25, np.bool_)
     for p in range(1, 25):
@@ -568,9 +580,34 @@ def _fevga_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
             for d in range(1, 7):
                 if p - d >= 1 and s[K.OPP + p - d] > 0:
                     theirs_blocking[p - d] = True
-    x[c + 6] = mine_blocking.sum() / 6.0
-    x[c + 7] = theirs_blocking.sum() / 6.0
-    x[c + 8] = 1.0 if _is_race(s, K.FEVGA) else 0.0
+    return mine_blocking, theirs_blocking
+
+
+@njit(cache=True)
+def _timing_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
+    """Fevga's timing, each side (the mover's first): the pips its spare checkers (all but the
+    one holding each point that blocks the other side) can play before it must give up a block,
+    how many spares it has, and how trapped its checkers are (the rolls of 36 that do not carry
+    each one past the other side's points, summed): a side that runs out of spare pips, or whose
+    checkers cannot move, must break its own blocks."""
+    mine_blocking, theirs_blocking = _fevga_blocking(s)
+    for side in range(2):
+        mine = side == 0
+        spare_pips = 0
+        spares = 0
+        stuck = 0
+        for own in range(1, 25):
+            q = _mover_point(own, mine, K.FEVGA)
+            n = s[q] if mine else s[K.OPP + q]
+            if n == 0:
+                continue
+            spare = n - 1 if (mine_blocking[q] if mine else theirs_blocking[q]) else n
+            spares += spare
+            spare_pips += spare * (own - 1)
+            stuck += n * (36 - _escapes(s, own, mine, K.FEVGA))
+        x[c + 3 * side] = spare_pips / 100.0
+        x[c + 3 * side + 1] = spares / 15.0
+        x[c + 3 * side + 2] = stuck / (36.0 * 15.0)
 
 
 # --- evaluation -------------------------------------------------------------

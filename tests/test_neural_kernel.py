@@ -30,6 +30,7 @@ PORTES = 209  # Portes: escapes and containment, then each side's shots, contact
 CONTACT = 213  # Portes: eight per side, the mover's first (``N._contact_game_inputs``)
 CONTACT_SCALE = [36, 36 * 12, 100, 100, 25, 24, 24, 36]  # rolls, pips lost, pips, pips, points, rolls
 MOBILITY = 213  # Fevga: per side and die, [no checker can move it, points that can / 4]
+TIMING = 237  # Fevga: per side, the mover's first, [spare pips / 100, spares / 15, stuck / 540]
 
 Values = tuple[float, float, float]
 
@@ -362,8 +363,10 @@ def test_fevga_start_inputs() -> None:
     expected[EXTRA + 9:EXTRA + 13] = [35 / 36, 35 / 36, 6 / 36, 6 / 36]
     # mobility: each side's start point can move every number, and nothing else can
     expected[MOBILITY:MOBILITY + 24] = [0, 1 / 4] * 12
+    # timing: nothing blocks yet, so all 15 are spares, 23 pips each; 6-6 stops each of them
+    expected[TIMING:TIMING + 6] = [15 * 23 / 100, 1, 15 / 540] * 2
     np.testing.assert_allclose(x, expected, rtol=0, atol=1e-6)
-    assert len(x) == 237
+    assert len(x) == 243
 
 
 def test_fevga_escapes_around_the_board() -> None:
@@ -381,6 +384,24 @@ def test_fevga_escapes_around_the_board() -> None:
     mobility = x[MOBILITY:MOBILITY + 24].tolist()
     assert mobility[:12] == [0, 1 / 4] + [1, 0] * 5
     assert mobility[12:] == [0, 1] * 6
+
+
+def test_fevga_timing_counts_spares_beyond_the_blocks() -> None:
+    # The position above. White's 24 stands within six points in front of Black's checkers on
+    # White's 1 (his 13), so its one checker holds a block and is no spare; the 14 on 3 block
+    # nothing: 14 spares, 2 pips each. White's 24 is stuck (no roll passes Black's six points)
+    # and those on 3 lose 1-1 and 2-2 to Black's point in front: 36 + 14 * 2 rolls of 36 lost.
+    # Black's single checkers on his 6..11 each stand in front of White's 24 and his 13 in
+    # front of White's 3: his spares are the 8 beyond the first on 13, 12 pips each; only 1-1
+    # stops them (White's 24 right in front).
+    black = {6: 1, 7: 1, 8: 1, 9: 1, 10: 1, 11: 1, 13: 9}
+    x = encoded(Position.from_checkers("fevga", WHITE, {24: 1, 3: 14}, black))
+    assert x[TIMING:TIMING + 6].tolist() == pytest.approx(
+        [28 / 100, 14 / 15, 64 / 540, 96 / 100, 8 / 15, 9 / 540])
+    # the same position with the other side to move swaps the sides' inputs
+    y = encoded(Position.from_checkers("fevga", BLACK, {24: 1, 3: 14}, black))
+    assert y[TIMING:TIMING + 6].tolist() == pytest.approx(x[TIMING + 3:TIMING + 6].tolist()
+                                                          + x[TIMING:TIMING + 3].tolist())
 
 
 @pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
