@@ -178,10 +178,11 @@ def encode(s: np.ndarray, variant: int, x: np.ndarray) -> None:
     x[c + 7] = best / 6.0
     c += _COMMON
     if variant == K.FEVGA:
-        _fevga_inputs(s, x, c)
+        mine_blocking, theirs_blocking = _fevga_blocking(s)
+        _fevga_inputs(s, mine_blocking, theirs_blocking, x, c)
         _escape_inputs(s, variant, x, c + 9)
         _mobility_inputs(s, variant, x, c + 9 + 4)
-        _timing_inputs(s, x, c + 9 + 4 + 24)
+        _timing_inputs(s, mine_blocking, theirs_blocking, x, c + 9 + 4 + 24)
     else:
         _contact_inputs(s, variant, x, c)
         if variant == K.PLAKOTO:
@@ -534,7 +535,8 @@ def _plakoto_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
 
 
 @njit(cache=True)
-def _fevga_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
+def _fevga_inputs(s: np.ndarray, mine_blocking: np.ndarray, theirs_blocking: np.ndarray,
+                  x: np.ndarray, c: int) -> None:
     """The first-checker state, the start points, the home boards, points in the
     opponent's way, and the race."""
     mine_pending = s[K.OFF] == 0
@@ -556,7 +558,6 @@ def _fevga_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
         their_home += s[K.OPP + 12 + p] > 0
     x[c + 4] = home / 6.0
     x[c + 5] = their_home / 6.0
-    mine_blocking, theirs_blocking = _fevga_blocking(s)
     x[c + 6] = mine_blocking.sum() / 6.0
     x[c + 7] = theirs_blocking.sum() / 6.0
     x[c + 8] = 1.0 if _is_race(s, K.FEVGA) else 0.0
@@ -584,13 +585,14 @@ def _fevga_blocking(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def _timing_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
+def _timing_inputs(s: np.ndarray, mine_blocking: np.ndarray, theirs_blocking: np.ndarray,
+                   x: np.ndarray, c: int) -> None:
     """Fevga's timing, each side (the mover's first): the pips its spare checkers (all but the
     one holding each point that blocks the other side) can play before it must give up a block,
     how many spares it has, and how trapped its checkers are (the rolls of 36 that do not carry
     each one past the other side's points, summed): a side that runs out of spare pips, or whose
-    checkers cannot move, must break its own blocks."""
-    mine_blocking, theirs_blocking = _fevga_blocking(s)
+    checkers cannot move, must break its own blocks. ``mine_blocking``/``theirs_blocking``:
+    ``_fevga_blocking(s)``."""
     for side in range(2):
         mine = side == 0
         spare_pips = 0
