@@ -34,8 +34,9 @@ _BASE = 192  # 24 points x 2 sides x 4 units
 _COMMON = 8
 _CONTACT = 16  # Portes: each side's shots with blocks, contact and anchors (``_contact_game_inputs``)
 _TIMING = 6  # Fevga: each side's spare pips, spare checkers and trapped checkers (``_timing_inputs``)
+_PRIMES = 10  # Fevga: each side's longest block with the other's checkers behind it (``_prime_inputs``)
 N_INPUTS = (_BASE + _COMMON + 9 + 4 + _CONTACT, _BASE + _COMMON + 9 + 48 + 4 + 4,
-            _BASE + _COMMON + 9 + 4 + 24 + _TIMING)
+            _BASE + _COMMON + 9 + 4 + 24 + _TIMING + _PRIMES)
 """Inputs per game, indexed by the kernel's variant number."""
 
 WIN, WIN2, LOSE2 = 0, 1, 2
@@ -183,6 +184,7 @@ def encode(s: np.ndarray, variant: int, x: np.ndarray) -> None:
         _escape_inputs(s, variant, x, c + 9)
         _mobility_inputs(s, variant, x, c + 9 + 4)
         _timing_inputs(s, mine_blocking, theirs_blocking, x, c + 9 + 4 + 24)
+        _prime_inputs(s, x, c + 9 + 4 + 24 + _TIMING)
     else:
         _contact_inputs(s, variant, x, c)
         if variant == K.PLAKOTO:
@@ -610,6 +612,62 @@ def _timing_inputs(s: np.ndarray, mine_blocking: np.ndarray, theirs_blocking: np
         x[c + 3 * side] = spare_pips / 100.0
         x[c + 3 * side + 1] = spares / 15.0
         x[c + 3 * side + 2] = stuck / (36.0 * 15.0)
+
+
+@njit(cache=True)
+def _prime_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
+    """Fevga's primes, each side (the mover's first): its longest run of points in a row on the
+    other side's path with some of his checkers still behind it, and of that block: its length,
+    how many of his checkers it holds back, where it stands on his path (his number of its
+    front point), and which side must give way first: the pips the block's side can play
+    without breaking it, less the pips the other side can play without passing it (his
+    checkers in front of it to the end, those behind it up to it), over 200 and to 1, as two
+    inputs, what it is ahead and what behind, so that the turn from one to the other is a step
+    of its own. A side with no such block has all five at zero. Ties go to the block with more
+    checkers behind."""
+    for side in range(2):
+        mine = side == 0  # the block's side; the other side's path is walked, his 24 to 1
+        length = 0
+        front = 0
+        held = 0
+        run = 0
+        behind = 0
+        for own in range(24, 0, -1):
+            q = _mover_point(own, not mine, K.FEVGA)
+            if _blocks(s, q, not mine, K.FEVGA):
+                run += 1
+                if behind > 0 and run >= length:
+                    length = run
+                    front = own
+                    held = behind
+            else:
+                run = 0
+                behind += s[K.OPP + q] if mine else s[q]
+        if length == 0:
+            continue
+        back = front + length - 1
+        spare_pips = 0
+        for own in range(1, 25):
+            q = _mover_point(own, mine, K.FEVGA)
+            n = s[q] if mine else s[K.OPP + q]
+            theirs = _opp_own(q, K.FEVGA) if mine else q  # the other side's number of the point
+            if n > 0 and front <= theirs <= back:
+                n -= 1
+            spare_pips += n * (own - 1)
+        their_pips = 0
+        for own in range(1, 25):
+            n = s[K.OPP + _opp_own(own, K.FEVGA)] if mine else s[own]
+            if own < front:
+                their_pips += n * (own - 1)
+            elif own > back:
+                their_pips += n * (own - back - 1)
+        at = c + 5 * side
+        x[at] = length / 6.0
+        x[at + 1] = held / 15.0
+        x[at + 2] = front / 24.0
+        time = (spare_pips - their_pips) / 200.0
+        x[at + 3] = min(1.0, time) if time > 0 else 0.0
+        x[at + 4] = min(1.0, -time) if time < 0 else 0.0
 
 
 # --- evaluation -------------------------------------------------------------

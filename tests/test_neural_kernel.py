@@ -31,6 +31,7 @@ CONTACT = 213  # Portes: eight per side, the mover's first (``N._contact_game_in
 CONTACT_SCALE = [36, 36 * 12, 100, 100, 25, 24, 24, 36]  # rolls, pips lost, pips, pips, points, rolls
 MOBILITY = 213  # Fevga: per side and die, [no checker can move it, points that can / 4]
 TIMING = 237  # Fevga: per side, the mover's first, [spare pips / 100, spares / 15, stuck / 540]
+PRIMES = 243  # Fevga: per side, the mover's first, [length / 6, held / 15, front / 24, time ahead, behind]
 
 Values = tuple[float, float, float]
 
@@ -365,8 +366,11 @@ def test_fevga_start_inputs() -> None:
     expected[MOBILITY:MOBILITY + 24] = [0, 1 / 4] * 12
     # timing: nothing blocks yet, so all 15 are spares, 23 pips each; 6-6 stops each of them
     expected[TIMING:TIMING + 6] = [15 * 23 / 100, 1, 15 / 540] * 2
+    # primes: each start point is a block of one, on the other side's 12, with all 15 of his
+    # behind it; 14 spares of 23 pips can wait against his 15 checkers' 11 pips each up to it
+    expected[PRIMES:PRIMES + 10] = [1 / 6, 1, 12 / 24, (14 * 23 - 15 * 11) / 200, 0] * 2
     np.testing.assert_allclose(x, expected, rtol=0, atol=1e-6)
-    assert len(x) == 243
+    assert len(x) == 253
 
 
 def test_fevga_escapes_around_the_board() -> None:
@@ -402,6 +406,32 @@ def test_fevga_timing_counts_spares_beyond_the_blocks() -> None:
     y = encoded(Position.from_checkers("fevga", BLACK, {24: 1, 3: 14}, black))
     assert y[TIMING:TIMING + 6].tolist() == pytest.approx(x[TIMING + 3:TIMING + 6].tolist()
                                                           + x[TIMING:TIMING + 3].tolist())
+
+
+def test_fevga_primes_measure_the_longest_block_with_checkers_behind_it() -> None:
+    # The position above, by Black's path: White's 3 (Black's 15) has nothing of Black's
+    # behind it; White's 24 (Black's 12) has his 9 on 13. White's 14 on 3 can play 28 pips
+    # and the one on 24 none, against Black's 45 in front (his 6..11) and 0 behind (his 13 is
+    # next to it). By White's path, Black's six single checkers hold White's 18..23 in front of
+    # White's last checker, on 24; Black's 1 (his 13) has 15 behind it but is shorter. Black's
+    # 9 on his 13 can play 12 pips each; the six in the block none. White plays 2 pips each
+    # with his 14 on 3, and the one on 24 cannot move up to the block.
+    black = {6: 1, 7: 1, 8: 1, 9: 1, 10: 1, 11: 1, 13: 9}
+    x = encoded(Position.from_checkers("fevga", WHITE, {24: 1, 3: 14}, black))
+    assert x[PRIMES:PRIMES + 10].tolist() == pytest.approx(
+        [1 / 6, 9 / 15, 12 / 24, 0, (45 - 28) / 200, 1, 1 / 15, 18 / 24, (9 * 12 - 28) / 200, 0])
+    y = encoded(Position.from_checkers("fevga", BLACK, {24: 1, 3: 14}, black))
+    assert y[PRIMES:PRIMES + 10].tolist() == pytest.approx(x[PRIMES + 5:PRIMES + 10].tolist()
+                                                           + x[PRIMES:PRIMES + 5].tolist())
+    # once White's last checker has passed it, the six points hold nothing back: Black's
+    # prime is his point on White's 1, with all 15 behind it; his 8 spares there play 12 pips
+    # each and his six singles 5..10, against White's 3 pips (from 5 up to 2)
+    passed = encoded(Position.from_checkers("fevga", WHITE, {5: 1, 2: 14}, black))
+    assert passed[PRIMES + 5:PRIMES + 10].tolist() == pytest.approx(
+        [1 / 6, 1, 1 / 24, (8 * 12 + 45 - 3) / 200, 0])
+    # with no checker of the other side behind any of its points, a side has no prime
+    race = encoded(Position.from_checkers("fevga", WHITE, {5: 1, 2: 14}, {6: 1, 7: 14}))
+    assert race[PRIMES + 5:PRIMES + 10].tolist() == [0] * 5
 
 
 @pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
