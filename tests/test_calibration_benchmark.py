@@ -16,6 +16,8 @@ import numpy as np
 import pytest
 
 from tavli import Dice, Position
+from tavli import _kernel as K
+from tavli import _neural as N
 from tavli.errors import TavliError
 from tavli.gnubg_player import GnubgPlayer, NotPortesError
 from tavli.neural import Evaluator
@@ -123,12 +125,19 @@ def test_a_refit_folds_its_maps_into_the_output_layer(tmp_path: Path) -> None:
         dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
         legal = position.legal_plays(dice)
         position = position.pass_turn() if len(legal) == 0 else position.play(rng.choice(list(legal)), dice)
-        before, after = old.probabilities(position), new.probabilities(position)
-        assert after.win == pytest.approx(before.win)
-        for chance, (a, b) in ((before.win2, maps["win2"]), (before.lose2, maps["lose2"])):
+        after = new.probabilities(position)
+        # the old network's own outputs, before the evaluator makes a 2-point win no likelier
+        # than a win and a 2-point loss than a loss; the refit network's answers are made so too
+        x = np.zeros(N.N_INPUTS[K.FEVGA], np.float32)
+        N.encode(position.state.copy(), K.FEVGA, x)
+        raw = np.zeros(3, np.float64)
+        N.forward(x, *old.network, np.zeros(len(old.network[1]), np.float32), raw)
+        assert after.win == pytest.approx(raw[N.WIN]) and old.probabilities(position).win == pytest.approx(raw[N.WIN])
+        for got, chance, most, (a, b) in ((after.win2, raw[N.WIN2], after.win, maps["win2"]),
+                                          (after.lose2, raw[N.LOSE2], 1 - after.win, maps["lose2"])):
             z = math.log(chance / (1 - chance))
             mapped = 1 / (1 + math.exp(-(a * z + b)))
-            assert (after.win2 if chance is before.win2 else after.lose2) == pytest.approx(mapped, rel=1e-4, abs=1e-6)
+            assert got == pytest.approx(min(mapped, most), rel=1e-4, abs=1e-6)
 
 
 def test_a_network_of_another_game_is_refused() -> None:
