@@ -34,7 +34,7 @@ _BASE = 192  # 24 points x 2 sides x 4 units
 _COMMON = 8
 _CONTACT = 16  # Portes: each side's shots with blocks, contact and anchors (``_contact_game_inputs``)
 _TIMING = 6  # Fevga: each side's spare pips, spare checkers and trapped checkers (``_timing_inputs``)
-_PRIMES = 10  # Fevga: each side's longest block with the other's checkers behind it (``_prime_inputs``)
+_PRIMES = 18  # Fevga: each side's longest and second blocks with the other's checkers behind (``_prime_inputs``)
 N_INPUTS = (_BASE + _COMMON + 9 + 4 + _CONTACT, _BASE + _COMMON + 9 + 48 + 4 + 4,
             _BASE + _COMMON + 9 + 4 + 24 + _TIMING + _PRIMES)
 """Inputs per game, indexed by the kernel's variant number."""
@@ -615,34 +615,75 @@ def _timing_inputs(s: np.ndarray, mine_blocking: np.ndarray, theirs_blocking: np
 
 
 @njit(cache=True)
+def _longest_block(s: np.ndarray, mine: bool, skip_front: int, skip_back: int) -> tuple[int, int, int]:
+    """Fevga: a side's longest run of points in a row on the other side's path with some of his
+    checkers still behind it, leaving out the points ``skip_front..skip_back`` of his path (0, 0:
+    none), as ``(length, front, held)``: its length, his number of its front point and how many
+    of his checkers it holds back; all zero if there is none. Ties go to the block with more
+    checkers behind."""
+    length = 0
+    front = 0
+    held = 0
+    run = 0
+    behind = 0
+    for own in range(24, 0, -1):  # his path, his 24 to 1
+        q = _mover_point(own, not mine, K.FEVGA)
+        if _blocks(s, q, not mine, K.FEVGA) and not skip_front <= own <= skip_back:
+            run += 1
+            if behind > 0 and run >= length:
+                length = run
+                front = own
+                held = behind
+        else:
+            run = 0
+            behind += s[K.OPP + q] if mine else s[q]
+    return length, front, held
+
+
+@njit(cache=True)
+def _passes(open_: np.ndarray, start: int, d1: int, d2: int, front: int) -> bool:
+    """Can a checker on its side's point ``start`` land in front of the point ``front`` with
+    the roll ``d1``-``d2``, one die at a time over open points (``open_``, by that side's
+    numbers)? Doubles move up to four times."""
+    if d1 == d2:
+        at = start
+        for _ in range(4):
+            at -= d1
+            if at < 1 or not open_[at]:
+                return False
+            if at < front:
+                return True
+        return False
+    for a, b in ((d1, d2), (d2, d1)):
+        mid = start - a
+        if mid < 1 or not open_[mid]:
+            continue
+        if mid < front:
+            return True
+        end = mid - b
+        if end >= 1 and end < front and open_[end]:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _prime_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
     """Fevga's primes, each side (the mover's first): its longest run of points in a row on the
-    other side's path with some of his checkers still behind it, and of that block: its length,
-    how many of his checkers it holds back, where it stands on his path (his number of its
-    front point), and which side must give way first: the pips the block's side can play
-    without breaking it, less the pips the other side can play without passing it (his
-    checkers in front of it to the end, those behind it up to it), over 200 and to 1, as two
-    inputs, what it is ahead and what behind, so that the turn from one to the other is a step
-    of its own. A side with no such block has all five at zero. Ties go to the block with more
-    checkers behind."""
+    other side's path with some of his checkers still behind it (``_longest_block``), and of
+    that block: its length, how many of his checkers it holds back, where it stands on his path
+    (his number of its front point), and which side must give way first: the pips the block's
+    side can play without breaking it, less the pips the other side can play without passing it
+    (his checkers in front of it to the end, those behind it up to it), over 200 and to 1, as
+    two inputs, what it is ahead and what behind, so that the turn from one to the other is a
+    step of its own. A side with no such block has all five at zero.
+
+    After those ten, four more each side (the mover's first): the rolls of 36 that carry at
+    least one of the checkers the longest block holds back past it, and the second block (the
+    longest once the first one's points are left out): its length, the checkers it holds back
+    and its front point."""
     for side in range(2):
         mine = side == 0  # the block's side; the other side's path is walked, his 24 to 1
-        length = 0
-        front = 0
-        held = 0
-        run = 0
-        behind = 0
-        for own in range(24, 0, -1):
-            q = _mover_point(own, not mine, K.FEVGA)
-            if _blocks(s, q, not mine, K.FEVGA):
-                run += 1
-                if behind > 0 and run >= length:
-                    length = run
-                    front = own
-                    held = behind
-            else:
-                run = 0
-                behind += s[K.OPP + q] if mine else s[q]
+        length, front, held = _longest_block(s, mine, 0, 0)
         if length == 0:
             continue
         back = front + length - 1
@@ -655,8 +696,11 @@ def _prime_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
                 n -= 1
             spare_pips += n * (own - 1)
         their_pips = 0
+        open_ = np.zeros(25, np.bool_)  # his points open to him, by his numbers
         for own in range(1, 25):
-            n = s[K.OPP + _opp_own(own, K.FEVGA)] if mine else s[own]
+            q = _mover_point(own, not mine, K.FEVGA)
+            open_[own] = not _blocks(s, q, not mine, K.FEVGA)
+            n = s[K.OPP + q] if mine else s[q]
             if own < front:
                 their_pips += n * (own - 1)
             elif own > back:
@@ -668,6 +712,20 @@ def _prime_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
         time = (spare_pips - their_pips) / 200.0
         x[at + 3] = min(1.0, time) if time > 0 else 0.0
         x[at + 4] = min(1.0, -time) if time < 0 else 0.0
+        escapes = 0
+        for d1 in range(1, 7):
+            for d2 in range(1, 7):
+                for own in range(back + 1, 25):
+                    q = _mover_point(own, not mine, K.FEVGA)
+                    if (s[K.OPP + q] if mine else s[q]) > 0 and _passes(open_, own, d1, d2, front):
+                        escapes += 1
+                        break
+        at = c + 10 + 4 * side
+        x[at] = escapes / 36.0
+        length, front, held = _longest_block(s, mine, front, back)
+        x[at + 1] = length / 6.0
+        x[at + 2] = held / 15.0
+        x[at + 3] = front / 24.0
 
 
 # --- evaluation -------------------------------------------------------------

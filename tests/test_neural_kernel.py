@@ -32,6 +32,7 @@ CONTACT_SCALE = [36, 36 * 12, 100, 100, 25, 24, 24, 36]  # rolls, pips lost, pip
 MOBILITY = 213  # Fevga: per side and die, [no checker can move it, points that can / 4]
 TIMING = 237  # Fevga: per side, the mover's first, [spare pips / 100, spares / 15, stuck / 540]
 PRIMES = 243  # Fevga: per side, the mover's first, [length / 6, held / 15, front / 24, time ahead, behind]
+HOLDS = 253  # Fevga: per side, [rolls past the longest block / 36, second block's length / 6, held / 15, front / 24]
 
 Values = tuple[float, float, float]
 
@@ -369,8 +370,11 @@ def test_fevga_start_inputs() -> None:
     # primes: each start point is a block of one, on the other side's 12, with all 15 of his
     # behind it; 14 spares of 23 pips can wait against his 15 checkers' 11 pips each up to it
     expected[PRIMES:PRIMES + 10] = [1 / 6, 1, 12 / 24, (14 * 23 - 15 * 11) / 200, 0] * 2
+    # only 5-5 carries a checker from the start past the other's start point, 12 pips on (4-4
+    # and 6-6 land on it, 3-3 stops on it); no side has a second block
+    expected[HOLDS:HOLDS + 8] = [1 / 36, 0, 0, 0] * 2
     np.testing.assert_allclose(x, expected, rtol=0, atol=1e-6)
-    assert len(x) == 253
+    assert len(x) == 261
 
 
 def test_fevga_escapes_around_the_board() -> None:
@@ -432,6 +436,33 @@ def test_fevga_primes_measure_the_longest_block_with_checkers_behind_it() -> Non
     # with no checker of the other side behind any of its points, a side has no prime
     race = encoded(Position.from_checkers("fevga", WHITE, {5: 1, 2: 14}, {6: 1, 7: 14}))
     assert race[PRIMES + 5:PRIMES + 10].tolist() == [0] * 5
+    assert race[HOLDS:HOLDS + 8].tolist() == [0] * 8
+
+
+def test_fevga_holds_count_the_rolls_past_the_longest_block_and_the_second_block() -> None:
+    # White holds his 22..24 (Black's 10..12) in front of Black's checker on his 14, and his
+    # 16 (Black's 4) in front of all Black's 15. The longest block is the three points: the
+    # checker on 14 passes them (lands on 9 or below) leaving with a 1 (to 13) then 4 or more,
+    # or with a 5 or a 6 at once: 20 non-double rolls, and 5-5 and 6-6 (1-1 to 4-4 stop on the
+    # block): 22. The second is the point on Black's 4, holding all 15.
+    # Black's longest block is his single checker on 14 (White's 2), with all White's 15
+    # behind it: only 5-5 takes one past it, from White's 16 to his 1 (6-6 and 4-4 run past
+    # the end, and White's three on 22..24 stop on Black's 5, White's 17, or fall short). His
+    # second is White's 17, holding the three on 22..24.
+    white = {24: 1, 23: 1, 22: 1, 16: 12}
+    black = {14: 1, 5: 14}
+    x = encoded(Position.from_checkers("fevga", WHITE, white, black))
+    assert x[PRIMES:PRIMES + 3].tolist() == pytest.approx([3 / 6, 1 / 15, 10 / 24])
+    assert x[HOLDS:HOLDS + 8].tolist() == pytest.approx(
+        [22 / 36, 1 / 6, 15 / 15, 4 / 24, 1 / 36, 1 / 6, 3 / 15, 17 / 24])
+    # the same position with Black to move swaps the sides' inputs
+    y = encoded(Position.from_checkers("fevga", BLACK, white, black))
+    assert y[HOLDS:HOLDS + 8].tolist() == pytest.approx(x[HOLDS + 4:HOLDS + 8].tolist() + x[HOLDS:HOLDS + 4].tolist())
+    # behind a block of five (Black's 8..12) the checker on 14 gets past only with 1 then 6
+    # (to 13, then 7); every other first step, and every double, stops on the block
+    longer = encoded(Position.from_checkers("fevga", WHITE, {24: 1, 23: 1, 22: 1, 21: 1, 20: 1, 16: 10}, black))
+    assert longer[PRIMES:PRIMES + 3].tolist() == pytest.approx([5 / 6, 1 / 15, 8 / 24])
+    assert longer[HOLDS:HOLDS + 4].tolist() == pytest.approx([2 / 36, 1 / 6, 15 / 15, 4 / 24])
 
 
 @pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
