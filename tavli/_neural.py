@@ -641,29 +641,33 @@ def _longest_block(s: np.ndarray, mine: bool, skip_front: int, skip_back: int) -
 
 
 @njit(cache=True)
-def _passes(open_: np.ndarray, start: int, d1: int, d2: int, front: int) -> bool:
-    """Can a checker on its side's point ``start`` land in front of the point ``front`` with
-    the roll ``d1``-``d2``, one die at a time over open points (``open_``, by that side's
-    numbers)? Doubles move up to four times."""
-    if d1 == d2:
-        at = start
-        for _ in range(4):
-            at -= d1
-            if at < 1 or not open_[at]:
-                return False
-            if at < front:
-                return True
-        return False
-    for a, b in ((d1, d2), (d2, d1)):
-        mid = start - a
-        if mid < 1 or not open_[mid]:
+def _passing_rolls(open_: int, start: int, front: int) -> int:
+    """The rolls on which a checker on its side's point ``start`` lands in front of the point
+    ``front``, one die at a time over open points (bit ``p`` of ``open_``, by that side's
+    numbers), as a mask over ``_ROLLS``' 21 rolls. Doubles move up to four times."""
+    mask = 0
+    for r in range(21):
+        d1 = _ROLLS[r, 0]
+        d2 = _ROLLS[r, 1]
+        if d1 == d2:
+            at = start
+            for _ in range(4):
+                at -= d1
+                if at < 1 or not open_ >> at & 1:
+                    break
+                if at < front:
+                    mask |= 1 << r
+                    break
             continue
-        if mid < front:
-            return True
-        end = mid - b
-        if end >= 1 and end < front and open_[end]:
-            return True
-    return False
+        for a, b in ((d1, d2), (d2, d1)):
+            mid = start - a
+            if mid < 1 or not open_ >> mid & 1:
+                continue
+            end = mid - b
+            if mid < front or (end >= 1 and end < front and open_ >> end & 1):
+                mask |= 1 << r
+                break
+    return mask
 
 
 @njit(cache=True)
@@ -696,10 +700,11 @@ def _prime_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
                 n -= 1
             spare_pips += n * (own - 1)
         their_pips = 0
-        open_ = np.zeros(25, np.bool_)  # his points open to him, by his numbers
+        open_ = 0  # bit p: his point p open to him
         for own in range(1, 25):
             q = _mover_point(own, not mine, K.FEVGA)
-            open_[own] = not _blocks(s, q, not mine, K.FEVGA)
+            if not _blocks(s, q, not mine, K.FEVGA):
+                open_ |= 1 << own
             n = s[K.OPP + q] if mine else s[q]
             if own < front:
                 their_pips += n * (own - 1)
@@ -712,14 +717,16 @@ def _prime_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
         time = (spare_pips - their_pips) / 200.0
         x[at + 3] = min(1.0, time) if time > 0 else 0.0
         x[at + 4] = min(1.0, -time) if time < 0 else 0.0
+        rolls = 0
+        for own in range(back + 1, 25):
+            if (s[K.OPP + _mover_point(own, False, K.FEVGA)] if mine else s[own]) > 0:
+                rolls |= _passing_rolls(open_, own, front)
+                if rolls == (1 << 21) - 1:
+                    break
         escapes = 0
-        for d1 in range(1, 7):
-            for d2 in range(1, 7):
-                for own in range(back + 1, 25):
-                    q = _mover_point(own, not mine, K.FEVGA)
-                    if (s[K.OPP + q] if mine else s[q]) > 0 and _passes(open_, own, d1, d2, front):
-                        escapes += 1
-                        break
+        for r in range(21):
+            if rolls >> r & 1:
+                escapes += _ROLLS[r, 2]
         at = c + 10 + 4 * side
         x[at] = escapes / 36.0
         length, front, held = _longest_block(s, mine, front, back)
