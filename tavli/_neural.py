@@ -718,8 +718,9 @@ def _prime_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
         x[at + 3] = min(1.0, time) if time > 0 else 0.0
         x[at + 4] = min(1.0, -time) if time < 0 else 0.0
         rolls = 0
-        for own in range(back + 1, 25):
-            if (s[K.OPP + _mover_point(own, False, K.FEVGA)] if mine else s[own]) > 0:
+        for own in range(back + 1, 25):  # the checkers it holds back, by his numbers
+            q = _mover_point(own, not mine, K.FEVGA)
+            if (s[K.OPP + q] if mine else s[q]) > 0:
                 rolls |= _passing_rolls(open_, own, front)
                 if rolls == (1 << 21) - 1:
                     break
