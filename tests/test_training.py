@@ -142,8 +142,10 @@ def test_the_yardstick_is_logged(tmp_path: Path, variant: str) -> None:
 
 def test_the_yardstick_replays_the_same_dice_and_judges_the_network() -> None:
     untrained = new_state(tiny("fevga"))
-    first = measure_yardstick(untrained, games=4, seed=2)
-    assert measure_yardstick(untrained, games=4, seed=2) == first  # the same network, the same dice
+    # sixteen games: over four, the luck the shipped network reads into one long game of the
+    # untrained one's can outweigh every point played (+10 a game less luck, seen)
+    first = measure_yardstick(untrained, games=16, seed=2)
+    assert measure_yardstick(untrained, games=16, seed=2) == first  # the same network, the same dice
     shipped = TrainState.load(Path(resources.files("tavli") / "weights" / "fevga.npz"))  # type: ignore[arg-type]
     same = measure_yardstick(shipped, games=4, seed=2)
     assert same == {"shipped": 0.0, "shipped_ci95": 0.0}  # the shipped network against itself: even
