@@ -269,6 +269,10 @@ def _escape_table() -> np.ndarray:
 
 _ESCAPES = _escape_table()
 
+# the 21 rolls: (die, die, how many of the 36 throws give it)
+_ROLLS = np.array([(d1, d2, 1 if d1 == d2 else 2) for d1 in range(1, 7) for d2 in range(d1, 7)],
+                  np.int64)
+
 
 @njit(cache=True, inline="always")
 def _mover_point(own: int, mine: bool, variant: int) -> int:
@@ -841,10 +845,6 @@ def post0(r: np.ndarray, params: int, net: Network, race: Tables, x: np.ndarray,
     _static(K.flip(r, params), params, net, race, x, h, out)
     _turn_over(out)
 
-
-# the 21 rolls: (die, die, how many of the 36 throws give it)
-_ROLLS = np.array([(d1, d2, 1 if d1 == d2 else 2) for d1 in range(1, 7) for d2 in range(d1, 7)],
-                  np.int64)
 
 # A free slot of the workspace header: set when any ``generate`` of a search
 # overflowed, since each later call clears the kernel's own status.

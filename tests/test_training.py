@@ -288,7 +288,7 @@ def test_alpha_min_is_kept_and_can_be_lowered_on_resume(tmp_path: Path) -> None:
 
 def some_positions(variant: str, n: int, seed: int = 3) -> list[Position]:
     rng = np.random.default_rng(seed)
-    position, found = Position.start(variant), []
+    position, found = Position.start(variant), list[Position]()
     while len(found) < n and position.result() is None:
         legal = position.legal_plays((int(rng.integers(1, 7)), int(rng.integers(1, 7))))
         position = legal.after(int(rng.integers(len(legal)))) if len(legal) else position.pass_turn()
