@@ -35,9 +35,17 @@ _COMMON = 8
 _CONTACT = 16  # Portes: each side's shots with blocks, contact and anchors (``_contact_game_inputs``)
 _TIMING = 6  # Fevga: each side's spare pips, spare checkers and trapped checkers (``_timing_inputs``)
 _PRIMES = 18  # Fevga: each side's longest and second blocks with the other's checkers behind (``_prime_inputs``)
+_HOLDS = 8  # of those, the last: the rolls past the longest block, and the second block
 N_INPUTS = (_BASE + _COMMON + 9 + 4 + _CONTACT, _BASE + _COMMON + 9 + 48 + 4 + 4,
             _BASE + _COMMON + 9 + 4 + 24 + _TIMING + _PRIMES)
 """Inputs per game, indexed by the kernel's variant number."""
+INPUT_GROUP_ENDS = (
+    (_BASE + _COMMON, _BASE + _COMMON + 9, _BASE + _COMMON + 9 + 4, N_INPUTS[0]),
+    (_BASE + _COMMON, _BASE + _COMMON + 9, _BASE + _COMMON + 9 + 52, N_INPUTS[1]),
+    (_BASE + _COMMON, _BASE + _COMMON + 9, _BASE + _COMMON + 9 + 4, _BASE + _COMMON + 9 + 4 + 24,
+     _BASE + _COMMON + 9 + 4 + 24 + _TIMING, N_INPUTS[2] - _HOLDS, N_INPUTS[2]))
+"""Per game, where each group of its inputs ends, in the order they were added: the input counts
+a network can have (``encode`` leaves out the groups that do not fit a shorter one)."""
 
 WIN, WIN2, LOSE2 = 0, 1, 2
 
@@ -143,8 +151,13 @@ def _is_race(s: np.ndarray, variant: int) -> bool:
 
 @njit(cache=True)
 def encode(s: np.ndarray, variant: int, x: np.ndarray) -> None:
-    """Write the network inputs for state ``s`` (mover to roll) into ``x``."""
+    """Write the network inputs for state ``s`` (mover to roll) into ``x``.
+
+    A game's inputs are only ever added at the end of its list, and ``x`` is as long as the
+    network's inputs: a group of inputs that does not fit is left out, so a network from before
+    an addition does not pay for inputs it cannot read (``INPUT_GROUP_ENDS``)."""
     x[:] = 0.0
+    n = x.shape[0]
     mine_pips = 25 * s[K.BAR]
     theirs_pips = 25 * s[K.OPP + K.BAR]
     for p in range(1, 25):
@@ -179,20 +192,39 @@ def encode(s: np.ndarray, variant: int, x: np.ndarray) -> None:
     x[c + 7] = best / 6.0
     c += _COMMON
     if variant == K.FEVGA:
+        if c + 9 > n:
+            return
         mine_blocking, theirs_blocking = _fevga_blocking(s)
         _fevga_inputs(s, mine_blocking, theirs_blocking, x, c)
-        _escape_inputs(s, variant, x, c + 9)
-        _mobility_inputs(s, variant, x, c + 9 + 4)
-        _timing_inputs(s, mine_blocking, theirs_blocking, x, c + 9 + 4 + 24)
-        _prime_inputs(s, x, c + 9 + 4 + 24 + _TIMING)
+        c += 9
+        if c + 4 <= n:
+            _escape_inputs(s, variant, x, c)
+        c += 4
+        if c + 24 <= n:
+            _mobility_inputs(s, variant, x, c)
+        c += 24
+        if c + _TIMING <= n:
+            _timing_inputs(s, mine_blocking, theirs_blocking, x, c)
+        c += _TIMING
+        if c + _PRIMES - _HOLDS <= n:
+            _prime_inputs(s, x, c, c + _PRIMES <= n)
+        return
+    if c + 9 > n:
+        return
+    _contact_inputs(s, variant, x, c)
+    c += 9
+    if variant == K.PLAKOTO:
+        if c + 52 <= n:
+            _plakoto_inputs(s, x, c)
+        c += 52
+        if c + 4 <= n:
+            _escape_inputs(s, variant, x, c)
     else:
-        _contact_inputs(s, variant, x, c)
-        if variant == K.PLAKOTO:
-            _plakoto_inputs(s, x, c + 9)
-            _escape_inputs(s, variant, x, c + 9 + 52)
-        else:
-            _escape_inputs(s, variant, x, c + 9)
-            _contact_game_inputs(s, x, c + 9 + 4)
+        if c + 4 <= n:
+            _escape_inputs(s, variant, x, c)
+        c += 4
+        if c + _CONTACT <= n:
+            _contact_game_inputs(s, x, c)
 
 
 @njit(cache=True)
@@ -675,7 +707,7 @@ def _passing_rolls(open_: int, start: int, front: int) -> int:
 
 
 @njit(cache=True)
-def _prime_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
+def _prime_inputs(s: np.ndarray, x: np.ndarray, c: int, holds: bool) -> None:
     """Fevga's primes, each side (the mover's first): its longest run of points in a row on the
     other side's path with some of his checkers still behind it (``_longest_block``), and of
     that block: its length, how many of his checkers it holds back, where it stands on his path
@@ -688,7 +720,7 @@ def _prime_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
     After those ten, four more each side (the mover's first): the rolls of 36 that carry at
     least one of the checkers the longest block holds back past it, and the second block (the
     longest once the first one's points are left out): its length, the checkers it holds back
-    and its front point."""
+    and its front point; only with ``holds``."""
     for side in range(2):
         mine = side == 0  # the block's side; the other side's path is walked, his 24 to 1
         length, front, held = _longest_block(s, mine, 0, 0)
@@ -721,6 +753,8 @@ def _prime_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
         time = (spare_pips - their_pips) / 200.0
         x[at + 3] = min(1.0, time) if time > 0 else 0.0
         x[at + 4] = min(1.0, -time) if time < 0 else 0.0
+        if not holds:
+            continue
         rolls = 0
         for own in range(back + 1, 25):  # the checkers it holds back, by his numbers
             q = _mover_point(own, not mine, K.FEVGA)

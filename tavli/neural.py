@@ -107,10 +107,12 @@ class Evaluator:
         except (OSError, EOFError, KeyError, TypeError, ValueError, zipfile.BadZipFile, zlib.error) as e:
             raise WeightsError(f"cannot read network {path}: {e}") from None
         if (kernel_id not in (K.PORTES, K.PLAKOTO, K.FEVGA) or w1.ndim != 2 or w1.shape[1] != len(b1)
-                or not 0 < w1.shape[0] <= N.N_INPUTS[kernel_id] or w2.shape != (3, len(b1))
+                or w1.shape[0] not in N.INPUT_GROUP_ENDS[kernel_id] or w2.shape != (3, len(b1))
                 or b2.shape != (3,)):
             raise WeightsError(f"network {path} does not fit its game's inputs")
-        return cls(kernel_id, (N.grown(w1, N.N_INPUTS[kernel_id], 0), b1, w2, b2), meta)
+        # A network from before its game's last inputs were added keeps its own, fewer inputs:
+        # ``encode`` leaves out the groups it cannot read, so it does not pay for them.
+        return cls(kernel_id, (w1, b1, w2, b2), meta)
 
     @functools.cached_property
     def fingerprint(self) -> str:
@@ -120,7 +122,10 @@ class Evaluator:
         12
         """
         digest = hashlib.sha256()
-        for array in self.network:
+        # as if the inputs the network cannot read were there with zero weights: the same
+        # network whether it was saved before or after its game's inputs grew
+        w1, b1, w2, b2 = self.network
+        for array in (N.grown(w1, N.N_INPUTS[self.kernel_id], 0), b1, w2, b2):
             digest.update(str(array.shape).encode())
             digest.update(np.ascontiguousarray(array, dtype=np.float32).tobytes())
         return digest.hexdigest()[:12]

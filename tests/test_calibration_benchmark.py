@@ -128,7 +128,7 @@ def test_a_refit_folds_its_maps_into_the_output_layer(tmp_path: Path) -> None:
         after = new.probabilities(position)
         # the old network's own outputs, before the evaluator makes a 2-point win no likelier
         # than a win and a 2-point loss than a loss; the refit network's answers are made so too
-        x = np.zeros(N.N_INPUTS[K.FEVGA], np.float32)
+        x = np.zeros(old.network[0].shape[0], np.float32)
         N.encode(position.state.copy(), K.FEVGA, x)
         raw = np.zeros(3, np.float64)
         N.forward(x, *old.network, np.zeros(len(old.network[1]), np.float32), raw)

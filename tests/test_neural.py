@@ -106,7 +106,8 @@ def test_shipped_networks_load(game: str) -> None:
     assert ev.kernel_id == kernel_id
     assert ev.meta["variant"] == game
     w1, b1, w2, b2 = ev.network
-    assert w1.shape == (N.N_INPUTS[kernel_id], len(b1)) and w2.shape == (3, len(b1)) and b2.shape == (3,)
+    assert w1.shape[0] in N.INPUT_GROUP_ENDS[kernel_id]
+    assert w1.shape[1] == len(b1) and w2.shape == (3, len(b1)) and b2.shape == (3,)
     assert all(a.dtype == np.float32 and a.flags.c_contiguous for a in ev.network)
     shipped = Evaluator.for_variant(game)
     assert shipped is Evaluator.for_variant(game)  # loaded once
@@ -217,21 +218,42 @@ def test_a_network_of_another_shape(tmp_path: Path) -> None:
     assert "does not fit" in one_line_error(path)
 
 
-def test_a_network_from_before_inputs_were_added(tmp_path: Path) -> None:
-    # inputs are only added at the end: a network saved with fewer gets silent rows for the
-    # rest and judges every position exactly as the full network with those rows zero
+@pytest.mark.parametrize("game", GAMES)
+def test_a_network_from_before_inputs_were_added(tmp_path: Path, game: str) -> None:
+    # inputs are only added at the end: a network saved with fewer keeps its own inputs, does
+    # not compute the rest, and judges every position exactly as the full network with those
+    # rows zero; it is the same network by its fingerprint too
+    kernel_id = Position.start(game).variant.kernel_id
+    n_in = N.N_INPUTS[kernel_id]
     rng = np.random.default_rng(3)
-    n_in = N.N_INPUTS[K.PLAKOTO]
     w1 = rng.normal(0, 0.3, (n_in, 5)).astype(np.float32)
-    w1[n_in - 4:] = 0.0
     b1, w2, b2 = (rng.normal(0, 0.3, shape).astype(np.float32) for shape in ((5,), (3, 5), (3,)))
-    meta = {"variant": "plakoto", "kernel_id": K.PLAKOTO}
-    save_network(tmp_path / "full.npz", (w1, b1, w2, b2), meta)
-    save_network(tmp_path / "older.npz", (w1[:n_in - 4], b1, w2, b2), meta)
-    full, older = (Evaluator.from_file(tmp_path / name) for name in ("full.npz", "older.npz"))
-    assert older.network[0].shape == (n_in, 5)
-    pos = Position.start("plakoto")
-    assert older.probabilities(pos) == full.probabilities(pos)
+    meta = {"variant": game, "kernel_id": kernel_id}
+    for older_inputs in N.INPUT_GROUP_ENDS[kernel_id][-2::-2]:
+        w1[older_inputs:] = 0.0
+        save_network(tmp_path / "full.npz", (w1, b1, w2, b2), meta)
+        save_network(tmp_path / "older.npz", (w1[:older_inputs], b1, w2, b2), meta)
+        full, older = (Evaluator.from_file(tmp_path / name) for name in ("full.npz", "older.npz"))
+        assert older.network[0].shape == (older_inputs, 5)
+        assert older.fingerprint == full.fingerprint
+        pos = Position.start(game)
+        for dice in (Dice(6, 5), Dice(3, 1), Dice(2, 2), Dice(6, 4), Dice(5, 5), Dice(4, 1)):
+            assert older.probabilities(pos) == full.probabilities(pos)
+            legal = pos.legal_plays(dice)
+            assert older.analyse(legal, 1) == full.analyse(legal, 1)
+            pos = legal.after(older.analyse(legal, 0)[0].index) if len(legal) else pos.pass_turn()
+
+
+def test_a_network_whose_inputs_end_inside_a_group(tmp_path: Path) -> None:
+    w1, b1, w2, b2 = constant_network(K.FEVGA, (0, 0, 0))
+    path = tmp_path / "short.npz"
+    meta = {"variant": "fevga", "kernel_id": K.FEVGA}
+    first = N.INPUT_GROUP_ENDS[K.FEVGA][0]  # the inputs every network reads
+    for cut in (first - 1, first + 1, N.N_INPUTS[K.FEVGA] - 1):  # none is where a group ends
+        save_network(path, (w1[:cut], b1, w2, b2), meta)
+        assert "does not fit" in one_line_error(path)
+    save_network(path, (w1[:first], b1, w2, b2), meta)
+    assert Evaluator.from_file(path).network[0].shape[0] == first
 
 
 @pytest.mark.parametrize("cut", [0, 2])

@@ -465,6 +465,37 @@ def test_fevga_holds_count_the_rolls_past_the_longest_block_and_the_second_block
     assert longer[HOLDS:HOLDS + 4].tolist() == pytest.approx([2 / 36, 1 / 6, 15 / 15, 4 / 24])
 
 
+# Where each group of a game's inputs ends: a network saved before a group was added reads the
+# inputs up to one of these.
+GROUP_ENDS = {"portes": [EXTRA, PORTES, CONTACT, N.N_INPUTS[K.PORTES]],
+              "plakoto": [EXTRA, PLAKOTO, PLAKOTO + 52, N.N_INPUTS[K.PLAKOTO]],
+              "fevga": [EXTRA, EXTRA + 9, MOBILITY, TIMING, PRIMES, HOLDS, N.N_INPUTS[K.FEVGA]]}
+
+
+def test_input_group_ends_follow_the_layout() -> None:
+    for game, ends in GROUP_ENDS.items():
+        assert list(N.INPUT_GROUP_ENDS[Position.start(game).variant.kernel_id]) == ends
+
+
+@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+def test_fewer_inputs_leave_out_the_groups_that_do_not_fit(game: str) -> None:
+    # a network with fewer inputs gets every group that fits as the full list has it, and
+    # zero for a group cut short, which its weights cannot read
+    ends = GROUP_ENDS[game]
+    widths = sorted({*ends, *(end - 1 for end in ends[1:]), *(end + 1 for end in ends[:-1])})
+    checked = 0
+    for pos in positions_along_games(game, seed=11, games=1, turns=40):
+        full = encoded(pos)
+        for width in widths:
+            x = np.full(width, 7.0, np.float32)
+            N.encode(pos.state.copy(), pos.variant.kernel_id, x)
+            kept = max(end for end in ends if end <= width)
+            assert x[:kept].tolist() == full[:kept].tolist(), (width, pos)
+            assert not x[kept:].any(), (width, pos)
+            checked += int(full[kept:].any())
+    assert checked > 0  # the groups left out were not all zero anyway
+
+
 @pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
 def test_movers_match_the_legal_steps(game: str) -> None:
     # N._movers counts the points a single step of each die can leave, for either side: the

@@ -378,6 +378,9 @@ def test_ctrl_c_at_the_prompt_stops_the_program_cleanly() -> None:
                 assert chunk, seen.decode()
                 seen += chunk
         proc.send_signal(signal.SIGINT)
+        # stdin stays open until the program has gone: closed at once, it could read the end
+        # of input before the signal arrives on a busy machine, and stop for that instead
+        proc.wait(timeout=30)
         out, err = proc.communicate(timeout=30)
     finally:
         proc.kill()
