@@ -36,14 +36,16 @@ _CONTACT = 16  # Portes: each side's shots with blocks, contact and anchors (``_
 _TIMING = 6  # Fevga: each side's spare pips, spare checkers and trapped checkers (``_timing_inputs``)
 _PRIMES = 18  # Fevga: each side's longest and second blocks with the other's checkers behind (``_prime_inputs``)
 _HOLDS = 8  # of those, the last: the rolls past the longest block, and the second block
+_LEAD = 6  # Fevga: each side's first checker on its way past the other's start (``_lead_inputs``)
 N_INPUTS = (_BASE + _COMMON + 9 + 4 + _CONTACT, _BASE + _COMMON + 9 + 48 + 4 + 4,
-            _BASE + _COMMON + 9 + 4 + 24 + _TIMING + _PRIMES)
+            _BASE + _COMMON + 9 + 4 + 24 + _TIMING + _PRIMES + _LEAD)
 """Inputs per game, indexed by the kernel's variant number."""
 INPUT_GROUP_ENDS = (
     (_BASE + _COMMON, _BASE + _COMMON + 9, _BASE + _COMMON + 9 + 4, N_INPUTS[0]),
     (_BASE + _COMMON, _BASE + _COMMON + 9, _BASE + _COMMON + 9 + 52, N_INPUTS[1]),
     (_BASE + _COMMON, _BASE + _COMMON + 9, _BASE + _COMMON + 9 + 4, _BASE + _COMMON + 9 + 4 + 24,
-     _BASE + _COMMON + 9 + 4 + 24 + _TIMING, N_INPUTS[2] - _HOLDS, N_INPUTS[2]))
+     _BASE + _COMMON + 9 + 4 + 24 + _TIMING, N_INPUTS[2] - _LEAD - _HOLDS, N_INPUTS[2] - _LEAD,
+     N_INPUTS[2]))
 """Per game, where each group of its inputs ends, in the order they were added: the input counts
 a network can have (``encode`` leaves out the groups that do not fit a shorter one)."""
 
@@ -208,6 +210,9 @@ def encode(s: np.ndarray, variant: int, x: np.ndarray) -> None:
         c += _TIMING
         if c + _PRIMES - _HOLDS <= n:
             _prime_inputs(s, x, c, c + _PRIMES <= n)
+        c += _PRIMES
+        if c + _LEAD <= n:
+            _lead_inputs(s, x, c)
         return
     if c + 9 > n:
         return
@@ -772,6 +777,62 @@ def _prime_inputs(s: np.ndarray, x: np.ndarray, c: int, holds: bool) -> None:
         x[at + 1] = length / 6.0
         x[at + 2] = held / 15.0
         x[at + 3] = front / 24.0
+
+
+@njit(cache=True)
+def _lead_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
+    """Fevga's first checker away, each side (the mover's first), while it has not yet passed the
+    other side's start: the pips it still has to go to pass it (to his 11 or lower), over 13; the
+    rolls of 36 that carry it past this turn; and the share of a roll's pips the side loses on
+    average, since only that checker may move and a die it cannot use is lost (once it has passed,
+    the rest of the roll counts as played). All three are zero for a side whose first checker has
+    passed. Until then the other fourteen wait on the start point, so a side whose lead checker is
+    blocked loses whole rolls, which the timing inputs, counting every checker as free to move,
+    do not see."""
+    for side in range(2):
+        mine = side == 0
+        lead = 0
+        pending = (s[K.OFF] if mine else s[K.OPP + K.OFF]) == 0
+        for own in range(1, 25):
+            if (s[own] if mine else s[K.OPP + _opp_own(own, K.FEVGA)]) > 0:
+                lead = own
+                break
+        if not pending or lead <= 11:
+            continue
+        open_ = 0  # bit p: the side's own point p open to it
+        for own in range(1, 25):
+            if not _blocks(s, _mover_point(own, mine, K.FEVGA), mine, K.FEVGA):
+                open_ |= 1 << own
+        passing = _passing_rolls(open_, lead, 12)
+        rolls = 0
+        lost = 0.0
+        for r in range(21):
+            d1 = _ROLLS[r, 0]
+            d2 = _ROLLS[r, 1]
+            weight = _ROLLS[r, 2]
+            if passing >> r & 1:
+                rolls += weight
+                continue  # past the other's start, the rest of the roll can be played
+            if d1 == d2:
+                at = lead
+                steps = 0
+                while steps < 4 and at - d1 >= 1 and open_ >> (at - d1) & 1:
+                    at -= d1
+                    steps += 1
+                lost += weight * (4 - steps) / 4.0
+            else:
+                used = 0
+                for a, b in ((d1, d2), (d2, d1)):
+                    mid = lead - a
+                    if mid < 1 or not open_ >> mid & 1:
+                        continue
+                    end = mid - b
+                    used = max(used, a + b if end >= 1 and open_ >> end & 1 else a)
+                lost += weight * (d1 + d2 - used) / (d1 + d2)
+        at = c + 3 * side
+        x[at] = (lead - 11) / 13.0
+        x[at + 1] = rolls / 36.0
+        x[at + 2] = lost / 36.0
 
 
 # --- evaluation -------------------------------------------------------------

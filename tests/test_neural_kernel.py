@@ -33,6 +33,7 @@ MOBILITY = 213  # Fevga: per side and die, [no checker can move it, points that 
 TIMING = 237  # Fevga: per side, the mover's first, [spare pips / 100, spares / 15, stuck / 540]
 PRIMES = 243  # Fevga: per side, the mover's first, [length / 6, held / 15, front / 24, time ahead, behind]
 HOLDS = 253  # Fevga: per side, [rolls past the longest block / 36, second block's length / 6, held / 15, front / 24]
+LEAD = 261  # Fevga: per side, [first checker's pips to pass / 13, rolls that pass / 36, pips lost / roll's]
 
 Values = tuple[float, float, float]
 
@@ -373,8 +374,12 @@ def test_fevga_start_inputs() -> None:
     # only 5-5 carries a checker from the start past the other's start point, 12 pips on (4-4
     # and 6-6 land on it, 3-3 stops on it); no side has a second block
     expected[HOLDS:HOLDS + 8] = [1 / 36, 0, 0, 0] * 2
+    # each first checker has 13 pips to go past the other's start, which only 5-5 does; every
+    # other roll but 3-3, 4-4 and 6-6 is played whole (nothing else is in the way), and those
+    # stop on the other's start point after 3, 2 and 1 steps of their 4
+    expected[LEAD:LEAD + 6] = [1, 1 / 36, (1 / 4 + 2 / 4 + 3 / 4) / 36] * 2
     np.testing.assert_allclose(x, expected, rtol=0, atol=1e-6)
-    assert len(x) == 261
+    assert len(x) == 267
 
 
 def test_fevga_escapes_around_the_board() -> None:
@@ -465,11 +470,34 @@ def test_fevga_holds_count_the_rolls_past_the_longest_block_and_the_second_block
     assert longer[HOLDS:HOLDS + 4].tolist() == pytest.approx([2 / 36, 1 / 6, 15 / 15, 4 / 24])
 
 
+def test_fevga_lead_inputs_count_the_rolls_a_blocked_first_checker_loses() -> None:
+    # White's first checker, on 16, has 5 pips to go past Black's start (White's 12); Black's
+    # three checkers on his 1..3 (White's 13..15) and his start stand right in front of it. Only
+    # a 5 or a 6 moves it, and either carries it past (then the rest of the roll is played): 20
+    # rolls of 36; the other 16 (1-1 to 4-4) are lost whole, as the fourteen on 24 must wait.
+    # Black's first checker has passed White's start, so his three are zero.
+    white = {24: 14, 16: 1}
+    black = {1: 1, 2: 1, 3: 1, 24: 12}
+    x = encoded(Position.from_checkers("fevga", WHITE, white, black))
+    assert x[LEAD:LEAD + 6].tolist() == pytest.approx([5 / 13, 20 / 36, 16 / 36, 0, 0, 0])
+    y = encoded(Position.from_checkers("fevga", BLACK, white, black))
+    assert y[LEAD:LEAD + 6].tolist() == pytest.approx(x[LEAD + 3:LEAD + 6].tolist() + x[LEAD:LEAD + 3].tolist())
+    # once it has passed, White's three are zero too
+    passed = encoded(Position.from_checkers("fevga", WHITE, {24: 14, 9: 1}, black))
+    assert passed[LEAD:LEAD + 6].tolist() == [0] * 6
+    # with only Black's start and one checker on White's 13 in the way, 1-4, 2-3 and 2-4 pass
+    # too (26 rolls); 1-2 plays its 2 and loses the 1, 1-3 plays its 1 and loses the 3, 3-4
+    # loses both; 1-1 stops after 2 steps, 2-2 after 1, 3-3 and 4-4 at once
+    partial = encoded(Position.from_checkers("fevga", WHITE, white, {1: 1, 24: 14}))
+    assert partial[LEAD:LEAD + 3].tolist() == pytest.approx(
+        [5 / 13, 26 / 36, (2 * 1 / 3 + 2 * 3 / 4 + 2 + 2 / 4 + 3 / 4 + 1 + 1) / 36])
+
+
 # Where each group of a game's inputs ends: a network saved before a group was added reads the
 # inputs up to one of these.
 GROUP_ENDS = {"portes": [EXTRA, PORTES, CONTACT, N.N_INPUTS[K.PORTES]],
               "plakoto": [EXTRA, PLAKOTO, PLAKOTO + 52, N.N_INPUTS[K.PLAKOTO]],
-              "fevga": [EXTRA, EXTRA + 9, MOBILITY, TIMING, PRIMES, HOLDS, N.N_INPUTS[K.FEVGA]]}
+              "fevga": [EXTRA, EXTRA + 9, MOBILITY, TIMING, PRIMES, HOLDS, LEAD, N.N_INPUTS[K.FEVGA]]}
 
 
 def test_input_group_ends_follow_the_layout() -> None:
