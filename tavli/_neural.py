@@ -578,20 +578,25 @@ def _plakoto_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
 
 
 @njit(cache=True)
+def _first_checker_away(s: np.ndarray, mine: bool) -> int:
+    """Fevga: while a side's first checker has not yet passed the other side's start (none of
+    its checkers off or on its own points 1..11), that checker's own point (12..24); once it has
+    passed, 0. Until then no second checker may leave the side's start."""
+    if (s[K.OFF] if mine else s[K.OPP + K.OFF]) > 0:
+        return 0
+    for own in range(1, 25):
+        if (s[own] if mine else s[K.OPP + _opp_own(own, K.FEVGA)]) > 0:
+            return own if own > 11 else 0
+    return 0
+
+
+@njit(cache=True)
 def _fevga_inputs(s: np.ndarray, mine_blocking: np.ndarray, theirs_blocking: np.ndarray,
                   x: np.ndarray, c: int) -> None:
     """The first-checker state, the start points, the home boards, points in the
     opponent's way, and the race."""
-    mine_pending = s[K.OFF] == 0
-    for p in range(1, 12):
-        if s[p] > 0:
-            mine_pending = False
-    theirs_pending = s[K.OPP + K.OFF] == 0
-    for q in range(13, 24):  # their points 1..11
-        if s[K.OPP + q] > 0:
-            theirs_pending = False
-    x[c] = 1.0 if mine_pending else 0.0
-    x[c + 1] = 1.0 if theirs_pending else 0.0
+    x[c] = 1.0 if _first_checker_away(s, True) else 0.0
+    x[c + 1] = 1.0 if _first_checker_away(s, False) else 0.0
     x[c + 2] = s[24] / 15.0
     x[c + 3] = s[K.OPP + 12] / 15.0
     home = 0
@@ -791,13 +796,8 @@ def _lead_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
     do not see."""
     for side in range(2):
         mine = side == 0
-        lead = 0
-        pending = (s[K.OFF] if mine else s[K.OPP + K.OFF]) == 0
-        for own in range(1, 25):
-            if (s[own] if mine else s[K.OPP + _opp_own(own, K.FEVGA)]) > 0:
-                lead = own
-                break
-        if not pending or lead <= 11:
+        lead = _first_checker_away(s, mine)
+        if not lead:
             continue
         open_ = 0  # bit p: the side's own point p open to it
         for own in range(1, 25):
