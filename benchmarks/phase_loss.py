@@ -1,0 +1,114 @@
+"""Where a network's plays lose against a deeper search of the same network, by phase of the game.
+
+    .venv/bin/python benchmarks/phase_loss.py [--variant fevga] [--plies 1] [--deeper 2]
+        [--decisions 1500] [--seed 1] [NETWORK]
+
+It plays games of the network against itself at ``--plies`` (1: the expert level's search) with
+seeded dice, and at every decision with a choice values the best 8 plays again at ``--deeper``
+plies: the loss of a decision is the best of those values less the value of the play chosen.
+The losses are summed by phase, so that new inputs go where the network misjudges most:
+
+* ``first checker``: Fevga, a side's first checker has not yet passed the other side's start;
+* ``all home``: every checker of the side to play is in its home board (or off);
+* ``middle``: the rest.
+
+A decision whose chosen play the deeper search's filters dropped (it can happen when ``--plies``
+is 0, or ``--deeper`` is 3) is counted apart, as ``not compared``. The figures are the network's
+own judgement at two depths, not the truth; they say where a deeper look changes its mind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+
+from tavli import BLACK, WHITE, Color, Dice, Position
+from tavli.errors import TavliError
+from tavli.neural import Evaluator
+
+DEEPER_FILTERS = ((8, 0.16), (8, 0.16), (8, 0.16))
+"""Every ply of the deeper search keeps the best 8 plays, so that the chosen play is among them."""
+
+ERROR = 0.04
+"""A loss counted apart as an error (points a game)."""
+
+
+def phase(position: Position) -> str:
+    """The phase of ``position`` for the side to play (see the module's list)."""
+    def first_checker_away(color: Color) -> bool:
+        return position.borne_off(color) == 0 and min(position.layout(color)) > 11
+
+    if position.variant.name == "fevga" and any(first_checker_away(c) for c in (WHITE, BLACK)):
+        return "first checker"
+    if max(position.layout(position.turn), default=0) <= 6:
+        return "all home"
+    return "middle"
+
+
+def measure(evaluator: Evaluator, variant: str, plies: int, deeper: int, decisions: int,
+            rng: random.Random) -> dict[str, list[float]]:
+    """The losses of ``decisions`` decisions with a choice, by phase (NaN: not compared)."""
+    losses: dict[str, list[float]] = defaultdict(list)
+    done = 0
+    while done < decisions:
+        position = Position.start(variant)
+        while position.result() is None and done < decisions:
+            legal = position.legal_plays(Dice(rng.randint(1, 6), rng.randint(1, 6)))
+            after = legal.positions()
+            if not after:
+                position = position.pass_turn()
+                continue
+            if len(after) == 1:
+                position = after[0]
+                continue
+            chosen = evaluator.analyse(legal, plies, DEEPER_FILTERS)[0].index
+            values = {a.index: a.equity for a in evaluator.analyse(legal, deeper, DEEPER_FILTERS)
+                      if a.depth == deeper}
+            losses[phase(position)].append(max(values.values()) - values[chosen] if chosen in values
+                                           else float("nan"))
+            done += 1
+            position = after[chosen]
+    return losses
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Where a network's plays lose against a deeper search "
+                                                 "of the same network, by phase of the game.")
+    parser.add_argument("network", nargs="?", help="a network file (default: the game's shipped one)")
+    parser.add_argument("--variant", choices=("portes", "plakoto", "fevga"), default="fevga")
+    parser.add_argument("--plies", type=int, default=1, help="the search that chooses (default 1: expert)")
+    parser.add_argument("--deeper", type=int, default=2, help="the search that judges (default 2)")
+    parser.add_argument("--decisions", type=int, default=1500, help="decisions with a choice (default 1500)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    if not 0 <= args.plies < args.deeper <= len(DEEPER_FILTERS):
+        parser.error(f"need 0 <= --plies < --deeper <= {len(DEEPER_FILTERS)}")
+    if args.decisions < 1:
+        parser.error("--decisions must be at least 1")
+    try:
+        evaluator = Evaluator.from_file(args.network) if args.network else Evaluator.for_variant(args.variant)
+        started = time.perf_counter()
+        losses = measure(evaluator, args.variant, args.plies, args.deeper, args.decisions,
+                         random.Random(args.seed))
+    except (TavliError, OSError, ValueError) as e:
+        parser.exit(2, f"phase_loss.py: {e}\n")
+    total = sum(x for found in losses.values() for x in found if x == x)
+    print(f"{args.variant}, {args.plies} ply against {args.deeper} plies, {args.decisions} decisions with a choice")
+    print(f"{'phase':14s} {'decisions':>9s} {'loss':>8s} {'share':>6s} {'a decision':>10s} "
+          f"{'errors':>6s} {'not compared':>12s}")
+    for name in ("first checker", "middle", "all home")[args.variant != "fevga":]:
+        found = losses.get(name, [])
+        compared = [x for x in found if x == x]
+        lost = sum(compared)
+        print(f"{name:14s} {len(found):9d} {lost:8.3f} {lost / total if total else 0.0:6.1%} "
+              f"{lost / len(compared) if compared else 0.0:10.4f} {sum(x > ERROR for x in compared):6d} "
+              f"{len(found) - len(compared):12d}")
+    print(f"{time.perf_counter() - started:.0f} s in all")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
