@@ -37,15 +37,16 @@ _TIMING = 6  # Fevga: each side's spare pips, spare checkers and trapped checker
 _PRIMES = 18  # Fevga: each side's longest and second blocks with the other's checkers behind (``_prime_inputs``)
 _HOLDS = 8  # of those, the last: the rolls past the longest block, and the second block
 _LEAD = 6  # Fevga: each side's first checker on its way past the other's start (``_lead_inputs``)
+_BREAKS = 6  # Fevga: each side's rolls that break a block, and pips it cannot play (``_roll_inputs``)
 N_INPUTS = (_BASE + _COMMON + 9 + 4 + _CONTACT, _BASE + _COMMON + 9 + 48 + 4 + 4,
-            _BASE + _COMMON + 9 + 4 + 24 + _TIMING + _PRIMES + _LEAD)
+            _BASE + _COMMON + 9 + 4 + 24 + _TIMING + _PRIMES + _LEAD + _BREAKS)
 """Inputs per game, indexed by the kernel's variant number."""
 INPUT_GROUP_ENDS = (
     (_BASE + _COMMON, _BASE + _COMMON + 9, _BASE + _COMMON + 9 + 4, N_INPUTS[0]),
     (_BASE + _COMMON, _BASE + _COMMON + 9, _BASE + _COMMON + 9 + 52, N_INPUTS[1]),
     (_BASE + _COMMON, _BASE + _COMMON + 9, _BASE + _COMMON + 9 + 4, _BASE + _COMMON + 9 + 4 + 24,
-     _BASE + _COMMON + 9 + 4 + 24 + _TIMING, N_INPUTS[2] - _LEAD - _HOLDS, N_INPUTS[2] - _LEAD,
-     N_INPUTS[2]))
+     _BASE + _COMMON + 9 + 4 + 24 + _TIMING, N_INPUTS[2] - _BREAKS - _LEAD - _HOLDS,
+     N_INPUTS[2] - _BREAKS - _LEAD, N_INPUTS[2] - _BREAKS, N_INPUTS[2]))
 """Per game, where each group of its inputs ends, in the order they were added: the input counts
 a network can have (``encode`` leaves out the groups that do not fit a shorter one)."""
 
@@ -213,6 +214,9 @@ def encode(s: np.ndarray, variant: int, x: np.ndarray) -> None:
         c += _PRIMES
         if c + _LEAD <= n:
             _lead_inputs(s, x, c)
+        c += _LEAD
+        if c + _BREAKS <= n:
+            _roll_inputs(s, mine_blocking, theirs_blocking, x, c)
         return
     if c + 9 > n:
         return
@@ -307,6 +311,7 @@ def _escape_table() -> np.ndarray:
 _ESCAPES = _escape_table()
 
 # the 21 rolls: (die, die, how many of the 36 throws give it)
+_POINTS = (1 << 25) - 2  # bits 1..24 of a mask of points
 _ROLLS = np.array([(d1, d2, 1 if d1 == d2 else 2) for d1 in range(1, 7) for d2 in range(d1, 7)],
                   np.int64)
 
@@ -834,6 +839,99 @@ def _lead_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
         x[at + 1] = rolls / 36.0
         x[at + 2] = lost / 36.0
 
+
+@njit(cache=True)
+def _playable_pips(n: np.ndarray, occupied: int, movers: np.ndarray, masks: np.ndarray, d1: int,
+                   d2: int) -> int:
+    """Fevga: the most pips of the roll ``d1``-``d2`` that a side's checkers, ``n[p]`` on its
+    own point ``p`` (the points of the mask ``occupied``), can play: bit ``p`` of ``masks[d]``
+    says a checker on the side's point ``p`` can move ``d`` (the point ``d`` in front is open to
+    it, or it may bear off) and ``movers[d]`` how many of the checkers can. A side's own checkers
+    never stand in its way, and the other side's do not move during the turn, so each die is
+    open or closed to a checker whatever the rest of the play does."""
+    if d1 == d2:
+        steps = int(movers[d1])
+        chain = occupied & masks[d1]
+        for k in range(1, 4):
+            if steps >= 4:
+                break
+            chain &= masks[d1] << (k * d1)  # the checkers that can move once more
+            if chain == 0:
+                break
+            for p in range(1, 25):
+                if chain >> p & 1:
+                    steps += int(n[p])
+        return min(4, steps) * d1
+    if occupied & (masks[d1] & masks[d2] << d1 | masks[d2] & masks[d1] << d2):
+        return d1 + d2  # one checker plays both dice
+    either = occupied & (masks[d1] | masks[d2])
+    if movers[d1] > 0 and movers[d2] > 0 and not (movers[d1] == 1 and movers[d2] == 1
+                                                  and either & (either - 1) == 0):
+        return d1 + d2  # two checkers, one die each
+    return max(d1 if movers[d1] > 0 else 0, d2 if movers[d2] > 0 else 0)
+
+
+@njit(cache=True)
+def _roll_inputs(s: np.ndarray, mine_blocking: np.ndarray, theirs_blocking: np.ndarray,
+                 x: np.ndarray, c: int) -> None:
+    """Fevga, each side (the mover's first), over its next roll: the rolls of 36 that its spare
+    checkers (the timing inputs' spares: all but the one holding each point that blocks the other
+    side) cannot play whole, so that it must give up a block or lose pips; the share of a roll's
+    pips, on average, that the spares cannot play; and the share that no checker can play, which
+    is lost. While a side's first checker has not passed the other's start, only that checker
+    counts. The timing inputs count the spare pips and the mobility inputs each die alone; these
+    say how the next roll goes, which a search of one ply sees only for the opponent.
+    ``mine_blocking``/``theirs_blocking``: ``_fevga_blocking(s)``."""
+    n = np.zeros(25, np.int64)
+    spare = np.zeros(25, np.int64)
+    masks = np.zeros(7, np.int64)
+    movers = np.zeros(7, np.int64)
+    spare_movers = np.zeros(7, np.int64)
+    for side in range(2):
+        mine = side == 0
+        open_ = 0
+        home = True
+        occupied = 0
+        spared = 0
+        lead = _first_checker_away(s, mine)
+        for own in range(1, 25):
+            q = _mover_point(own, mine, K.FEVGA)
+            if not _blocks(s, q, mine, K.FEVGA):
+                open_ |= 1 << own
+            n[own] = s[q] if mine else s[K.OPP + q]
+            if n[own] > 0 and own > 6:
+                home = False
+            if lead:
+                n[own] = 1 if own == lead else 0
+            spare[own] = n[own] - 1 if n[own] > 0 and not lead and (
+                mine_blocking[q] if mine else theirs_blocking[q]) else n[own]
+            occupied |= (n[own] > 0) << own
+            spared |= (spare[own] > 0) << own
+        for die in range(1, 7):
+            masks[die] = (open_ << die | ((1 << (die + 1)) - 2 if home else 0)) & _POINTS
+            movers[die] = 0
+            spare_movers[die] = 0
+            for own in range(1, 25):
+                if masks[die] >> own & 1:
+                    movers[die] += n[own]
+                    spare_movers[die] += spare[own]
+        forced = 0
+        spare_lost = 0.0
+        lost = 0.0
+        for r in range(21):
+            d1 = _ROLLS[r, 0]
+            d2 = _ROLLS[r, 1]
+            weight = _ROLLS[r, 2]
+            whole = 4 * d1 if d1 == d2 else d1 + d2
+            by_spares = _playable_pips(spare, spared, spare_movers, masks, d1, d2)
+            if by_spares < whole:
+                forced += weight
+                spare_lost += weight * (whole - by_spares) / whole
+                lost += weight * (whole - _playable_pips(n, occupied, movers, masks, d1, d2)) / whole
+        at = c + 3 * side
+        x[at] = forced / 36.0
+        x[at + 1] = spare_lost / 36.0
+        x[at + 2] = lost / 36.0
 
 # --- evaluation -------------------------------------------------------------
 

@@ -34,6 +34,7 @@ TIMING = 237  # Fevga: per side, the mover's first, [spare pips / 100, spares / 
 PRIMES = 243  # Fevga: per side, the mover's first, [length / 6, held / 15, front / 24, time ahead, behind]
 HOLDS = 253  # Fevga: per side, [rolls past the longest block / 36, second block's length / 6, held / 15, front / 24]
 LEAD = 261  # Fevga: per side, [first checker's pips to pass / 13, rolls that pass / 36, pips lost / roll's]
+BREAKS = 267  # Fevga: per side, [rolls the spares cannot play whole / 36, their pips unplayed, pips lost]
 
 Values = tuple[float, float, float]
 
@@ -378,8 +379,11 @@ def test_fevga_start_inputs() -> None:
     # other roll but 3-3, 4-4 and 6-6 is played whole (nothing else is in the way), and those
     # stop on the other's start point after 3, 2 and 1 steps of their 4
     expected[LEAD:LEAD + 6] = [1, 1 / 36, (1 / 4 + 2 / 4 + 3 / 4) / 36] * 2
+    # the same three rolls are all that each first checker, the only one that may move, cannot
+    # play whole; the start point blocks nothing, so it is a spare
+    expected[BREAKS:BREAKS + 6] = [3 / 36, (1 / 4 + 2 / 4 + 3 / 4) / 36, (1 / 4 + 2 / 4 + 3 / 4) / 36] * 2
     np.testing.assert_allclose(x, expected, rtol=0, atol=1e-6)
-    assert len(x) == 267
+    assert len(x) == 273
 
 
 def test_fevga_escapes_around_the_board() -> None:
@@ -493,11 +497,58 @@ def test_fevga_lead_inputs_count_the_rolls_a_blocked_first_checker_loses() -> No
         [5 / 13, 26 / 36, (2 * 1 / 3 + 2 * 3 / 4 + 2 + 2 / 4 + 3 / 4 + 1 + 1) / 36])
 
 
+
+def test_fevga_break_inputs_count_the_rolls_the_spares_cannot_play() -> None:
+    # White's 24 blocks Black's nine on his 13 (White's 1), so its checker is no spare; his 14
+    # on 3 are. Black holds White's 18..23 and 1: the spares can play only a 1 (3 to 2; not all
+    # home, so nothing bears off), and the checker on 24 nothing. 1-1 is played whole; 1-2 to
+    # 1-6 play their 1 alone, and the other 25 rolls nothing: nothing else can play them either.
+    # Black's singles on his 6..11 block White's 24 and his first on 13 blocks White's 3: his
+    # spares are the other 8 on 13, which play everything but a 1 (White's 24 is his 12), and
+    # with a 1 after the other die; 1-1 is left to his singles, which play it (11 to 10 ...).
+    black = {6: 1, 7: 1, 8: 1, 9: 1, 10: 1, 11: 1, 13: 9}
+    x = encoded(Position.from_checkers("fevga", WHITE, {24: 1, 3: 14}, black))
+    white_lost = (2 * (2 / 3 + 3 / 4 + 4 / 5 + 5 / 6 + 6 / 7) + 25) / 36
+    assert x[BREAKS:BREAKS + 6].tolist() == pytest.approx([35 / 36, white_lost, white_lost, 1 / 36, 1 / 36, 0])
+    y = encoded(Position.from_checkers("fevga", BLACK, {24: 1, 3: 14}, black))
+    assert y[BREAKS:BREAKS + 6].tolist() == pytest.approx(x[BREAKS + 3:BREAKS + 6].tolist()
+                                                          + x[BREAKS:BREAKS + 3].tolist())
+    # while White's first checker (on 16) has not passed Black's start, it is the only one that
+    # counts: Black holds White's 12..15, so it moves only a 5 or a 6, and then anything after
+    # it; 5-5 stops after 3 steps (White is not all home) and 6-6 after 2. Unlike the lead
+    # inputs, passing Black's start does not count the rest of the roll as played.
+    lead = encoded(Position.from_checkers("fevga", WHITE, {24: 14, 16: 1}, {1: 1, 2: 1, 3: 1, 24: 12}))
+    assert lead[BREAKS:BREAKS + 3].tolist() == pytest.approx([18 / 36, (16 + 1 / 4 + 2 / 4) / 36,
+                                                              (16 + 1 / 4 + 2 / 4) / 36])
+    # all home, every checker bears off: nothing is lost
+    home = encoded(Position.from_checkers("fevga", WHITE, {1: 5, 2: 5, 6: 5}, {20: 15}))
+    assert home[BREAKS:BREAKS + 3].tolist() == [0, 0, 0]
+
+
+def test_fevga_pips_lost_agree_with_the_legal_plays() -> None:
+    # Where no checker of the mover can bear off this turn and his first checker has passed,
+    # the pips lost are exactly what the most pips of each roll's legal plays leave.
+    checked = 0
+    for pos in positions_along_games("fevga", seed=13, games=6, turns=200):
+        layout = pos.layout(pos.turn)
+        if sum((p - 6) * n for p, n in layout.items() if p > 6) <= 24 or min(layout) > 11:
+            continue
+        lost = 0.0
+        for d1 in range(1, 7):
+            for d2 in range(d1, 7):
+                whole = 4 * d1 if d1 == d2 else d1 + d2
+                most = max((sum(s.src - s.dst for s in play.steps) for play in pos.legal_plays(Dice(d1, d2))),
+                           default=0)
+                lost += (1 if d1 == d2 else 2) * (whole - most) / whole
+        assert encoded(pos)[BREAKS + 2] == pytest.approx(lost / 36, abs=1e-6)
+        checked += lost > 0
+    assert checked > 20  # positions that lose pips were among them
+
 # Where each group of a game's inputs ends: a network saved before a group was added reads the
 # inputs up to one of these.
 GROUP_ENDS = {"portes": [EXTRA, PORTES, CONTACT, N.N_INPUTS[K.PORTES]],
               "plakoto": [EXTRA, PLAKOTO, PLAKOTO + 52, N.N_INPUTS[K.PLAKOTO]],
-              "fevga": [EXTRA, EXTRA + 9, MOBILITY, TIMING, PRIMES, HOLDS, LEAD, N.N_INPUTS[K.FEVGA]]}
+              "fevga": [EXTRA, EXTRA + 9, MOBILITY, TIMING, PRIMES, HOLDS, LEAD, BREAKS, N.N_INPUTS[K.FEVGA]]}
 
 
 def test_input_group_ends_follow_the_layout() -> None:
@@ -947,7 +998,7 @@ def test_deciding_stops_where_one_play_is_left_and_chooses_the_same(game: str) -
     keeps, margins = np.array([5, 2]), np.array([0.3, 0.1])
     rng = random.Random(5)
     cut = 0
-    for pos in list(positions_along_games(game, 21))[:12]:
+    for pos in list(positions_along_games(game, 21))[:20]:
         legal = pos.legal_plays(Dice(rng.randint(1, 6), rng.randint(1, 6)))
         if len(legal) < 2:
             continue
