@@ -97,7 +97,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     except (TavliError, OSError, ValueError) as e:
         parser.exit(2, f"phase_loss.py: {e}\n")
     total = sum(x for found in losses.values() for x in found if x == x)
-    print(f"{args.variant}, {args.plies} ply against {args.deeper} plies, {args.decisions} decisions with a choice")
+    def plies(n: int) -> str:
+        return f"{n} ply" if n < 2 else f"{n} plies"
+
+    print(f"{args.variant}, {plies(args.plies)} against {plies(args.deeper)}, {args.decisions} decisions with a choice")
     print(f"{'phase':14s} {'decisions':>9s} {'loss':>8s} {'share':>6s} {'a decision':>10s} "
           f"{'errors':>6s} {'not compared':>12s}")
     for name in ("first checker", "middle", "all home")[args.variant != "fevga":]:

@@ -56,7 +56,7 @@ def test_the_table() -> None:
     done = run("--variant", "portes", "--plies", "0", "--deeper", "1", "--decisions", "10")
     assert done.returncode == 0, done.stderr[-2000:]
     lines = done.stdout.splitlines()
-    assert lines[0] == "portes, 0 ply against 1 plies, 10 decisions with a choice"
+    assert lines[0] == "portes, 0 ply against 1 ply, 10 decisions with a choice"
     rows = {line[:14].strip(): line[14:].split() for line in lines[2:-1]}
     assert list(rows) == ["middle", "all home"]  # no first-checker row outside Fevga
     assert sum(int(row[0]) for row in rows.values()) == 10
