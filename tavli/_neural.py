@@ -37,7 +37,7 @@ _TIMING = 6  # Fevga: each side's spare pips, spare checkers and trapped checker
 _PRIMES = 18  # Fevga: each side's longest and second blocks with the other's checkers behind (``_prime_inputs``)
 _HOLDS = 8  # of those, the last: the rolls past the longest block, and the second block
 _LEAD = 6  # Fevga: each side's first checker on its way past the other's start (``_lead_inputs``)
-_BREAKS = 6  # Fevga: each side's rolls that break a block, and pips it cannot play (``_roll_inputs``)
+_BREAKS = 6  # Fevga: each side's rolls that break a block, and pips it cannot play (``_break_inputs``)
 N_INPUTS = (_BASE + _COMMON + 9 + 4 + _CONTACT, _BASE + _COMMON + 9 + 48 + 4 + 4,
             _BASE + _COMMON + 9 + 4 + 24 + _TIMING + _PRIMES + _LEAD + _BREAKS)
 """Inputs per game, indexed by the kernel's variant number."""
@@ -216,7 +216,7 @@ def encode(s: np.ndarray, variant: int, x: np.ndarray) -> None:
             _lead_inputs(s, x, c)
         c += _LEAD
         if c + _BREAKS <= n:
-            _roll_inputs(s, mine_blocking, theirs_blocking, x, c)
+            _break_inputs(s, mine_blocking, theirs_blocking, x, c)
         return
     if c + 9 > n:
         return
@@ -310,8 +310,8 @@ def _escape_table() -> np.ndarray:
 
 _ESCAPES = _escape_table()
 
-# the 21 rolls: (die, die, how many of the 36 throws give it)
 _POINTS = (1 << 25) - 2  # bits 1..24 of a mask of points
+# the 21 rolls: (die, die, how many of the 36 throws give it)
 _ROLLS = np.array([(d1, d2, 1 if d1 == d2 else 2) for d1 in range(1, 7) for d2 in range(d1, 7)],
                   np.int64)
 
@@ -872,7 +872,7 @@ def _playable_pips(n: np.ndarray, occupied: int, movers: np.ndarray, masks: np.n
 
 
 @njit(cache=True)
-def _roll_inputs(s: np.ndarray, mine_blocking: np.ndarray, theirs_blocking: np.ndarray,
+def _break_inputs(s: np.ndarray, mine_blocking: np.ndarray, theirs_blocking: np.ndarray,
                  x: np.ndarray, c: int) -> None:
     """Fevga, each side (the mover's first), over its next roll: the rolls of 36 that its spare
     checkers (the timing inputs' spares: all but the one holding each point that blocks the other
@@ -932,6 +932,7 @@ def _roll_inputs(s: np.ndarray, mine_blocking: np.ndarray, theirs_blocking: np.n
         x[at] = forced / 36.0
         x[at + 1] = spare_lost / 36.0
         x[at + 2] = lost / 36.0
+
 
 # --- evaluation -------------------------------------------------------------
 
