@@ -497,7 +497,6 @@ def test_fevga_lead_inputs_count_the_rolls_a_blocked_first_checker_loses() -> No
         [5 / 13, 26 / 36, (2 * 1 / 3 + 2 * 3 / 4 + 2 + 2 / 4 + 3 / 4 + 1 + 1) / 36])
 
 
-
 def test_fevga_break_inputs_count_the_rolls_the_spares_cannot_play() -> None:
     # White's 24 blocks Black's nine on his 13 (White's 1), so its checker is no spare; his 14
     # on 3 are. Black holds White's 18..23 and 1: the spares can play only a 1 (3 to 2; not all
@@ -543,6 +542,7 @@ def test_fevga_pips_lost_agree_with_the_legal_plays() -> None:
         assert encoded(pos)[BREAKS + 2] == pytest.approx(lost / 36, abs=1e-6)
         checked += lost > 0
     assert checked > 20  # positions that lose pips were among them
+
 
 # Where each group of a game's inputs ends: a network saved before a group was added reads the
 # inputs up to one of these.
