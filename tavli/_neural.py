@@ -790,6 +790,17 @@ def _prime_inputs(s: np.ndarray, x: np.ndarray, c: int, holds: bool) -> None:
 
 
 @njit(cache=True)
+def _open_points(s: np.ndarray, mine: bool) -> int:
+    """Fevga: the points open to a side's checkers, as a mask by its own numbers (bit ``p``: its
+    point ``p``)."""
+    open_ = 0
+    for own in range(1, 25):
+        if not _blocks(s, _mover_point(own, mine, K.FEVGA), mine, K.FEVGA):
+            open_ |= 1 << own
+    return open_
+
+
+@njit(cache=True)
 def _lead_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
     """Fevga's first checker away, each side (the mover's first), while it has not yet passed the
     other side's start: the pips it still has to go to pass it (to his 11 or lower), over 13; the
@@ -804,10 +815,7 @@ def _lead_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
         lead = _first_checker_away(s, mine)
         if not lead:
             continue
-        open_ = 0  # bit p: the side's own point p open to it
-        for own in range(1, 25):
-            if not _blocks(s, _mover_point(own, mine, K.FEVGA), mine, K.FEVGA):
-                open_ |= 1 << own
+        open_ = _open_points(s, mine)
         passing = _passing_rolls(open_, lead, 12)
         rolls = 0
         lost = 0.0
@@ -889,15 +897,13 @@ def _break_inputs(s: np.ndarray, mine_blocking: np.ndarray, theirs_blocking: np.
     spare_movers = np.zeros(7, np.int64)
     for side in range(2):
         mine = side == 0
-        open_ = 0
+        open_ = _open_points(s, mine)
         home = True
         occupied = 0
         spared = 0
         lead = _first_checker_away(s, mine)
         for own in range(1, 25):
             q = _mover_point(own, mine, K.FEVGA)
-            if not _blocks(s, q, mine, K.FEVGA):
-                open_ |= 1 << own
             n[own] = s[q] if mine else s[K.OPP + q]
             if n[own] > 0 and own > 6:
                 home = False
