@@ -848,35 +848,51 @@ def _lead_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
         x[at + 2] = lost / 36.0
 
 
+@njit(cache=True, inline="always")
+def _bit_count(mask: int) -> int:
+    """The set bits of a mask of points (bits below 32)."""
+    mask = mask - (mask >> 1 & 0x55555555)
+    mask = (mask & 0x33333333) + (mask >> 2 & 0x33333333)
+    mask = (mask + (mask >> 4)) & 0x0F0F0F0F
+    return (mask * 0x01010101) >> 24 & 0xFF
+
+
+@njit(cache=True, inline="always")
+def _checkers_on(planes: np.ndarray, mask: int) -> int:
+    """The checkers on the points of ``mask``, the counts held as bit planes (bit ``p`` of
+    ``planes[b]``: bit ``b`` of the count on point ``p``), so a sum over points is four counts of
+    bits rather than a loop."""
+    return (_bit_count(mask & planes[0]) + 2 * _bit_count(mask & planes[1])
+            + 4 * _bit_count(mask & planes[2]) + 8 * _bit_count(mask & planes[3]))
+
+
 @njit(cache=True)
-def _playable_pips(n: np.ndarray, occupied: int, movers: np.ndarray, masks: np.ndarray, d1: int,
-                   d2: int) -> int:
-    """Fevga: the most pips of the roll ``d1``-``d2`` that a side's checkers, ``n[p]`` on its
-    own point ``p`` (the points of the mask ``occupied``), can play: bit ``p`` of ``masks[d]``
-    says a checker on the side's point ``p`` can move ``d`` (the point ``d`` in front is open to
-    it, or it may bear off) and ``movers[d]`` how many of the checkers can. A side's own checkers
-    never stand in its way, and the other side's do not move during the turn, so each die is
-    open or closed to a checker whatever the rest of the play does."""
+def _playable_pips(planes: np.ndarray, occupied: int, masks: np.ndarray, d1: int, d2: int) -> int:
+    """Fevga: the most pips of the roll ``d1``-``d2`` that a side's checkers, counted on its own
+    points by the bit ``planes`` (``_checkers_on``; ``occupied``: the points they are on), can
+    play: bit ``p`` of ``masks[d]`` says a checker on the side's point ``p`` can move ``d`` (the
+    point ``d`` in front is open to it, or it may bear off). A side's own checkers never stand in
+    its way, and the other side's do not move during the turn, so each die is open or closed to a
+    checker whatever the rest of the play does."""
     if d1 == d2:
-        steps = int(movers[d1])
         chain = occupied & masks[d1]
+        steps = _checkers_on(planes, chain)
         for k in range(1, 4):
             if steps >= 4:
                 break
             chain &= masks[d1] << (k * d1)  # the checkers that can move once more
             if chain == 0:
                 break
-            for p in range(1, 25):
-                if chain >> p & 1:
-                    steps += int(n[p])
+            steps += _checkers_on(planes, chain)
         return min(4, steps) * d1
     if occupied & (masks[d1] & masks[d2] << d1 | masks[d2] & masks[d1] << d2):
         return d1 + d2  # one checker plays both dice
+    first = _checkers_on(planes, masks[d1])
+    second = _checkers_on(planes, masks[d2])
     either = occupied & (masks[d1] | masks[d2])
-    if movers[d1] > 0 and movers[d2] > 0 and not (movers[d1] == 1 and movers[d2] == 1
-                                                  and either & (either - 1) == 0):
+    if first > 0 and second > 0 and not (first == 1 and second == 1 and either & (either - 1) == 0):
         return d1 + d2  # two checkers, one die each
-    return max(d1 if movers[d1] > 0 else 0, d2 if movers[d2] > 0 else 0)
+    return max(d1 if first > 0 else 0, d2 if second > 0 else 0)
 
 
 @njit(cache=True)
@@ -890,37 +906,33 @@ def _break_inputs(s: np.ndarray, mine_blocking: np.ndarray, theirs_blocking: np.
     counts. The timing inputs count the spare pips and the mobility inputs each die alone; these
     say how the next roll goes, which a search of one ply sees only for the opponent.
     ``mine_blocking``/``theirs_blocking``: ``_fevga_blocking(s)``."""
-    n = np.zeros(25, np.int64)
-    spare = np.zeros(25, np.int64)
+    planes = np.zeros(4, np.int64)
+    spare_planes = np.zeros(4, np.int64)
     masks = np.zeros(7, np.int64)
-    movers = np.zeros(7, np.int64)
-    spare_movers = np.zeros(7, np.int64)
     for side in range(2):
         mine = side == 0
         open_ = _open_points(s, mine)
         home = True
-        occupied = 0
-        spared = 0
         lead = _first_checker_away(s, mine)
+        planes[:] = 0
+        spare_planes[:] = 0
         for own in range(1, 25):
             q = _mover_point(own, mine, K.FEVGA)
-            n[own] = s[q] if mine else s[K.OPP + q]
-            if n[own] > 0 and own > 6:
+            n = int(s[q] if mine else s[K.OPP + q])
+            if n > 0 and own > 6:
                 home = False
             if lead:
-                n[own] = 1 if own == lead else 0
-            spare[own] = n[own] - 1 if n[own] > 0 and not lead and (
-                mine_blocking[q] if mine else theirs_blocking[q]) else n[own]
-            occupied |= (n[own] > 0) << own
-            spared |= (spare[own] > 0) << own
+                n = 1 if own == lead else 0
+            spare = n - 1 if n > 0 and not lead and (
+                mine_blocking[q] if mine else theirs_blocking[q]) else n
+            if n > 0:
+                for b in range(4):
+                    planes[b] |= (n >> b & 1) << own
+                    spare_planes[b] |= (spare >> b & 1) << own
+        occupied = planes[0] | planes[1] | planes[2] | planes[3]
+        spared = spare_planes[0] | spare_planes[1] | spare_planes[2] | spare_planes[3]
         for die in range(1, 7):
             masks[die] = (open_ << die | ((1 << (die + 1)) - 2 if home else 0)) & _POINTS
-            movers[die] = 0
-            spare_movers[die] = 0
-            for own in range(1, 25):
-                if masks[die] >> own & 1:
-                    movers[die] += n[own]
-                    spare_movers[die] += spare[own]
         forced = 0
         spare_lost = 0.0
         lost = 0.0
@@ -929,11 +941,11 @@ def _break_inputs(s: np.ndarray, mine_blocking: np.ndarray, theirs_blocking: np.
             d2 = _ROLLS[r, 1]
             weight = _ROLLS[r, 2]
             whole = 4 * d1 if d1 == d2 else d1 + d2
-            by_spares = _playable_pips(spare, spared, spare_movers, masks, d1, d2)
+            by_spares = _playable_pips(spare_planes, spared, masks, d1, d2)
             if by_spares < whole:
                 forced += weight
                 spare_lost += weight * (whole - by_spares) / whole
-                lost += weight * (whole - _playable_pips(n, occupied, movers, masks, d1, d2)) / whole
+                lost += weight * (whole - _playable_pips(planes, occupied, masks, d1, d2)) / whole
         at = c + 3 * side
         x[at] = forced / 36.0
         x[at + 1] = spare_lost / 36.0

@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tavli import BLACK, WHITE, Dice, Position, bearoff
 from tavli import _kernel as K
@@ -542,6 +544,17 @@ def test_fevga_pips_lost_agree_with_the_legal_plays() -> None:
         assert encoded(pos)[BREAKS + 2] == pytest.approx(lost / 36, abs=1e-6)
         checked += lost > 0
     assert checked > 20  # positions that lose pips were among them
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 15), min_size=25, max_size=25), st.integers(0, 2**25 - 1))
+def test_checkers_on_a_mask_sum_the_counts_held_as_bit_planes(counts: list[int], mask: int) -> None:
+    planes = np.zeros(4, np.int64)
+    for p, n in enumerate(counts):
+        for b in range(4):
+            planes[b] |= (n >> b & 1) << p
+    assert N._bit_count(mask) == bin(mask).count("1")
+    assert N._checkers_on(planes, mask) == sum(n for p, n in enumerate(counts) if mask >> p & 1)
 
 
 # Where each group of a game's inputs ends: a network saved before a group was added reads the
