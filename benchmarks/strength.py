@@ -4,7 +4,8 @@
         [--opponents random,heuristic,below,pubeval,gnubg] [--games N] [--games-random N] ..
         [--max-seconds S] [--seed X] [--jobs J] [--parts P] [--no-luck] [--json FILE]
 
-For each game and each level (``tavli.neural.LEVELS``, all by default) it
+For each game and each level (``tavli.neural.LEVELS``, all by default; ``3-ply``, a level
+above the champion to try, only when named) it
 plays matches with ``tavli.duel.duel`` (games in pairs that replay the same
 dice with the seats swapped) against:
 
@@ -62,7 +63,7 @@ from rich.table import Table
 
 from tavli.bots import HeuristicBot, Player, RandomBot
 from tavli.duel import DuelResult, duel
-from tavli.neural import LEVELS, Evaluator, NeuralBot
+from tavli.neural import LEVELS, Evaluator, Level, NeuralBot
 
 GAMES = ("portes", "plakoto", "fevga")
 OPPONENTS = ("random", "heuristic", "below", "pubeval", "gnubg")
@@ -70,6 +71,10 @@ PORTES_ONLY = ("pubeval", "gnubg")
 DEFAULT_GAMES = 4000
 DEFAULT_GAMES_RANDOM = 1000
 RANDOM_GOAL = 1.9
+TRIAL_LEVELS = {"3-ply": Level("3-ply", 3, 0.0, "looks three rolls ahead")}
+"""Levels not (yet) among the bots', above the strongest, to measure before one is added: named in
+``--levels`` like the others; their "below" is the champion, and no goal looks at them."""
+ALL_LEVELS = LEVELS | TRIAL_LEVELS
 GNUBG_GOAL = 0.05
 """Points a game, less luck, the strongest Portes level must score against GNU Backgammon 0-ply;
 against a deeper GNU Backgammon the figure is reported, with no goal."""
@@ -149,7 +154,7 @@ def make_player(name: str, seed: int, gnubg_ply: int) -> Player:
         from tavli.gnubg_player import GnubgPlayer
 
         return GnubgPlayer(gnubg_ply)
-    return NeuralBot(name, seed=seed)
+    return NeuralBot(ALL_LEVELS[name], seed=seed)
 
 
 def player_seed(seed: int, *names: str) -> int:
@@ -234,7 +239,7 @@ def parse_list(text: str, allowed: Sequence[str], what: str) -> list[str]:
 
 
 def plan(args: argparse.Namespace, gnubg_ok: bool) -> list[Pairing]:
-    names = list(LEVELS)
+    names = list(ALL_LEVELS)
     per_kind = {"random": args.games_random, "heuristic": args.games_heuristic, "below": args.games_below,
                 "pubeval": args.games_pubeval, "gnubg": args.games_gnubg}
     out: list[Pairing] = []
@@ -258,7 +263,7 @@ def plan(args: argparse.Namespace, gnubg_ok: bool) -> list[Pairing]:
                 games += games % 2  # whole mirrored pairs
                 out.append(Pairing(game, level, kind, opponent, games, args.seed, args.max_seconds, not args.no_luck))
     # the deepest searches first, so that the slowest pairings do not finish last alone
-    depth = {name: LEVELS[name].depth for name in names}
+    depth = {name: ALL_LEVELS[name].depth for name in names}
     out.sort(key=lambda p: -(depth[p.level] + depth.get(p.opponent, 0)))
     return out
 
@@ -277,6 +282,7 @@ def figure(o: Outcome) -> str:
 
 
 def goals(outcomes: list[Outcome], args: argparse.Namespace) -> list[Goal]:
+    outcomes = [o for o in outcomes if o.level in LEVELS]  # not the trial levels
     run = [name for name in LEVELS if name in args.levels]
     strongest = run[-1] if run else None
     found: list[Goal] = []
@@ -347,7 +353,7 @@ def pairing_table(outcomes: list[Outcome]) -> Table:
 
 
 def order_key(o: Outcome) -> tuple[int, int, int]:
-    return GAMES.index(o.game), list(LEVELS).index(o.level), OPPONENTS.index(o.kind)
+    return GAMES.index(o.game), list(ALL_LEVELS).index(o.level), OPPONENTS.index(o.kind)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -357,7 +363,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--variants", default=",".join(GAMES),
                         type=lambda t: parse_list(t, GAMES, "game"), help="games (default: all three)")
     parser.add_argument("--levels", default=",".join(LEVELS),
-                        type=lambda t: parse_list(t, list(LEVELS), "level"), help="levels (default: all)")
+                        type=lambda t: parse_list(t, list(ALL_LEVELS), "level"),
+                        help=f"levels (default: all the bots'; also {', '.join(TRIAL_LEVELS)}, to try)")
     parser.add_argument("--opponents", default=",".join(OPPONENTS),
                         type=lambda t: parse_list(t, OPPONENTS, "opponent"),
                         help=f"kinds of opponent (default: {','.join(OPPONENTS)})")

@@ -315,18 +315,24 @@ as the game becomes one-sided, and is larger while it is in the balance.
 
 
 class NeuralBot:
-    """A player at one of the ``LEVELS``, using each game's shipped network.
+    """A player at one of the ``LEVELS`` (by name), or at a ``Level`` of its own to try one,
+    using each game's shipped network.
 
     Noise is drawn once per play and scaled to equity; with ``seed`` the bot
     repeats its choices.
+
+    >>> NeuralBot(Level("3-ply", 3, 0.0, "looks three rolls ahead")).name
+    '3-ply'
     """
 
-    def __init__(self, level: str = DEFAULT_LEVEL, seed: int | None = None,
+    def __init__(self, level: str | Level = DEFAULT_LEVEL, seed: int | None = None,
                  evaluators: dict[int, Evaluator] | None = None) -> None:
-        if level not in LEVELS:
-            raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
-        self.level = LEVELS[level]
-        self.name = level
+        if isinstance(level, str):
+            if level not in LEVELS:
+                raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
+            level = LEVELS[level]
+        self.level = level
+        self.name = level.name
         self._rng = random.Random(seed)
         self._evaluators = evaluators or {}
 
