@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numba import njit
@@ -71,30 +71,29 @@ def _forward_all(inputs: np.ndarray, network: N.Network, repeats: int) -> float:
     return check
 
 
+def best_of_five(run: Callable[[], object]) -> float:
+    """The shortest of five timings of ``run``, after one untimed call (which compiles it)."""
+    run()
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
 def forward_seconds(states: np.ndarray, kernel_id: int, network: N.Network, repeats: int) -> float:
-    """The best of five timings of ``network`` evaluating the positions' inputs, per position."""
+    """The time ``network`` takes to evaluate one position's inputs (best of five)."""
     inputs = np.zeros((len(states), network[0].shape[0]))
     for i, state in enumerate(states):
         N.encode(state, kernel_id, inputs[i])
-    _forward_all(inputs[:1], network, 1)
-    best = float("inf")
-    for _ in range(5):
-        start = time.perf_counter()
-        _forward_all(inputs, network, repeats)
-        best = min(best, time.perf_counter() - start)
-    return best / repeats / len(states)
+    return best_of_five(lambda: _forward_all(inputs, network, repeats)) / repeats / len(states)
 
 
 def seconds_a_position(states: np.ndarray, kernel_id: int, width: int, repeats: int) -> float:
-    """The best of five timings of ``encode`` with ``width`` inputs, per position."""
+    """The time ``encode`` takes for one position with ``width`` inputs (best of five)."""
     x = np.zeros(width)
-    _encode_all(states[:1], kernel_id, x, 1)  # compile outside the timing
-    best = float("inf")
-    for _ in range(5):
-        start = time.perf_counter()
-        _encode_all(states, kernel_id, x, repeats)
-        best = min(best, time.perf_counter() - start)
-    return best / repeats / len(states)
+    return best_of_five(lambda: _encode_all(states, kernel_id, x, repeats)) / repeats / len(states)
 
 
 def report(variant: str, games: int, repeats: int, seed: int) -> list[str]:

@@ -866,10 +866,16 @@ def _checkers_on(planes: np.ndarray, mask: int) -> int:
             + 4 * _bit_count(mask & planes[2]) + 8 * _bit_count(mask & planes[3]))
 
 
+@njit(cache=True, inline="always")
+def _occupied(planes: np.ndarray) -> int:
+    """The points with a checker on them, of counts held as bit planes (``_checkers_on``)."""
+    return int(planes[0] | planes[1] | planes[2] | planes[3])
+
+
 @njit(cache=True)
 def _playable_pips(planes: np.ndarray, occupied: int, masks: np.ndarray, d1: int, d2: int) -> int:
     """Fevga: the most pips of the roll ``d1``-``d2`` that a side's checkers, counted on its own
-    points by the bit ``planes`` (``_checkers_on``; ``occupied``: the points they are on), can
+    points by the bit ``planes`` (``_checkers_on``; ``occupied``: ``_occupied(planes)``), can
     play: bit ``p`` of ``masks[d]`` says a checker on the side's point ``p`` can move ``d`` (the
     point ``d`` in front is open to it, or it may bear off). A side's own checkers never stand in
     its way, and the other side's do not move during the turn, so each die is open or closed to a
@@ -929,8 +935,8 @@ def _break_inputs(s: np.ndarray, mine_blocking: np.ndarray, theirs_blocking: np.
                 for b in range(4):
                     planes[b] |= (n >> b & 1) << own
                     spare_planes[b] |= (spare >> b & 1) << own
-        occupied = planes[0] | planes[1] | planes[2] | planes[3]
-        spared = spare_planes[0] | spare_planes[1] | spare_planes[2] | spare_planes[3]
+        occupied = _occupied(planes)
+        spared = _occupied(spare_planes)
         for die in range(1, 7):
             masks[die] = (open_ << die | ((1 << (die + 1)) - 2 if home else 0)) & _POINTS
         forced = 0

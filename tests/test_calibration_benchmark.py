@@ -3,7 +3,6 @@ Backgammon's beside ours in Portes."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
 import subprocess
@@ -14,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from benchmark_module import ROOT, benchmark
 
 from tavli import Dice, Position
 from tavli import _kernel as K
@@ -23,16 +23,9 @@ from tavli.gnubg_player import GnubgPlayer, NotPortesError
 from tavli.neural import Evaluator
 from tavli.variants import BLACK, WHITE
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 def calibration() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("calibration", ROOT / "benchmarks" / "calibration.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["calibration"] = module  # its dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return benchmark("calibration")
 
 
 def test_a_game_keeps_every_rollers_chances_and_result() -> None:

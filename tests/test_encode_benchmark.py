@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
+
+from benchmark_module import ROOT
 
 from tavli import Position
 from tavli import _neural as N
 from tavli.neural import Evaluator
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_one_line_for_each_width_a_network_can_have() -> None:

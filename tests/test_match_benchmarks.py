@@ -3,32 +3,21 @@ real games, and their luck-adjusted estimates are what they claim to be."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import random
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from benchmark_module import ROOT, benchmark
 
 from tavli import Dice, Position
 from tavli.match import MatchSettings
 from tavli.met import Outcomes
 from tavli.neural import Evaluator
 from tavli.variants import BLACK, WHITE
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def benchmark(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def run(*args: str) -> str:

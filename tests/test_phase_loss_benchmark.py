@@ -2,26 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
 import subprocess
 import sys
-from pathlib import Path
 from types import ModuleType
+
+from benchmark_module import ROOT, benchmark
 
 from tavli import BLACK, WHITE, Position
 from tavli.neural import Evaluator
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 def phase_loss() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("phase_loss", ROOT / "benchmarks" / "phase_loss.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark("phase_loss")
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

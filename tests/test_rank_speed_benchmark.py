@@ -7,7 +7,7 @@ import re
 import subprocess
 import sys
 
-from test_match_benchmarks import ROOT, benchmark
+from benchmark_module import ROOT, benchmark
 
 
 def test_the_positions_are_real_decisions() -> None:

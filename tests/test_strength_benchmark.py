@@ -3,25 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
+
+from benchmark_module import benchmark
 
 from tavli import Dice, Position
 from tavli.neural import LEVELS
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 def strength() -> ModuleType:
-    sys.path.insert(0, str(ROOT / "benchmarks"))  # for its peers module
-    spec = importlib.util.spec_from_file_location("strength", ROOT / "benchmarks" / "strength.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["strength"] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return benchmark("strength")
 
 
 def options(**given: object) -> argparse.Namespace:
