@@ -150,18 +150,18 @@ class GnubgPlayer:
 
     def equities(self, legal: LegalPlays) -> list[float]:
         """Every play's value: those the move filter passes at the player's depth, the rest at 0-ply."""
-        return self._search(legal)[0]
+        return self.search(legal)[0]
 
     def choose(self, legal: LegalPlays) -> int:
         require_portes(legal, self.name)
         if len(legal) == 1:
             return 0
-        values, searched = self._search(legal)
+        values, searched = self.search(legal)
         # only the plays searched deepest compete: a filtered-out play's 0-ply value is another measure
         return max(searched, key=lambda i: values[i])
 
-    def _search(self, legal: LegalPlays) -> tuple[list[float], list[int]]:
-        """The plays' values and which plays were valued at the player's depth."""
+    def search(self, legal: LegalPlays) -> tuple[list[float], list[int]]:
+        """The plays' values (as ``equities``) and the indices of those valued at the player's depth."""
         require_portes(legal, self.name)
         params = legal.position.variant.params
         values = [self.equity(row, params, 0) for row in legal.results]
