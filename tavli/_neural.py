@@ -60,10 +60,11 @@ Arrays = tuple[np.ndarray, ...]
 """A move-generation workspace (``Workspace.args()``)."""
 
 
-def new_network(variant: int, hidden: int = N_HIDDEN, seed: int = 0) -> Network:
-    """A freshly initialised network for ``variant`` (the kernel's game number)."""
+def new_network(variant: int, hidden: int = N_HIDDEN, seed: int = 0, inputs: int = 0) -> Network:
+    """A freshly initialised network for ``variant`` (the kernel's game number), reading its
+    first ``inputs`` inputs (0: all of them; else where one of ``INPUT_GROUP_ENDS`` is)."""
     rng = np.random.default_rng(seed)
-    n_in = N_INPUTS[variant]
+    n_in = inputs or N_INPUTS[variant]
     w1 = rng.normal(0.0, 0.1, (n_in, hidden)).astype(np.float32)
     w2 = rng.normal(0.0, 0.1, (3, hidden)).astype(np.float32)
     return w1, np.zeros(hidden, np.float32), w2, np.zeros(3, np.float32)

@@ -584,6 +584,10 @@ def play_bot_game(variant: Variant, seats: Mapping[Color, Player], rng: random.R
 @click.option("--hidden", type=click.IntRange(min=1), default=None,
               help="hidden units of a new network (default 80); on a resume, widen the network to this "
                    "many (the new units start silent, so its play is unchanged)")
+@click.option("--inputs", type=click.IntRange(min=0), default=None,
+              help="inputs a new network reads: where one of its game's groups of inputs ends, to leave "
+                   "out the last groups (default: all of them); on a resume, let the network read this "
+                   "many (the new inputs start silent; 0: all)")
 @click.option("--alpha", type=click.FloatRange(min=0, min_open=True), default=0.1, show_default=True,
               help="initial learning rate of a new network")
 @click.option("--alpha-min", type=click.FloatRange(min=0, min_open=True), default=None,
@@ -605,7 +609,7 @@ def play_bot_game(variant: Variant, seats: Mapping[Color, Player], rng: random.R
                    "0-ply, less luck (0 = none)")
 @click.option("--seed", type=int, default=1, show_default=True)
 def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, threads: int, hidden: int | None,
-          alpha: float, alpha_min: float | None, explore: float | None, lookahead: int | None,
+          inputs: int | None, alpha: float, alpha_min: float | None, explore: float | None, lookahead: int | None,
           td_lambda: float | None, eval_every: int, eval_games: int, yardstick_games: int, seed: int) -> None:
     """Train a game's network by self-play (TD learning); Ctrl-C saves and stops."""
     from tavli.training import TrainConfig, Trainer, TrainState, new_state
@@ -628,21 +632,26 @@ def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, thread
             state.config.td_lambda = td_lambda
         if alpha_min is not None:
             state.config.alpha_min = alpha_min
-        if hidden is not None:
-            try:
+        try:
+            if hidden is not None:
                 state.widen(hidden)
-            except TavliError as e:
-                raise InputError(str(e)) from None
+            if inputs is not None:
+                state.read_more(inputs)
+        except TavliError as e:
+            raise InputError(str(e)) from None
         click.echo(f"resuming {path} at {state.games:,} games with {state.config.hidden} hidden units",
                    err=True)
     else:
-        state = new_state(TrainConfig(variant=variant, games=games,
-                                      hidden=TrainConfig.hidden if hidden is None else hidden, alpha=alpha,
-                                      alpha_min=TrainConfig.alpha_min if alpha_min is None else alpha_min,
-                                      explore=explore or 0.0, lookahead=lookahead or 0,
-                                      td_lambda=td_lambda or 0.0, threads=threads,
-                                      eval_every=eval_every, eval_games=eval_games,
-                                      yardstick_games=yardstick_games, seed=seed))
+        config = TrainConfig(variant=variant, games=games, inputs=inputs or 0,
+                             hidden=TrainConfig.hidden if hidden is None else hidden, alpha=alpha,
+                             alpha_min=TrainConfig.alpha_min if alpha_min is None else alpha_min,
+                             explore=explore or 0.0, lookahead=lookahead or 0, td_lambda=td_lambda or 0.0,
+                             threads=threads, eval_every=eval_every, eval_games=eval_games,
+                             yardstick_games=yardstick_games, seed=seed)
+        try:
+            state = new_state(config)
+        except TavliError as e:
+            raise InputError(str(e)) from None
     if variant == "portes" and eval_every and yardstick_games:
         from tavli.gnubg_player import available
 

@@ -55,6 +55,9 @@ class TrainConfig:
     games: int = 100_000
     """Train until this many games in total (counting those before a resume)."""
     hidden: int = N.N_HIDDEN
+    inputs: int = 0
+    """The inputs the network reads: 0 for all of its game's, or fewer, where one of the game's
+    groups of inputs ends (``tavli._neural.INPUT_GROUP_ENDS``), to leave out the last groups."""
     alpha: float = 0.1
     alpha_min: float = 0.02
     half_life: int = 300_000
@@ -78,6 +81,18 @@ class TrainConfig:
     measurement; 0 measures against the heuristic bot only."""
     seed: int = 1
 
+    def input_count(self) -> int:
+        """How many inputs the network reads.
+
+        >>> TrainConfig(variant="fevga").input_count(), TrainConfig(variant="fevga", inputs=253).input_count()
+        (273, 253)
+        """
+        kernel_id = make_variant(self.variant).kernel_id
+        if self.inputs and self.inputs not in N.INPUT_GROUP_ENDS[kernel_id]:
+            raise TavliError(f"a {self.variant} network reads {', '.join(map(str, N.INPUT_GROUP_ENDS[kernel_id]))} "
+                             f"inputs, not {self.inputs}")
+        return self.inputs or N.N_INPUTS[kernel_id]
+
     def alpha_at(self, games: int) -> float:
         return max(self.alpha_min, self.alpha * 0.5 ** (games / self.half_life))  # type: ignore[no-any-return]
 
@@ -98,7 +113,7 @@ class TrainState:
         v = make_variant(self.config.variant)
         meta = {"variant": str(v), "kernel_id": v.kernel_id, "games": self.games, "turns": self.turns,
                 "seconds": round(self.seconds, 1), "config": asdict(self.config), "log": self.log,
-                "inputs": N.N_INPUTS[v.kernel_id], "hidden": int(self.network[1].shape[0])}
+                "inputs": int(self.network[0].shape[0]), "hidden": int(self.network[1].shape[0])}
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp")
         w1, b1, w2, b2 = (a.copy() for a in self.network)
@@ -123,10 +138,28 @@ class TrainState:
         if hidden < have:
             raise TavliError(f"the network has {have} hidden units; it can grow, not shrink to {hidden}")
         fresh = N.new_network(make_variant(self.config.variant).kernel_id, hidden - have,
-                              self.config.seed + self.games)[0]
+                              self.config.seed + self.games, w1.shape[0])[0]
         self.network = (np.ascontiguousarray(np.concatenate([w1, fresh], axis=1)),
                         N.grown(b1, hidden, 0), N.grown(w2, hidden, 1), b2)
         self.config.hidden = hidden
+
+    def read_more(self, inputs: int) -> None:
+        """Let the network read its first ``inputs`` inputs (0: all of its game's) without changing
+        its judgement: the new inputs' weights start at zero.
+
+        >>> state = new_state(TrainConfig(variant="fevga", hidden=4, inputs=253))
+        >>> state.read_more(0)
+        >>> state.network[0].shape, state.config.inputs
+        ((273, 4), 0)
+        """
+        config = TrainConfig(**{**asdict(self.config), "inputs": inputs})
+        n_in = config.input_count()
+        if n_in < self.network[0].shape[0]:
+            raise TavliError(f"the network reads {self.network[0].shape[0]} inputs; it can read more, not "
+                             f"{n_in}")
+        w1, b1, w2, b2 = self.network
+        self.network = (N.grown(w1, n_in, 0), b1, w2, b2)
+        self.config = config
 
     @classmethod
     def load(cls, path: Path) -> TrainState:
@@ -142,7 +175,7 @@ class TrainState:
                 w1, b1, w2, b2 = (np.ascontiguousarray(data[k], dtype=np.float32)
                                   for k in ("w1", "b1", "w2", "b2"))
             config = TrainConfig(**meta["config"])
-            n_in = N.N_INPUTS[make_variant(config.variant).kernel_id]
+            n_in = config.input_count()
         except (OSError, EOFError, KeyError, ValueError, TypeError, zipfile.BadZipFile, zlib.error) as e:
             raise TavliError(f"cannot resume from {path}: {e}") from None
         hidden = b1.shape[0] if b1.ndim == 1 else -1
@@ -156,7 +189,7 @@ class TrainState:
 
 def new_state(config: TrainConfig) -> TrainState:
     v = make_variant(config.variant)
-    return TrainState(config, N.new_network(v.kernel_id, config.hidden, config.seed))
+    return TrainState(config, N.new_network(v.kernel_id, config.hidden, config.seed, config.input_count()))
 
 
 def _candidate(state: TrainState) -> NeuralBot:

@@ -426,3 +426,39 @@ def test_a_slow_run_saves_by_the_clock(tmp_path: Path, monkeypatch: pytest.Monke
     state = Trainer(new_state(config), tmp_path / "b.npz").run(progress=False)
     assert len(written) >= 2 and written[-1] == state.games >= 60
     assert TrainState.load(tmp_path / "b.npz").games == state.games
+
+
+# -- the inputs a network reads -------------------------------------------------------------
+
+def test_a_new_network_can_leave_out_the_last_groups_of_inputs(tmp_path: Path) -> None:
+    path = tmp_path / "fevga.npz"
+    args = ["train", "--variant", "fevga", "--checkpoint", str(path), "--threads", "1", "--hidden", "5",
+            "--eval-every", "0"]
+    first = CliRunner().invoke(cli, [*args, "--games", "100", "--inputs", "253"])
+    assert first.exit_code == 0, first.output
+    state = TrainState.load(path)
+    assert state.network[0].shape == (253, 5) and state.config.inputs == 253
+    assert np.any(state.network[0][:253] != N.new_network(K.FEVGA, 5, 1, 253)[0])  # it trained
+    assert Evaluator.from_file(path).network[0].shape[0] == 253
+    assert json.loads(str(np.load(path)["meta"]))["inputs"] == 253
+    # resumed, it stays at 253; told so, it reads them all, the new ones silent at first
+    resumed = CliRunner().invoke(cli, [*args, "--games", "150"])
+    assert resumed.exit_code == 0, resumed.output
+    assert TrainState.load(path).network[0].shape[0] == 253
+    before = Evaluator.from_file(path)
+    state = TrainState.load(path)
+    state.read_more(0)
+    assert state.network[0].shape[0] == N.N_INPUTS[K.FEVGA] and not state.network[0][253:].any()
+    after = Evaluator(K.FEVGA, state.network, {"variant": "fevga"})
+    for position in some_positions("fevga", 20):
+        assert after.probabilities(position) == pytest.approx(before.probabilities(position), abs=1e-6)
+    grown = CliRunner().invoke(cli, [*args, "--games", "200", "--inputs", "0"])
+    assert grown.exit_code == 0, grown.output
+    assert TrainState.load(path).network[0].shape[0] == N.N_INPUTS[K.FEVGA]
+    # a resume cannot read fewer; a width that is not where a group ends is refused, in one line
+    fewer = CliRunner().invoke(cli, [*args, "--games", "250", "--inputs", "253"])
+    assert fewer.exit_code == 2 and "it can read more, not 253" in fewer.output
+    assert len(fewer.output.strip().splitlines()) == 1
+    odd = CliRunner().invoke(cli, [*args, "--games", "100", "--fresh", "--inputs", "250"])
+    assert odd.exit_code == 2 and "not 250" in odd.output and len(odd.output.strip().splitlines()) == 1
+    assert TrainState.load(path).games == 200
