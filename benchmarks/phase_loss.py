@@ -130,8 +130,8 @@ def measure(evaluator: Evaluator, variant: str, plies: int, deeper: int, decisio
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Where a network's plays lose against a deeper search "
-                                                 "of the same network, by phase of the game.")
+    parser = argparse.ArgumentParser(description="Where a network's plays lose against a deeper search, "
+                                                 "by phase of the game.")
     parser.add_argument("network", nargs="?", help="a network file (default: the game's shipped one)")
     parser.add_argument("--variant", choices=("portes", "plakoto", "fevga"), default="fevga")
     parser.add_argument("--plies", type=int, default=1, help="the search that chooses (default 1: expert)")
