@@ -48,6 +48,8 @@ from tavli import _neural as N
 from tavli.bearoff import all_home
 from tavli.errors import TavliError
 from tavli.neural import Evaluator, Probabilities
+from tavli.training import TrainConfig
+from tavli.variants import make_variant
 
 KEEP = 3
 """One turn in this many is kept, so that the positions of a game are not all alike."""
@@ -114,7 +116,7 @@ def sample(network: str | None, variant: str, seconds: float, seed: int) -> Posi
     rng = random.Random(seed)
     states: list[np.ndarray] = []
     chances: list[tuple[Probabilities, Probabilities]] = []
-    kernel_id = Position.start(variant).variant.kernel_id
+    kernel_id = make_variant(variant).kernel_id
     stop = time.monotonic() + seconds
     while not states or time.monotonic() < stop:
         position = Position.start(variant)
@@ -135,11 +137,11 @@ def sample(network: str | None, variant: str, seconds: float, seed: int) -> Posi
     return Positions(variant, np.array(states), np.array([r[0] for r in rows]), np.array([r[1] for r in rows]))
 
 
-def inputs(states: np.ndarray, kernel_id: int, width: int) -> np.ndarray:
-    """The network inputs of each state, up to ``width`` (the end of one of the game's groups)."""
-    if width not in N.INPUT_GROUP_ENDS[kernel_id]:
-        raise ValueError(f"{width} inputs is not where one of the game's input groups ends "
-                         f"({', '.join(map(str, N.INPUT_GROUP_ENDS[kernel_id]))})")
+def inputs(states: np.ndarray, variant: str, width: int) -> np.ndarray:
+    """The network inputs of each state, up to ``width`` (where one of the game's groups ends, as
+    ``tavli train --inputs`` takes it)."""
+    TrainConfig(variant=variant, inputs=width).input_count()  # refuses a width that is no group's end
+    kernel_id = make_variant(variant).kernel_id
     x = np.zeros(width, np.float32)
     out = np.zeros((len(states), width), np.float32)
     for i, state in enumerate(states):
@@ -183,7 +185,7 @@ class Regressor:
         """A game's network (``tavli._neural.Network``) to go on learning, its weights copied.
 
         >>> ev = Evaluator.for_variant("fevga")
-        >>> x = inputs(Position.start("fevga").state[None, :], 2, ev.network[0].shape[0])
+        >>> x = inputs(Position.start("fevga").state[None, :], "fevga", ev.network[0].shape[0])
         >>> p = ev.probabilities(Position.start("fevga"))
         >>> bool(np.allclose(Regressor.of_network(ev.network).predict(x)[0], [p.win, p.win2, p.lose2], atol=1e-6))
         True
@@ -263,8 +265,7 @@ def split(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
 def fit(positions: Positions, width: int, hidden: tuple[int, ...], epochs: int, seed: int) -> Fit:
     """A fresh network of ``hidden`` units over ``width`` inputs, learning the correction."""
     started = time.monotonic()
-    kernel_id = Position.start(positions.variant).variant.kernel_id
-    x = inputs(positions.states, kernel_id, width)
+    x = inputs(positions.states, positions.variant, width)
     y = positions.correction.astype(np.float32)
     held, train = split(len(y), seed)
     model = Regressor(width, hidden, seed)
@@ -283,8 +284,7 @@ def fine_tune(positions: Positions, network: N.Network, epochs: int, seed: int) 
     positions not held out, at under a third of its rate: the weights start where self-play left
     them),
     with the held-out rms of its equity less the 1-ply equity before and after."""
-    kernel_id = Position.start(positions.variant).variant.kernel_id
-    x = inputs(positions.states, kernel_id, network[0].shape[0])
+    x = inputs(positions.states, positions.variant, network[0].shape[0])
     y = positions.chances1.astype(np.float32)
     held, train = split(len(y), seed)
     model = Regressor.of_network(network)
@@ -341,14 +341,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     started = time.monotonic()
     try:
         evaluator = Evaluator.from_file(args.network) if args.network else Evaluator.for_variant(args.variant)
-        kernel_id = Position.start(args.variant).variant.kernel_id
-        if evaluator.kernel_id != kernel_id:
+        if evaluator.kernel_id != make_variant(args.variant).kernel_id:
             raise TavliError(f"{args.network} is not a {args.variant} network")
         widths = args.inputs or [evaluator.network[0].shape[0]]
-        for width in widths:
-            if width not in N.INPUT_GROUP_ENDS[kernel_id]:
-                raise TavliError(f"{width} inputs is not where one of {args.variant}'s input groups ends "
-                                 f"({', '.join(map(str, N.INPUT_GROUP_ENDS[kernel_id]))})")
+        for width in widths:  # refused here, before any self-play
+            TrainConfig(variant=args.variant, inputs=width).input_count()
         ctx = multiprocessing.get_context("spawn")
         if args.positions_file and args.positions_file.exists():
             positions = Positions.load(args.positions_file)

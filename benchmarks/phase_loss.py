@@ -33,6 +33,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import Protocol
 
 from tavli import BLACK, WHITE, Color, Dice, LegalPlays, Position
 from tavli import _neural as N
@@ -67,14 +68,13 @@ Losses = dict[str, list[float]]
 """Per phase, each decision's loss (NaN: not compared)."""
 
 
-class Judge:
+class Judge(Protocol):
     """Values a decision's plays at a deeper search; ``loss`` is the best of them less the chosen."""
 
-    def loss(self, legal: LegalPlays, chosen: int) -> float:
-        raise NotImplementedError
+    def loss(self, legal: LegalPlays, chosen: int) -> float: ...
 
 
-class NetworkJudge(Judge):
+class NetworkJudge:
     """The network itself at ``depth`` plies, over the best 8 plays of every ply."""
 
     def __init__(self, evaluator: Evaluator, depth: int) -> None:
@@ -87,7 +87,7 @@ class NetworkJudge(Judge):
         return max(values.values()) - values[chosen] if chosen in values else float("nan")
 
 
-class GnubgJudge(Judge):
+class GnubgJudge:
     """GNU Backgammon at ``depth`` plies (Portes), its move filter's plays and the chosen one."""
 
     def __init__(self, depth: int) -> None:

@@ -88,9 +88,10 @@ class TrainConfig:
         (273, 253)
         """
         kernel_id = make_variant(self.variant).kernel_id
-        if self.inputs and self.inputs not in N.INPUT_GROUP_ENDS[kernel_id]:
-            raise TavliError(f"a {self.variant} network reads {', '.join(map(str, N.INPUT_GROUP_ENDS[kernel_id]))} "
-                             f"inputs, not {self.inputs}")
+        ends = N.INPUT_GROUP_ENDS[kernel_id]
+        if self.inputs and self.inputs not in ends:
+            raise TavliError(f"{self.inputs} inputs is not where one of {self.variant}'s input groups ends: a "
+                             f"network reads {', '.join(map(str, ends))}, not {self.inputs}")
         return self.inputs or N.N_INPUTS[kernel_id]
 
     def alpha_at(self, games: int) -> float:

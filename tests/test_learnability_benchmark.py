@@ -57,7 +57,7 @@ def test_a_learnable_correction_is_learned_and_noise_is_not() -> None:
     while len(found.states) < 1500:
         found = learnability.Positions.joined([found, learnability.sample(None, "fevga", 0.0, seed=len(found.states))])
     width = 253
-    x = learnability.inputs(found.states, 2, width)
+    x = learnability.inputs(found.states, "fevga", width)
     # a correction the inputs determine: a fixed linear function of them
     w = np.random.default_rng(0).normal(0.0, 0.05, width).astype(np.float32)
     y = x @ w
@@ -87,7 +87,7 @@ def test_a_network_fine_tuned_to_its_own_values_stays_where_it_is(tmp_path: Path
     # learning the 1-ply chances moves it towards them on the positions it learned from
     network, _, _ = learnability.fine_tune(found, ev.network, epochs=20, seed=1)
     _, train = learnability.split(len(found.states), 1)
-    x = learnability.inputs(found.states[train], 2, ev.network[0].shape[0])
+    x = learnability.inputs(found.states[train], "fevga", ev.network[0].shape[0])
     target = learnability.equity(found.chances1[train])
     def error(net: Any) -> float:
         return learnability.rms(learnability.equity(learnability.Regressor.of_network(net).predict(x)) - target)
