@@ -361,11 +361,17 @@ def test_quitting_from_the_program() -> None:
     assert "Traceback" not in run.stdout + run.stderr
 
 
+def default_ctrl_c() -> None:
+    """In the program's process before it starts: Ctrl-C does what it does at a terminal. A job a
+    shell starts in the background inherits SIGINT ignored, and so would the program."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_at_the_prompt_stops_the_program_cleanly() -> None:
     proc = subprocess.Popen([sys.executable, "-m", "tavli.cli", "play", "--white", "human", "--length", "1",
                              "--seed", str(human_script().seed)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=plain_env())
+                            env=plain_env(), preexec_fn=default_ctrl_c)
     assert proc.stdout is not None
     try:
         seen = b""
