@@ -31,8 +31,6 @@ does not, so that other shapes and inputs can be fitted to the same positions.
 from __future__ import annotations
 
 import argparse
-import itertools
-import json
 import multiprocessing
 import random
 import sys
@@ -43,27 +41,21 @@ from pathlib import Path
 
 import numpy as np
 
-from tavli import Dice, Position
+from tavli import Dice, Position, teacher
 from tavli import _neural as N
 from tavli.bearoff import all_home
 from tavli.errors import TavliError
 from tavli.neural import Evaluator, Probabilities
+from tavli.teacher import Lesson, Regressor, SearchTeacher, equity, learning_rates, rms, save_network, split
 from tavli.training import TrainConfig
 from tavli.variants import make_variant
 
 KEEP = 3
 """One turn in this many is kept, so that the positions of a game are not all alike."""
 EXPLORE = 0.05
-HELD_OUT = 20_000
-BATCH = 256
 LEARNING_RATE = 1e-3
-FINE_TUNE_RATE = 3e-4
+FINE_TUNE_RATE = teacher.RATE
 MAX_TURNS = 2_000
-
-
-def equity(chances: np.ndarray) -> np.ndarray:
-    """Expected points of rows of chances (win, win 2 points, lose 2 points)."""
-    return np.asarray(2.0 * chances[:, 0] - 1.0 + chances[:, 1] - chances[:, 2])
 
 
 @dataclass
@@ -96,20 +88,6 @@ class Positions:
                                        for name in ("states", "chances0", "chances1")))
 
 
-def one_ply(evaluator: Evaluator, position: Position) -> Probabilities:
-    """The 1-ply chances of ``position`` for the side to roll: the mean over the 36 throws of his
-    chances after his best play by 0-ply, as ``tavli._neural.pre1`` gives the expert's search.
-
-    >>> ev = Evaluator.for_variant("portes")
-    >>> abs(one_ply(ev, Position.start("portes")).equity - ev.probabilities(Position.start("portes")).equity) < 0.1
-    True
-    """
-    values = evaluator.roll_probabilities(position)
-    mean = np.sum([np.array([p.win, p.win2, p.lose2]) * (1 if d.first == d.second else 2)
-                   for d, p in values.items()], axis=0) / 36
-    return Probabilities(*map(float, mean))
-
-
 def sample(network: str | None, variant: str, seconds: float, seed: int) -> Positions:
     """Positions of the network's self-play at 0 ply for ``seconds`` (at least one game)."""
     evaluator = Evaluator.from_file(network) if network else Evaluator.for_variant(variant)
@@ -117,6 +95,7 @@ def sample(network: str | None, variant: str, seconds: float, seed: int) -> Posi
     states: list[np.ndarray] = []
     chances: list[tuple[Probabilities, Probabilities]] = []
     kernel_id = make_variant(variant).kernel_id
+    one_ply = SearchTeacher(evaluator, 1)
     stop = time.monotonic() + seconds
     while not states or time.monotonic() < stop:
         position = Position.start(variant)
@@ -125,7 +104,7 @@ def sample(network: str | None, variant: str, seconds: float, seed: int) -> Posi
                 break
             if rng.randrange(KEEP) == 0 and not all_home(position.state, kernel_id):
                 states.append(position.state.copy())
-                chances.append((evaluator.probabilities(position), one_ply(evaluator, position)))
+                chances.append((evaluator.probabilities(position), one_ply.probabilities(position)))
             legal = position.legal_plays(Dice(rng.randint(1, 6), rng.randint(1, 6)))
             if not len(legal):
                 position = position.pass_turn()
@@ -141,105 +120,7 @@ def inputs(states: np.ndarray, variant: str, width: int) -> np.ndarray:
     """The network inputs of each state, up to ``width`` (where one of the game's groups ends, as
     ``tavli train --inputs`` takes it)."""
     TrainConfig(variant=variant, inputs=width).input_count()  # refuses a width that is no group's end
-    kernel_id = make_variant(variant).kernel_id
-    x = np.zeros(width, np.float32)
-    out = np.zeros((len(states), width), np.float32)
-    for i, state in enumerate(states):
-        N.encode(state, kernel_id, x)
-        out[i] = x
-    return out
-
-
-def _sigmoid(a: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(a, -30.0, 30.0)))  # type: ignore[no-any-return]
-
-
-class Regressor:
-    """Hidden layers of sigmoid units and a linear output, learned by Adam on squared error;
-    or, made by ``of_network``, a game's network itself, with its three sigmoid outputs.
-
-    >>> rng = np.random.default_rng(0)
-    >>> x = rng.random((2000, 5), dtype=np.float32)
-    >>> y = x @ np.array([1.0, -2.0, 0.5, 0.0, 1.0], np.float32)
-    >>> model = Regressor(5, (8,), seed=0)
-    >>> for _ in range(30): model.epoch(x, y, 0.01, rng)
-    >>> float(np.sqrt(np.mean((model.predict(x) - y) ** 2))) < 0.1 * float(np.std(y))
-    True
-    """
-
-    def __init__(self, n_in: int, hidden: Sequence[int], seed: int) -> None:
-        rng = np.random.default_rng(seed)
-        sizes = [n_in, *hidden]
-        self.params: list[np.ndarray] = []
-        for a, b in itertools.pairwise(sizes):
-            self.params += [rng.normal(0.0, 2.0 / np.sqrt(a), (a, b)).astype(np.float32), np.zeros(b, np.float32)]
-        # the output starts at zero: the correction learned is none until the data say otherwise
-        self.params += [np.zeros((sizes[-1], 1), np.float32), np.zeros(1, np.float32)]
-        self.sigmoid_output = False
-        self._m = [np.zeros_like(p) for p in self.params]
-        self._v = [np.zeros_like(p) for p in self.params]
-        self._t = 0
-
-    @classmethod
-    def of_network(cls, network: N.Network) -> Regressor:
-        """A game's network (``tavli._neural.Network``) to go on learning, its weights copied.
-
-        >>> ev = Evaluator.for_variant("fevga")
-        >>> x = inputs(Position.start("fevga").state[None, :], "fevga", ev.network[0].shape[0])
-        >>> p = ev.probabilities(Position.start("fevga"))
-        >>> bool(np.allclose(Regressor.of_network(ev.network).predict(x)[0], [p.win, p.win2, p.lose2], atol=1e-6))
-        True
-        """
-        w1, b1, w2, b2 = network
-        model = cls(w1.shape[0], (b1.shape[0],), seed=0)
-        model.params = [np.array(a, np.float32) for a in (w1, b1, w2.T, b2)]
-        model.sigmoid_output = True
-        model._m = [np.zeros_like(p) for p in model.params]
-        model._v = [np.zeros_like(p) for p in model.params]
-        return model
-
-    def network(self) -> N.Network:
-        """The weights as a game's network (``of_network``'s models only)."""
-        w1, b1, w2, b2 = (np.ascontiguousarray(a, np.float32) for a in self.params)
-        return w1, b1, np.ascontiguousarray(w2.T), b2
-
-    def _forward(self, x: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
-        acts = [x]
-        for i in range(0, len(self.params) - 2, 2):
-            acts.append(_sigmoid(acts[-1] @ self.params[i] + self.params[i + 1]))
-        out = acts[-1] @ self.params[-2] + self.params[-1]
-        return acts, _sigmoid(out) if self.sigmoid_output else out
-
-    def predict(self, x: np.ndarray) -> np.ndarray:
-        """One row of outputs for each row of ``x``; a linear output's column alone."""
-        out = self._forward(x)[1]
-        return out if self.sigmoid_output else out[:, 0]
-
-    def epoch(self, x: np.ndarray, y: np.ndarray, rate: float, rng: np.random.Generator) -> None:
-        """One pass over ``x`` in random batches."""
-        order = rng.permutation(len(x))
-        for k in range(0, len(x) - BATCH + 1 if len(x) >= BATCH else 1, BATCH):
-            batch = order[k:k + BATCH]
-            self._step(x[batch], y[batch], rate)
-
-    def _step(self, x: np.ndarray, y: np.ndarray, rate: float) -> None:
-        acts, out = self._forward(x)
-        delta = (out - y.reshape(out.shape)) * (2.0 / len(x))
-        if self.sigmoid_output:
-            delta *= out * (1.0 - out)
-        grads: list[np.ndarray] = [np.empty(0)] * len(self.params)
-        for layer in range(len(self.params) // 2 - 1, -1, -1):
-            grads[2 * layer] = acts[layer].T @ delta
-            grads[2 * layer + 1] = delta.sum(axis=0)
-            if layer:
-                delta = (delta @ self.params[2 * layer].T) * acts[layer] * (1.0 - acts[layer])
-        self._t += 1
-        for i, g in enumerate(grads):
-            self._m[i] = 0.9 * self._m[i] + 0.1 * g
-            self._v[i] = 0.999 * self._v[i] + 0.001 * g * g
-            m = self._m[i] / (1.0 - 0.9 ** self._t)
-            v = self._v[i] / (1.0 - 0.999 ** self._t)
-            self.params[i] -= (rate * m / (np.sqrt(v) + 1e-8)).astype(np.float32)
+    return teacher.inputs(states, variant, width)
 
 
 @dataclass(frozen=True)
@@ -251,17 +132,6 @@ class Fit:
     seconds: float
 
 
-def rms(a: np.ndarray) -> float:
-    return float(np.sqrt(np.mean(np.square(a))))
-
-
-def split(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Indices of the positions held out and of those learned from."""
-    order = np.random.default_rng(seed).permutation(n)
-    held = min(HELD_OUT, n // 5)
-    return order[:held], order[held:]
-
-
 def fit(positions: Positions, width: int, hidden: tuple[int, ...], epochs: int, seed: int) -> Fit:
     """A fresh network of ``hidden`` units over ``width`` inputs, learning the correction."""
     started = time.monotonic()
@@ -270,9 +140,7 @@ def fit(positions: Positions, width: int, hidden: tuple[int, ...], epochs: int, 
     held, train = split(len(y), seed)
     model = Regressor(width, hidden, seed)
     rng = np.random.default_rng(seed + 1)
-    for k in range(epochs):
-        # the rate halves each pass over the second half
-        rate = LEARNING_RATE * 0.5 ** max(0, k + 1 - epochs // 2)
+    for rate in learning_rates(LEARNING_RATE, epochs):
         model.epoch(x[train], y[train], rate, rng)
     sample = train[:len(held)]
     return Fit(width, hidden, rms(model.predict(x[held]) - y[held]), rms(model.predict(x[sample]) - y[sample]),
@@ -280,25 +148,12 @@ def fit(positions: Positions, width: int, hidden: tuple[int, ...], epochs: int, 
 
 
 def fine_tune(positions: Positions, network: N.Network, epochs: int, seed: int) -> tuple[N.Network, float, float]:
-    """``network`` after its own weights learned the positions' 1-ply chances (as ``fit``, over the
-    positions not held out, at under a third of its rate: the weights start where self-play left
-    them),
+    """``network`` after its own weights learned the positions' 1-ply chances (``tavli.teacher.fit``,
+    at under a third of the fresh networks' rate: the weights start where self-play left them),
     with the held-out rms of its equity less the 1-ply equity before and after."""
-    x = inputs(positions.states, positions.variant, network[0].shape[0])
-    y = positions.chances1.astype(np.float32)
-    held, train = split(len(y), seed)
-    model = Regressor.of_network(network)
-    before = rms(equity(model.predict(x[held])) - equity(y[held]))
-    rng = np.random.default_rng(seed + 1)
-    for k in range(epochs):
-        model.epoch(x[train], y[train], FINE_TUNE_RATE * 0.5 ** max(0, k + 1 - epochs // 2), rng)
-    return model.network(), before, rms(equity(model.predict(x[held])) - equity(y[held]))
-
-
-def save_network(path: Path, network: N.Network, meta: dict[str, object]) -> None:
-    """A network file ``Evaluator.from_file`` and ``tavli train`` read."""
-    w1, b1, w2, b2 = network
-    np.savez_compressed(path, w1=w1, b1=b1, w2=w2, b2=b2, meta=np.array(json.dumps(meta)))
+    fitted = teacher.fit(network, Lesson(positions.variant, positions.states, positions.chances1), epochs,
+                         FINE_TUNE_RATE, seed)
+    return fitted.network, fitted.before, fitted.after
 
 
 def _sample_job(job: tuple[str | None, str, float, int]) -> Positions:

@@ -81,6 +81,25 @@ def grown(array: np.ndarray, size: int, axis: int) -> np.ndarray:
     return np.ascontiguousarray(np.concatenate([array, np.zeros(shape, array.dtype)], axis=axis))
 
 
+
+def widened(network: Network, hidden: int, seed: int) -> Network:
+    """``network`` with ``hidden`` hidden units that values every position as before: the new
+    units get random input weights (so that learning can tell them apart) and no weight to the
+    outputs.
+
+    >>> net = widened(new_network(0, hidden=4), 6, seed=1)
+    >>> net[0].shape, net[2].shape, bool((net[2][:, 4:] == 0).all())
+    ((229, 6), (3, 6), True)
+    """
+    w1, b1, w2, b2 = network
+    have = b1.shape[0]
+    if hidden < have:
+        raise ValueError(f"the network has {have} hidden units; it can grow, not shrink to {hidden}")
+    fresh = np.random.default_rng(seed).normal(0.0, 0.1, (w1.shape[0], hidden - have)).astype(np.float32)
+    return (np.ascontiguousarray(np.concatenate([w1, fresh], axis=1)), grown(b1, hidden, 0), grown(w2, hidden, 1),
+            b2)
+
+
 # --- inputs -----------------------------------------------------------------
 
 @njit(cache=True, inline="always")

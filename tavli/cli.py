@@ -670,6 +670,83 @@ def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, thread
         click.echo(line)
 
 
+@cli.command()
+@click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--variant", "-v", type=click.Choice(["portes", "plakoto", "fevga"]), required=True)
+@click.option("--teacher", type=click.Choice(["gnubg", "network"]), default="gnubg", show_default=True,
+              help="gnubg: GNU Backgammon (Portes; pip install gnubg); network: the network's own search")
+@click.option("--ply", type=click.IntRange(min=0, max=2), default=0, show_default=True,
+              help="the teacher's depth (the network's own search: 0 or 1)")
+@click.option("--network", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="the network to teach, which also plays the games [default: the game's shipped one]")
+@click.option("--positions", type=click.IntRange(min=0), default=1_000_000, show_default=True,
+              help="new positions of the network's self-play, valued by the teacher, to learn from")
+@click.option("--explore", type=click.FloatRange(min=0, max=1), default=0.1, show_default=True,
+              help="chance that a self-play turn plays a random legal play")
+@click.option("--lesson", "lessons", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="valued positions saved before (--save-lesson) to learn from as well; repeatable")
+@click.option("--save-lesson", type=click.Path(dir_okay=False, path_type=Path),
+              help="save the new valued positions here, to learn from again without asking the teacher")
+@click.option("--epochs", type=click.IntRange(min=1), default=12, show_default=True,
+              help="passes over the positions")
+@click.option("--rate", type=click.FloatRange(min=0, min_open=True), default=3e-4, show_default=True,
+              help="Adam's step, halving each pass over the second half")
+@click.option("--hidden", type=click.IntRange(min=0), default=0,
+              help="widen the network to this many hidden units first (the new ones start silent)")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="processes [default: one per core]")
+@click.option("--seed", type=int, default=1, show_default=True)
+def teach(out: Path, variant: str, teacher: str, ply: int, network: Path | None, positions: int, explore: float,
+          lessons: tuple[Path, ...], save_lesson: Path | None, epochs: int, rate: float, hidden: int,
+          jobs: int | None, seed: int) -> None:
+    """Teach a network a teacher's judgement: positions of its own games, valued by GNU
+    Backgammon (or by its own deeper search), learned by its weights; saved to OUT.
+
+    \b
+    tavli teach portes-taught.npz --variant portes --positions 1000000 --save-lesson lesson1.npz
+    tavli teach portes-2.npz -v portes --network portes-taught.npz --lesson lesson1.npz --positions 2000000
+    """
+    import multiprocessing
+
+    from tavli.neural import Evaluator
+    from tavli.teacher import Lesson, fit, make_teacher, save_network
+    from tavli.teacher import lesson as make_lesson
+
+    started = time.monotonic()
+    try:
+        evaluator = Evaluator.from_file(network) if network else Evaluator.for_variant(variant)
+        if evaluator.kernel_id != variant_from_string(variant).kernel_id:
+            raise TavliError(f"{network} is not a {variant} network")
+        make_teacher(teacher, ply, evaluator, variant)  # refused here, before any self-play
+        parts = [Lesson.load(path) for path in lessons]
+        for path, part in zip(lessons, parts, strict=True):
+            if part.variant != variant:
+                raise TavliError(f"{path} holds {part.variant} positions, not {variant}")
+        if not positions and not parts:
+            raise TavliError("nothing to learn from: give --positions or a --lesson")
+        if positions:
+            jobs = jobs or multiprocessing.cpu_count()
+            shares = [positions // jobs + (k < positions % jobs) for k in range(jobs)]
+            args = [(str(network) if network else None, variant, n, explore, seed * 1009 + k, teacher, ply)
+                    for k, n in enumerate(shares) if n]
+            with multiprocessing.get_context("spawn").Pool(len(args)) as pool:
+                new = Lesson.joined(pool.starmap(make_lesson, args))
+            if save_lesson is not None:
+                new.save(save_lesson)
+            parts.append(new)
+        taught = Lesson.joined(parts)
+        fitted = fit(evaluator.network, taught, epochs, rate, seed, hidden)
+        save_network(out, fitted.network, {**evaluator.meta, "hidden": int(fitted.network[1].shape[0]), "taught": {
+            "teacher": teacher, "ply": ply, "positions": len(taught), "new_positions": positions,
+            "explore": explore, "epochs": epochs, "rate": rate, "from": evaluator.fingerprint}})
+    except (TavliError, OSError) as e:
+        raise InputError(str(e)) from None
+    source = ", ".join([*(f"{len(part):,} from {path}" for path, part in zip(lessons, parts, strict=False)),
+                        *([f"{positions:,} new, valued by {teacher} at {ply} ply"] if positions else [])])
+    click.echo(f"{variant}: {len(taught):,} positions ({source}); the network's equity less the teacher's, "
+               f"rms over {fitted.held_out:,} held out: {fitted.before:.4f} → {fitted.after:.4f}; "
+               f"saved {out} ({time.monotonic() - started:.0f} s)")
+
+
 @cli.command("plot-training")
 @click.argument("networks", nargs=-1, required=True,
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))

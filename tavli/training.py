@@ -134,14 +134,10 @@ class TrainState:
         >>> state.network[0].shape[1], state.config.hidden
         (6, 6)
         """
-        w1, b1, w2, b2 = self.network
-        have = b1.shape[0]
-        if hidden < have:
-            raise TavliError(f"the network has {have} hidden units; it can grow, not shrink to {hidden}")
-        fresh = N.new_network(make_variant(self.config.variant).kernel_id, hidden - have,
-                              self.config.seed + self.games, w1.shape[0])[0]
-        self.network = (np.ascontiguousarray(np.concatenate([w1, fresh], axis=1)),
-                        N.grown(b1, hidden, 0), N.grown(w2, hidden, 1), b2)
+        try:
+            self.network = N.widened(self.network, hidden, self.config.seed + self.games)
+        except ValueError as e:
+            raise TavliError(str(e)) from None
         self.config.hidden = hidden
 
     def read_more(self, inputs: int) -> None:

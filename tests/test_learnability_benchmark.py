@@ -11,24 +11,13 @@ import numpy as np
 import pytest
 from benchmark_module import ROOT, benchmark
 
-from tavli import WHITE, Dice, Position
+from tavli import WHITE, Position
 from tavli.bearoff import all_home
 from tavli.neural import Evaluator
+from tavli.teacher import SearchTeacher
 from tavli.variants import make_variant
 
 learnability = benchmark("learnability")
-
-
-def test_one_ply_is_the_mean_over_the_throws_of_the_best_play_by_0_ply() -> None:
-    ev = Evaluator.for_variant("fevga")
-    position = Position.start("fevga").play("24/13", Dice(6, 5))
-    total = 0.0
-    for a in range(1, 7):
-        for b in range(1, 7):
-            legal = position.legal_plays(Dice(a, b))
-            total += (ev.analyse(legal, 0)[0].equity if len(legal) else
-                      -ev.probabilities(position.pass_turn()).equity)
-    assert learnability.one_ply(ev, position).equity == pytest.approx(total / 36, abs=1e-6)
 
 
 def test_the_positions_sampled_carry_both_values_and_leave_out_races_at_home() -> None:
@@ -37,7 +26,7 @@ def test_the_positions_sampled_carry_both_values_and_leave_out_races_at_home() -
     ev = Evaluator.for_variant("portes")
     for state, c0, c1 in zip(found.states[:5], found.chances0[:5], found.chances1[:5], strict=True):
         position = Position(make_variant("portes"), WHITE, state.copy())  # a state is the mover's view
-        p0, p1 = ev.probabilities(position), learnability.one_ply(ev, position)
+        p0, p1 = ev.probabilities(position), SearchTeacher(ev, 1).probabilities(position)
         assert [p0.win, p0.win2, p0.lose2] == pytest.approx(list(c0), abs=1e-6)
         assert [p1.win, p1.win2, p1.lose2] == pytest.approx(list(c1), abs=1e-6)
     assert not any(all_home(state, 0) for state in found.states)
