@@ -195,7 +195,11 @@ def test_hint_for_a_match_at_its_score() -> None:
     assert points["match"] is None and points["plays"][0]["play"] == "15/10 11/10" and "mwc" not in points["plays"][0]
     assert match["match"] == {"length": 3, "score": "2-1", "order": "tavli"}
     assert match["plays"][0]["play"] == "13/8* 11/10" and match["plays"][0]["mwc_loss"] == 0.0
-    assert match["plays"][0]["mwc"] > match["plays"][1]["mwc"]
+    # ranked for the match: deepest first, and at each depth by match-winning chance
+    for depth in {p["depth"] for p in match["plays"]}:
+        mwc = [p["mwc"] for p in match["plays"] if p["depth"] == depth]
+        assert mwc == sorted(mwc, reverse=True)
+    assert [p["depth"] for p in match["plays"]] == sorted((p["depth"] for p in match["plays"]), reverse=True)
     shown = tavli("hint", position, "51", "--depth", "1", "--match", "3", "--score", "2-1").stdout
     assert "match to 3 at 2-1 (tavli order), ranked for the match" in shown.splitlines()[0]
     # another order: this Portes game the match's second, after a Fevga game

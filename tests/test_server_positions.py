@@ -85,7 +85,9 @@ def test_at_a_match_score_the_plays_are_ranked_for_the_match() -> None:
     for shown, r in zip(match["plays"], ranked, strict=True):
         assert r.mwc is not None and r.mwc_loss is not None
         assert (shown["mwc"], shown["mwc_loss"], shown["loss"]) == pytest.approx((r.mwc, r.mwc_loss, r.loss), abs=1e-4)
-    assert [p["mwc"] for p in match["plays"][:3]] == sorted((p["mwc"] for p in match["plays"][:3]), reverse=True)
+    for depth in {p["depth"] for p in match["plays"]}:  # at each depth of the search, by match-winning chance
+        mwc = [p["mwc"] for p in match["plays"] if p["depth"] == depth]
+        assert mwc == sorted(mwc, reverse=True)
     before = score.after_game().value(match["chances"]["win"], match["chances"]["win2"], match["chances"]["lose2"])
     assert match["chances"]["mwc"] == pytest.approx(before, abs=1e-3)
     # one game alone: the match is this game's, to 3

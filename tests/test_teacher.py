@@ -20,7 +20,6 @@ from tavli.teacher import (
     Lesson,
     SearchTeacher,
     TeacherError,
-    equity,
     fit,
     label,
     learning_rates,
@@ -129,11 +128,15 @@ def test_teachers_are_refused_where_they_cannot_teach(fevga: Evaluator) -> None:
 def test_gnu_backgammon_teaches_portes() -> None:
     portes = Evaluator.for_variant("portes")
     lesson = label(sample(portes, "portes", 4000, seed=11), make_teacher("gnubg", 0, portes, "portes"))
-    # GNU Backgammon's chances are its own, not ours
-    ours = np.array([[p.win, p.win2, p.lose2] for p in (portes.probabilities(lesson.position(i)) for i in range(50))])
-    assert np.abs(equity(ours) - equity(lesson.targets[:50])).mean() > 0.02
-    taught = fit(portes.network, lesson, epochs=4, rate=1e-3, seed=1)
-    assert taught.after < 0.9 * taught.before  # closer to GNU Backgammon on positions it did not learn
+    # GNU Backgammon's chances are its own: its view of the start, and not ours
+    start = lesson.position(0)
+    assert lesson.targets[0] == pytest.approx([0.5, 0.14, 0.14], abs=0.05)
+    assert not np.allclose(lesson.targets[0], [portes.probabilities(start).win, portes.probabilities(start).win2,
+                                               portes.probabilities(start).lose2], atol=1e-4)
+    # a network that knows nothing yet comes close to it on positions it did not learn
+    fresh = N.new_network(portes.kernel_id, hidden=32, seed=3, inputs=portes.network[0].shape[0])
+    taught = fit(fresh, lesson, epochs=40, rate=3e-3, seed=1)
+    assert taught.before > 0.3 and taught.after < 0.5 * taught.before
 
 
 def tavli(*args: str) -> subprocess.CompletedProcess[str]:
