@@ -81,7 +81,6 @@ def grown(array: np.ndarray, size: int, axis: int) -> np.ndarray:
     return np.ascontiguousarray(np.concatenate([array, np.zeros(shape, array.dtype)], axis=axis))
 
 
-
 def widened(network: Network, hidden: int, seed: int) -> Network:
     """``network`` with ``hidden`` hidden units that values every position as before: the new
     units get random input weights (so that learning can tell them apart) and no weight to the
