@@ -145,17 +145,17 @@ def tavli(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_tavli_teach_saves_a_network_that_plays_and_learns_again_from_its_lesson(tmp_path: Path) -> None:
     out, lesson = tmp_path / "taught.npz", tmp_path / "lesson.npz"
-    shipped = Evaluator.for_variant("fevga").network
-    wider = shipped[1].shape[0] + 4  # --hidden widens only a network narrower than it
+    shipped = Evaluator.for_variant("fevga")
+    wider = shipped.network[1].shape[0] + 4  # --hidden widens only a network narrower than it
     run = tavli("teach", str(out), "--variant", "fevga", "--teacher", "network", "--ply", "1", "--positions", "60",
                 "--epochs", "2", "--rate", "1e-3", "--jobs", "2", "--save-lesson", str(lesson), "--hidden", str(wider))
     assert run.returncode == 0, run.stderr
     assert "fevga: 60 positions (60 new, valued by network at 1 ply)" in run.stdout
     taught = Evaluator.from_file(out)
-    assert taught.kernel_id == Evaluator.for_variant("fevga").kernel_id
+    assert taught.kernel_id == shipped.kernel_id
     meta = taught.meta["taught"]
     assert isinstance(meta, dict) and meta["teacher"] == "network" and meta["ply"] == 1 and meta["positions"] == 60
-    assert taught.network[0].shape == (shipped[0].shape[0], wider)
+    assert taught.network[0].shape == (shipped.network[0].shape[0], wider)
     assert taught.meta["hidden"] == wider and taught.network[0].shape[0] <= N.N_INPUTS[2]
     assert len(Lesson.load(lesson)) == 60
     json.dumps(taught.meta)  # the file's meta stays plain data
