@@ -81,7 +81,7 @@ def test_a_network_taught_its_own_chances_stays_and_one_taught_its_search_moves_
     # short fit cannot be expected to close the gap further; one whose outputs start off it must.
     searched = label(lesson, SearchTeacher(fevga, 1))
     w1, b1, w2, b2 = fevga.network
-    off = (w1, b1, w2, (b2 + np.float32(0.5)).astype(b2.dtype))
+    off = (w1, b1, w2, b2 + np.float32(0.5))
     taught = fit(off, searched, epochs=6, rate=1e-3, seed=1)
     assert taught.after < taught.before / 2
     # and the network file it makes plays: the weights moved, the inputs it reads did not
@@ -147,19 +147,19 @@ def tavli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "tavli.cli", *args], capture_output=True, text=True, timeout=300)
 
 
-def test_tavli_teach_saves_a_network_that_plays_and_learns_again_from_its_lesson(tmp_path: Path) -> None:
+def test_tavli_teach_saves_a_network_that_plays_and_learns_again_from_its_lesson(tmp_path: Path,
+                                                                                 fevga: Evaluator) -> None:
     out, lesson = tmp_path / "taught.npz", tmp_path / "lesson.npz"
-    shipped = Evaluator.for_variant("fevga")
-    wider = shipped.network[1].shape[0] + 4  # --hidden widens only a network narrower than it
+    wider = fevga.network[1].shape[0] + 4  # --hidden widens only a network narrower than it
     run = tavli("teach", str(out), "--variant", "fevga", "--teacher", "network", "--ply", "1", "--positions", "60",
                 "--epochs", "2", "--rate", "1e-3", "--jobs", "2", "--save-lesson", str(lesson), "--hidden", str(wider))
     assert run.returncode == 0, run.stderr
     assert "fevga: 60 positions (60 new, valued by network at 1 ply)" in run.stdout
     taught = Evaluator.from_file(out)
-    assert taught.kernel_id == shipped.kernel_id
+    assert taught.kernel_id == fevga.kernel_id
     meta = taught.meta["taught"]
     assert isinstance(meta, dict) and meta["teacher"] == "network" and meta["ply"] == 1 and meta["positions"] == 60
-    assert taught.network[0].shape == (shipped.network[0].shape[0], wider)
+    assert taught.network[0].shape == (fevga.network[0].shape[0], wider)
     assert taught.meta["hidden"] == wider and taught.network[0].shape[0] <= N.N_INPUTS[2]
     assert len(Lesson.load(lesson)) == 60
     json.dumps(taught.meta)  # the file's meta stays plain data
