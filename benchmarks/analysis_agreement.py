@@ -6,7 +6,7 @@
 For each pair of levels (``--pairs``, a weaker and a stronger one) it plays
 ``--games`` games of Portes with seeded dice, keeps them as a match record
 (a series of games), exports them to GNU Backgammon's ``.mat`` format
-(``tavli.mat.export_mat``: a money session, ``0 point match``, so that
+(``tavli.formats.mat.export_mat``: a money session, ``0 point match``, so that
 GNU Backgammon values plays in points per game like Tavli and not in
 match-winning chances), and has the real program analyse them:
 
@@ -22,7 +22,7 @@ scores them (``2 win - 1 + win gammon - lose gammon``: a backgammon counts
 as a gammon), as ``benchmarks/peers.py`` plays GNU Backgammon; the played
 play's loss is the best of the plays at the deepest ply less the played
 play's. Tavli analyses the same record at the
-same depth (``tavli.analysis.analyse_record``). The decisions are matched
+same depth (``tavli.study.analysis.analyse_record``). The decisions are matched
 by GNU Backgammon's Position ID and the dice; those that both call unforced
 are compared:
 
@@ -57,13 +57,13 @@ from goals import Goal, goal_table, verdict
 from rich.console import Console
 from rich.table import Table
 
-from tavli import analysis
-from tavli.analysis import analyse_record
+from tavli.bots.neural import NeuralBot
 from tavli.dice import DiceRoller
-from tavli.mat import export_mat
+from tavli.formats.mat import export_mat
+from tavli.formats.record import MatchRecord, PlayerInfo
 from tavli.match import Match, MatchSettings
-from tavli.neural import NeuralBot
-from tavli.record import MatchRecord, PlayerInfo
+from tavli.study import analysis
+from tavli.study.analysis import analyse_record
 from tavli.variants import BLACK, WHITE
 
 ERROR = 0.08
@@ -284,7 +284,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--reuse", action="store_true",
                         help="reuse GNU Backgammon's exports already in --keep DIR (the games are the same for a seed)")
     parser.add_argument("--filter", metavar="KEEP2,MARGIN2",
-                        help="Tavli's 2-ply filter instead of tavli.analysis.FILTER's (e.g. 3,0.06)")
+                        help="Tavli's 2-ply filter instead of tavli.study.analysis.FILTER's (e.g. 3,0.06)")
     parser.add_argument("--worst", type=int, default=8, help="disagreements to list per depth (default 8)")
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args(argv)

@@ -5,7 +5,7 @@
 
 Plays one match (``--length`` points, Portes, Plakoto and Fevga in turn by
 default) between the intermediate and expert levels with seeded dice, then
-analyses it with ``tavli.analysis.analyse_match`` at each depth, with each
+analyses it with ``tavli.study.analysis.analyse_match`` at each depth, with each
 number of workers, in threads (the search kernels release the GIL) and in
 processes. The networks are loaded and the kernels compiled before the clock
 starts, as in a running ``tavli analyse`` after its first use.
@@ -32,10 +32,10 @@ from goals import Goal, goal_table, verdict
 from rich.console import Console
 from rich.table import Table
 
-from tavli.analysis import DEFAULT_DEPTH, Pool, analyse_match, evaluate_decision
+from tavli.bots.neural import NeuralBot
 from tavli.dice import DiceRoller
 from tavli.match import Match, MatchSettings
-from tavli.neural import NeuralBot
+from tavli.study.analysis import DEFAULT_DEPTH, Pool, analyse_match, evaluate_decision
 from tavli.variants import BLACK, WHITE
 
 GOAL_SECONDS = 30.0

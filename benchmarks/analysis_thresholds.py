@@ -6,7 +6,7 @@
 For each of Portes, Plakoto and Fevga it plays ``--games`` games between the
 neural levels beginner, casual, intermediate, advanced and expert (each game
 a different pair, in rotation), analyses every decision at ``--depth`` plies
-with ``tavli.analysis``, and gathers the losses of the unforced decisions.
+with ``tavli.study.analysis``, and gathers the losses of the unforced decisions.
 
 Portes keeps GNU Backgammon's thresholds (doubtful 0.04, error 0.08, blunder
 0.16 points): Portes is backgammon without the cube. For Plakoto and Fevga
@@ -16,7 +16,7 @@ distribution), rounded to 0.005: a mistake is then as rare in each game.
 
 Prints, per game: the decisions, the share of losses over each Portes
 threshold, the proposed thresholds, the thresholds in use
-(``tavli.analysis.THRESHOLDS``) and, per level, the error rate and the shares
+(``tavli.study.analysis.THRESHOLDS``) and, per level, the error rate and the shares
 flagged by the thresholds in use.
 """
 
@@ -31,10 +31,10 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from tavli.analysis import THRESHOLDS, GameInput, analyse_games
+from tavli.bots.neural import NeuralBot
 from tavli.dice import Dice
 from tavli.game import Game
-from tavli.neural import NeuralBot
+from tavli.study.analysis import THRESHOLDS, GameInput, analyse_games
 from tavli.variants import BLACK, WHITE
 
 GAMES = ("portes", "plakoto", "fevga")

@@ -24,9 +24,9 @@ import numpy as np
 from numba import njit
 
 from tavli import Dice, Position
-from tavli import _neural as N
 from tavli.bots import RandomBot
-from tavli.neural import Evaluator
+from tavli.bots import _neural as N
+from tavli.bots.neural import Evaluator
 
 GAMES = ("portes", "plakoto", "fevga")
 MAX_TURNS = 2_000

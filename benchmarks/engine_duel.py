@@ -13,7 +13,7 @@ this measures our bots against another program in Plakoto and Fevga the way
 the arena does in Portes. An answer that is not a legal play stops the run
 with the reason.
 
-The games are ``tavli.duel``'s: pairs that replay the same dice with the
+The games are ``tavli.bots.duel``'s: pairs that replay the same dice with the
 seats swapped, the first mover alternating. Unless ``--no-luck``, every
 roll's luck is measured by the shipped network at 0-ply (in this process,
 not by either engine), and points less luck give the same points per game
@@ -31,9 +31,9 @@ import sys
 import time
 from pathlib import Path
 
-from tavli.duel import DuelResult, duel
-from tavli.engine_protocol import EngineClient, EngineProtocolError
-from tavli.neural import Evaluator
+from tavli.bots.duel import DuelResult, duel
+from tavli.bots.neural import Evaluator
+from tavli.engines.tavli_protocol import EngineClient, EngineProtocolError
 from tavli.variants import make_variant
 
 

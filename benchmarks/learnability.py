@@ -16,7 +16,7 @@ Each kept position gets the network's 0-ply and 1-ply values (``Evaluator.probab
 the mean of ``Evaluator.roll_probabilities``); the *correction* is the 1-ply equity less the
 0-ply one. For each shape (hidden layers of sigmoid units: ``512`` is one layer, ``256,128``
 two) and each input width (``--inputs``: where one of the game's input groups ends, as
-``tavli._neural.INPUT_GROUP_ENDS`` lists them), a fresh network with a linear output learns the
+``tavli.bots._neural.INPUT_GROUP_ENDS`` lists them), a fresh network with a linear output learns the
 correction from the positions' inputs by Adam for ``--epochs`` passes over all but 20,000 of the
 positions, and the benchmark prints its root mean square error on those 20,000 held out, against
 the correction's own (the error of predicting no correction at all), and the share of the
@@ -41,13 +41,14 @@ from pathlib import Path
 
 import numpy as np
 
-from tavli import Dice, Position, teacher
-from tavli import _neural as N
-from tavli.bearoff import all_home
+from tavli import Dice, Position
+from tavli.bots import _neural as N
+from tavli.bots import teacher
+from tavli.bots.bearoff import all_home
+from tavli.bots.neural import Evaluator, Probabilities
+from tavli.bots.teacher import Lesson, Regressor, SearchTeacher, equity, learning_rates, rms, save_network, split
+from tavli.bots.training import TrainConfig
 from tavli.errors import TavliError
-from tavli.neural import Evaluator, Probabilities
-from tavli.teacher import Lesson, Regressor, SearchTeacher, equity, learning_rates, rms, save_network, split
-from tavli.training import TrainConfig
 from tavli.variants import make_variant
 
 KEEP = 3
@@ -148,7 +149,7 @@ def fit(positions: Positions, width: int, hidden: tuple[int, ...], epochs: int, 
 
 
 def fine_tune(positions: Positions, network: N.Network, epochs: int, seed: int) -> tuple[N.Network, float, float]:
-    """``network`` after its own weights learned the positions' 1-ply chances (``tavli.teacher.fit``,
+    """``network`` after its own weights learned the positions' 1-ply chances (``tavli.bots.teacher.fit``,
     at under a third of the fresh networks' rate: the weights start where self-play left them),
     with the held-out rms of its equity less the 1-ply equity before and after."""
     fitted = teacher.fit(network, Lesson(positions.variant, positions.states, positions.chances1), epochs,

@@ -7,7 +7,7 @@
 For each match length, ``--matches`` matches (2000 by default) of
 ``tavli.match.Match`` (the Tavli order by default) between
 ``NeuralBot(level).choose(legal, MatchScore.of(match))`` (score-aware,
-``tavli.met``) and the same level choosing for points per game. Matches
+``tavli.bots.match_equity``) and the same level choosing for points per game. Matches
 come in pairs that replay the same dice (one stream of rolls from the
 match's seed, roll-off included) with the seats swapped, so the aware side
 starts one match of each pair. Pairs run in ``--jobs`` processes (2 by
@@ -15,7 +15,7 @@ default); ``--max-seconds`` stops each length after the pairs under way.
 
 Prints per length: matches played, the aware side's match win rate with
 its 95% interval (each mirrored pair one sample: the two matches share
-their dice), the same less his luck (``tavli.duel``: each roll's worth in
+their dice), the same less his luck (``tavli.bots.duel``: each roll's worth in
 match-winning chance by the network at 0 ply, which averages zero over the
 throws, so the estimate is unbiased and its interval much narrower),
 whether that interval is clear of 50%, and the time taken.
@@ -42,11 +42,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from tavli.bots.duel import DuelResult
+from tavli.bots.match_equity import MatchScore, Starter, measured_as
+from tavli.bots.neural import Evaluator, NeuralBot
 from tavli.dice import DiceRoller
-from tavli.duel import DuelResult
 from tavli.match import Match, MatchSettings
-from tavli.met import MatchScore, Starter, measured_as
-from tavli.neural import Evaluator, NeuralBot
 from tavli.variants import BLACK, WHITE, Color
 
 MAX_TURNS = 10_000

@@ -21,9 +21,9 @@ from importlib import resources
 from pathlib import Path
 
 from tavli import Dice, Position
+from tavli.bots.match_equity import MatchEquity, MatchScore, Starter
+from tavli.bots.neural import NeuralBot
 from tavli.match import MatchSettings
-from tavli.met import MatchEquity, MatchScore, Starter
-from tavli.neural import NeuralBot
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "match-equity.md"
 GAMMON_GO = "portes 2w.2w...........1b1w....3b3b3b5b w 0:0 10:0"

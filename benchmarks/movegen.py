@@ -9,7 +9,7 @@ Measures, in one run so that the ratios share the machine's load:
   over fixed positions from random games, each with a random roll;
 * random games per second, through ``tavli.game.Game`` with random choices,
   through ``Position.legal_plays`` and ``after`` alone, and through the
-  kernel through ``tavli.playout``;
+  kernel through ``tavli.bots.playout``;
 * on the same Portes positions and rolls: OpenSpiel's backgammon
   ``state.legal_actions()`` and bgsage's ``possible_moves``; and random games
   played by a Python loop over bgsage (the peer of ``playout``) and over
@@ -37,8 +37,8 @@ import numpy as np
 
 from tavli import BLACK, WHITE, Color, Dice, Position
 from tavli import _kernel as K
+from tavli.bots.playout import random_playout
 from tavli.game import Game
-from tavli.playout import random_playout
 
 GAMES = ("portes", "plakoto", "fevga")
 MIN_PASS_SECONDS = 0.25
@@ -288,7 +288,7 @@ def position_game(game: str, rng: random.Random) -> PlayOne:
 
 
 def kernel_game(game: str) -> PlayOne:
-    """A random game played inside the kernel, through the public ``tavli.playout``."""
+    """A random game played inside the kernel, through the public ``tavli.bots.playout``."""
     start = Position.start(game)
     return lambda: random_playout(start, MAX_TURNS).turns
 

@@ -4,14 +4,14 @@
         [tavli/weights/fevga.npz] [--games 4000] [--games-random 1000] [--level advanced] [--jobs J]
 
 Each network plays at ``--level`` (``advanced``, the network's own 0-ply
-judgement, by default) through ``tavli.neural.NeuralBot``. The first file
+judgement, by default) through ``tavli.bots.neural.NeuralBot``. The first file
 plays the second (the shipped network when it is left out; ``gnubg``: GNU
 Backgammon at 0 ply, in Portes) over ``--games`` games in mirrored pairs, then
 each plays ``--games-random`` games against random play. Games are spread over
 ``--jobs`` processes in parts with their own dice. Prints points per game of
 the first named player with the half-width of its 95% confidence interval
 (each mirrored pair one sample), then the same less the rolls' luck as the
-shipped network judges it at 0-ply (``tavli.duel``): the same expectation, a
+shipped network judges it at 0-ply (``tavli.bots.duel``): the same expectation, a
 far narrower interval.
 """
 
@@ -26,9 +26,9 @@ from importlib import resources
 from pathlib import Path
 
 from tavli.bots import Player, RandomBot
-from tavli.duel import DuelResult, duel
-from tavli.gnubg_player import GnubgPlayer
-from tavli.neural import LEVELS, Evaluator, NeuralBot
+from tavli.bots.duel import DuelResult, duel
+from tavli.bots.neural import LEVELS, Evaluator, NeuralBot
+from tavli.engines.gnubg_player import GnubgPlayer
 
 Job = tuple[str, str, str, str, int, int]
 """(game, level, first player, second player, games, seed); a player is a network file, ``random``

@@ -5,7 +5,7 @@
         [--docs docs/openings.md] [--tables] [--fresh plakoto,fevga] [--max-seconds S]
 
 Ranks every play of each opening roll at 2 plies and rolls out the best few
-(``tavli.openings``), saving all trials to ``--data`` after each roll. Run it
+(``tavli.study.openings``), saving all trials to ``--data`` after each roll. Run it
 again to resume a stopped run, or with a larger ``--trials`` to extend every
 rollout to that many trials (made with the same network: ``--fresh`` rolls
 out a game afresh, after its network changed). ``--docs`` rewrites the tables in that Markdown
@@ -23,7 +23,7 @@ import sys
 import time
 
 from tavli.dice import Dice
-from tavli.openings import GAMES, OPENING_ROLLS, OpeningsError, OpeningSettings, OpeningTables
+from tavli.study.openings import GAMES, OPENING_ROLLS, OpeningsError, OpeningSettings, OpeningTables
 
 
 def _rolls(text: str) -> list[Dice]:

@@ -6,11 +6,11 @@
     .venv/bin/python benchmarks/outcomes.py show CHECKPOINT..
 
 ``run`` plays games of each variant in turn, the level against itself
-(``tavli.neural.NeuralBot``), and counts the starter's outcomes: win 1,
-win 2, tie, lose 1, lose 2 (``tavli.met.Outcomes``). It also measures each
+(``tavli.bots.neural.NeuralBot``), and counts the starter's outcomes: win 1,
+win 2, tie, lose 1, lose 2 (``tavli.bots.match_equity.Outcomes``). It also measures each
 roll's luck for each outcome but the tie: the chance of that outcome for
 the starter after the roller's best play of the roll less its mean over
-the 36 throws, by the network at 0-ply (``tavli.neural.roll_luck``). Each
+the 36 throws, by the network at 0-ply (``tavli.bots.neural.roll_luck``). Each
 roll's luck averages zero over the throws whatever the network's
 judgement, so a game's outcome less the sum of its rolls' luck has the
 same expectation as the outcome, with a much smaller spread: the rates
@@ -28,7 +28,7 @@ checkpoints of disjoint parts together and writes the package's data file
 (``tavli/data/outcomes.json``) with each rate's 95% interval (Wilson) and
 how the figures were made.
 
-The data file ships with the package and feeds ``tavli.met``. The goal is
+The data file ships with the package and feeds ``tavli.bots.match_equity``. The goal is
 each rate within +-0.5 percentage points: about 40,000 games per variant by
 plain counting, a few thousand with the luck taken off.
 """
@@ -47,9 +47,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tavli.bots.duel import play_game
+from tavli.bots.neural import Evaluator, NeuralBot, Probabilities, roll_luck
 from tavli.dice import Dice
-from tavli.duel import play_game
-from tavli.neural import Evaluator, NeuralBot, Probabilities, roll_luck
 from tavli.position import Position
 from tavli.variants import WHITE, make_variant
 
@@ -87,7 +87,7 @@ OTHER_SIDE = {"win1": "lose1", "win2": "lose2", "lose1": "win1", "lose2": "win2"
 
 
 class OutcomeLuck:
-    """A luck meter for ``tavli.duel.play_game`` that also keeps, for the game's
+    """A luck meter for ``tavli.bots.duel.play_game`` that also keeps, for the game's
     starter (White), each roll's luck for each outcome of ``LUCKY``."""
 
     def __init__(self, evaluator: Evaluator) -> None:

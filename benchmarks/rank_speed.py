@@ -1,4 +1,4 @@
-"""How long ranking every play of a roll takes (``tavli.analysis.rank_plays``, the position page and
+"""How long ranking every play of a roll takes (``tavli.study.analysis.rank_plays``, the position page and
 ``tavli hint``), at each depth, against the bot of the same depth choosing its play.
 
     .venv/bin/python benchmarks/rank_speed.py [--positions 60] [--seed 5] [--depths 0,1,2]
@@ -25,10 +25,10 @@ from collections.abc import Callable, Sequence
 from rich.console import Console
 from rich.table import Table
 
-from tavli.analysis import rank_plays
+from tavli.bots.neural import NeuralBot
 from tavli.dice import Dice
-from tavli.neural import NeuralBot
 from tavli.position import Position
+from tavli.study.analysis import rank_plays
 
 LEVEL_OF_DEPTH = {0: "advanced", 1: "expert", 2: "champion"}
 Case = tuple[Position, Dice]

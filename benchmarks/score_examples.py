@@ -31,11 +31,11 @@ import time
 from dataclasses import dataclass
 
 from tavli import Dice, Position
-from tavli.analysis import Candidate, evaluate_decision
+from tavli.bots.match_equity import MatchScore
+from tavli.bots.neural import Evaluator, NeuralBot
 from tavli.game import Game
 from tavli.match import MatchSettings
-from tavli.met import MatchScore
-from tavli.neural import Evaluator, NeuralBot
+from tavli.study.analysis import Candidate, evaluate_decision
 from tavli.terminal import board, render_text
 from tavli.variants import BLACK, WHITE
 

@@ -27,10 +27,10 @@ import multiprocessing
 import statistics
 import time
 
+from tavli.bots.match_equity import MatchScore
+from tavli.bots.neural import Evaluator, NeuralBot
 from tavli.dice import DiceRoller
 from tavli.match import Match, MatchSettings
-from tavli.met import MatchScore
-from tavli.neural import Evaluator, NeuralBot
 
 
 def expected_gain(job: tuple[int, int]) -> tuple[float, float, int, int]:

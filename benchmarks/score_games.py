@@ -8,7 +8,7 @@ match of ``--length`` points, one game of ``--game`` after another) plays one
 game against score-blind play twice on the same dice: once choosing for the
 match (``NeuralBot.choose(legal, MatchScore)``), once for points like his
 opponent. Each game is worth his match-winning chance after its outcome
-(``tavli.met.AfterGame``), less the luck of its rolls in that chance (each
+(``tavli.bots.match_equity.AfterGame``), less the luck of its rolls in that chance (each
 roll's worth to the roller by the network at 0 ply against the mean of the 36
 throws, both sides at their own score: ``Evaluator.luck``). The difference
 between the two plays of the same dice is the gain; games alternate who
@@ -27,10 +27,10 @@ import multiprocessing
 import random
 import statistics
 
+from tavli.bots.match_equity import AfterGame, MatchScore
+from tavli.bots.neural import Evaluator, NeuralBot
 from tavli.dice import Dice
 from tavli.match import MatchSettings
-from tavli.met import AfterGame, MatchScore
-from tavli.neural import Evaluator, NeuralBot
 from tavli.position import Position
 from tavli.variants import BLACK, WHITE, Color
 

@@ -9,7 +9,7 @@ self-play games of the ``advanced`` level (fixed seed), each with the roll
 that was played there and at least two legal plays. For each level
 ``NeuralBot(level).choose(legal)`` is timed on every one of them (after a
 warm-up, the legal plays generated beforehand), and for Portes
-``tavli.gnubg_player.GnubgPlayer(0)`` too, in the same run so that the ratio
+``tavli.engines.gnubg_player.GnubgPlayer(0)`` too, in the same run so that the ratio
 shares the machine's load. With ``--whole-search`` the expert and the
 champion are timed a second time searching every ply to their depth, as
 hints do (a bot's choice stops where one play is left), on the same
@@ -20,7 +20,7 @@ positions actually timed are reported. Prints, per game and player, the
 median, mean, 90th percentile and largest time in milliseconds, and for
 Portes the ratio of medians ours / GNU Backgammon.
 
-Training: ``tavli.training.Trainer`` runs on a fresh network (in a temporary
+Training: ``tavli.bots.training.Trainer`` runs on a fresh network (in a temporary
 folder, no strength measurements) for ``--train-games`` games per game
 (3000 by default) with ``--threads`` threads (all cores by default), after
 a short warm-up run that loads the compiled kernels. Prints games and turns
@@ -51,8 +51,8 @@ from rich.table import Table
 
 from tavli import Dice, LegalPlays, Position
 from tavli.bots import Player
-from tavli.neural import DEFAULT_LEVEL, LEVELS, Evaluator, NeuralBot
-from tavli.training import CHUNK, TrainConfig, Trainer, new_state
+from tavli.bots.neural import DEFAULT_LEVEL, LEVELS, Evaluator, NeuralBot
+from tavli.bots.training import CHUNK, TrainConfig, Trainer, new_state
 
 GAMES = ("portes", "plakoto", "fevga")
 SAMPLE_LEVEL = "advanced"
@@ -167,7 +167,7 @@ def decisions(args: argparse.Namespace, err: Console) -> list[DecisionTimes]:
             err.print(f"  {figures.player}: median {figures.median_ms:.2f} ms over {figures.positions} positions")
         if game == "portes":
             try:
-                from tavli.gnubg_player import GnubgPlayer
+                from tavli.engines.gnubg_player import GnubgPlayer
 
                 gnubg_player = GnubgPlayer(0)
             except RuntimeError as e:

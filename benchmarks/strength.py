@@ -4,9 +4,9 @@
         [--opponents random,heuristic,below,pubeval,gnubg] [--games N] [--games-random N] ..
         [--max-seconds S] [--seed X] [--jobs J] [--parts P] [--no-luck] [--json FILE]
 
-For each game and each level (``tavli.neural.LEVELS``, all by default; ``3-ply``, a level
+For each game and each level (``tavli.bots.neural.LEVELS``, all by default; ``3-ply``, a level
 above the champion to try, only when named) it
-plays matches with ``tavli.duel.duel`` (games in pairs that replay the same
+plays matches with ``tavli.bots.duel.duel`` (games in pairs that replay the same
 dice with the seats swapped) against:
 
 * ``random``: ``tavli.bots.RandomBot``;
@@ -24,10 +24,10 @@ games, and the games actually played are reported. Pairings run in
 ``--jobs`` processes; ``--parts P`` plays each pairing in P parts with
 their own dice, side by side, so that one long pairing can use every core.
 
-Every roll's luck is measured too (``tavli.neural.Evaluator.luck``, the
+Every roll's luck is measured too (``tavli.bots.neural.Evaluator.luck``, the
 game's network at 0-ply; ``--no-luck`` skips it), and points less luck give
 a second estimate of the same points per game with a far narrower interval
-(see ``tavli.duel``).
+(see ``tavli.bots.duel``).
 
 Prints one row per pairing: game, level, opponent, games played, points per
 game of the level with the half-width of its 95% confidence interval (each
@@ -62,8 +62,8 @@ from rich.console import Console
 from rich.table import Table
 
 from tavli.bots import HeuristicBot, Player, RandomBot
-from tavli.duel import DuelResult, duel
-from tavli.neural import LEVELS, Evaluator, Level, NeuralBot
+from tavli.bots.duel import DuelResult, duel
+from tavli.bots.neural import LEVELS, Evaluator, Level, NeuralBot
 
 GAMES = ("portes", "plakoto", "fevga")
 OPPONENTS = ("random", "heuristic", "below", "pubeval", "gnubg")
@@ -122,7 +122,7 @@ class Outcome:
     """Points per game less luck (``None`` when luck was not measured)."""
     adjusted_ci95: float | None
     luck_weight: float | None
-    """The multiple of the luck taken off (``tavli.duel.DuelResult.luck_weight``)."""
+    """The multiple of the luck taken off (``tavli.bots.duel.DuelResult.luck_weight``)."""
     wins: int
     losses: int
     win_rate: float
@@ -151,7 +151,7 @@ def make_player(name: str, seed: int, gnubg_ply: int) -> Player:
 
         return PubevalPlayer()
     if name.startswith("gnubg"):
-        from tavli.gnubg_player import GnubgPlayer
+        from tavli.engines.gnubg_player import GnubgPlayer
 
         return GnubgPlayer(gnubg_ply)
     return NeuralBot(ALL_LEVELS[name], seed=seed)

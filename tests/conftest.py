@@ -46,7 +46,7 @@ def pytest_configure(config: pytest.Config) -> None:
         legal.after(0).result()
         pos.parse_play(str(legal[0]), Dice(6, 5))
     # ... and so do the networks' search and the bear-off tables (built once, cached on disk)
-    from tavli.neural import NeuralBot
+    from tavli.bots.neural import NeuralBot
 
     legal = Position.start("portes").legal_plays(Dice(6, 5))
     NeuralBot("champion").choose(legal)

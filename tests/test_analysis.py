@@ -8,7 +8,13 @@ import random
 import pytest
 
 from tavli import Dice, Position
-from tavli.analysis import (
+from tavli.bots import Player, RandomBot
+from tavli.bots.match_equity import MatchScore
+from tavli.bots.neural import NeuralBot
+from tavli.dice import DiceRoller
+from tavli.game import Game
+from tavli.match import Match, MatchSettings
+from tavli.study.analysis import (
     THRESHOLDS,
     AnalysisError,
     GameInput,
@@ -20,12 +26,6 @@ from tavli.analysis import (
     evaluate_decision,
     rank_plays,
 )
-from tavli.bots import Player, RandomBot
-from tavli.dice import DiceRoller
-from tavli.game import Game
-from tavli.match import Match, MatchSettings
-from tavli.met import MatchScore
-from tavli.neural import NeuralBot
 from tavli.variants import BLACK, WHITE, Portes
 
 
@@ -289,8 +289,8 @@ def test_error_rates_order_the_players(variant: str) -> None:
 
 
 def test_a_record_with_a_resignation_and_a_game_going_on() -> None:
-    from tavli.analysis import analyse_record
-    from tavli.record import MatchRecord, PlayerInfo
+    from tavli.formats.record import MatchRecord, PlayerInfo
+    from tavli.study.analysis import analyse_record
 
     match = Match(MatchSettings(length=3, games=("plakoto",)), DiceRoller(seed=9))
     bot = NeuralBot("advanced")

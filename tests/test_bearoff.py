@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tavli import bearoff as B
+from tavli.bots import bearoff as B
 from tavli.dice import ALL_ROLLS
 from tavli.position import Position
 from tavli.variants import WHITE

@@ -17,10 +17,10 @@ from benchmark_module import ROOT, benchmark
 
 from tavli import Dice, Position
 from tavli import _kernel as K
-from tavli import _neural as N
+from tavli.bots import _neural as N
+from tavli.bots.neural import Evaluator
+from tavli.engines.gnubg_player import GnubgPlayer, NotPortesError
 from tavli.errors import TavliError
-from tavli.gnubg_player import GnubgPlayer, NotPortesError
-from tavli.neural import Evaluator
 from tavli.variants import BLACK, WHITE
 
 

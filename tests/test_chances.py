@@ -1,4 +1,4 @@
-"""Each side's chance of winning a match: tavli.chances."""
+"""Each side's chance of winning a match: tavli.study.chances."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import pytest
 
 from tavli import BLACK, WHITE, DiceRoller, Position
 from tavli.bots import RandomBot
-from tavli.chances import chances_of, match_chances
+from tavli.bots.match_equity import MatchEquity, Starter
+from tavli.bots.neural import Evaluator
 from tavli.match import Match, MatchSettings
-from tavli.met import MatchEquity, Starter
-from tavli.neural import Evaluator
+from tavli.study.chances import chances_of, match_chances
 
 SETTINGS = MatchSettings(length=5)
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tavli import BLACK, WHITE, Dice, Position
-from tavli.record import PlayerInfo, loads
+from tavli.formats.record import PlayerInfo, loads
 
 START = "portes 2b....5w.3w...5b5w...3b.5b....2w w 0:0 0:0"
 START_ID = "4HPwATDgc/ABMA"
@@ -166,7 +166,7 @@ def test_openings_of_every_game() -> None:
 
 
 def test_openings_of_one_roll() -> None:
-    from tavli.openings import shipped
+    from tavli.study.openings import shipped
 
     run = tavli("openings", "portes", "13")
     assert run.returncode == 0, run.stderr
@@ -179,7 +179,7 @@ def test_openings_of_one_roll() -> None:
 
 
 def test_openings_in_greek() -> None:
-    from tavli.openings import shipped
+    from tavli.study.openings import shipped
 
     run = tavli("openings", "plakoto", "65", "--lang", "el")
     assert run.returncode == 0, run.stderr
@@ -189,7 +189,7 @@ def test_openings_in_greek() -> None:
 
 
 def test_openings_as_json() -> None:
-    from tavli.openings import shipped
+    from tavli.study.openings import shipped
 
     run = tavli("openings", "fevga", "--json")
     assert run.returncode == 0, run.stderr

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from tavli.analysis import rank_plays
 from tavli.bots import RandomBot
+from tavli.bots.match_equity import MatchScore
+from tavli.bots.neural import NeuralBot
 from tavli.dice import Dice, DiceRoller
+from tavli.formats.record import MatchRecord, PlayerInfo, write
 from tavli.match import Match, MatchSettings
-from tavli.met import MatchScore
-from tavli.neural import NeuralBot
 from tavli.position import Position
-from tavli.record import MatchRecord, PlayerInfo, write
+from tavli.study.analysis import rank_plays
 from tavli.variants import BLACK, WHITE
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tavli.mat import export_mat, import_mat
-from tavli.record import MatchRecord, PlayerInfo, RecordError, dumps, read
+from tavli.formats.mat import export_mat, import_mat
+from tavli.formats.record import MatchRecord, PlayerInfo, RecordError, dumps, read
 from tavli.variants import BLACK, WHITE
 
 LOCALE = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
@@ -130,8 +130,8 @@ def test_exporting_a_match_without_portes(tmp_path: Path) -> None:
 def test_verify_dice_reads_a_match_record(tmp_path: Path) -> None:
     from tavli.bots import RandomBot
     from tavli.fairdice import SeededRoller
+    from tavli.formats.record import MatchRecord, write
     from tavli.match import Match, MatchSettings
-    from tavli.record import MatchRecord, write
 
     roller = SeededRoller()
     match = Match(MatchSettings(length=2, games=("plakoto",)), roller)

@@ -9,8 +9,8 @@ import pytest
 
 from tavli import Dice
 from tavli.bots import HeuristicBot, RandomBot
-from tavli.duel import DuelResult, duel, play_game
-from tavli.neural import Evaluator, NeuralBot
+from tavli.bots.duel import DuelResult, duel, play_game
+from tavli.bots.neural import Evaluator, NeuralBot
 from tavli.position import LegalPlays, Position
 from tavli.variants import make_variant
 

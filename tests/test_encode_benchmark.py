@@ -8,8 +8,8 @@ import sys
 from benchmark_module import ROOT
 
 from tavli import Position
-from tavli import _neural as N
-from tavli.neural import Evaluator
+from tavli.bots import _neural as N
+from tavli.bots.neural import Evaluator
 
 
 def test_one_line_for_each_width_a_network_can_have() -> None:

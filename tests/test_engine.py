@@ -13,8 +13,8 @@ import pytest
 
 from tavli import BLACK, WHITE, Dice, Position
 from tavli.bots import HeuristicBot, RandomBot
-from tavli.engine import ProtocolError, answer, position_from_board, serve
-from tavli.neural import NeuralBot
+from tavli.bots.neural import NeuralBot
+from tavli.engines.arena import ProtocolError, answer, position_from_board, serve
 
 START_BOARD = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0, 0, 0]
 CLOSED_OUT = Position.from_checkers("portes", WHITE, {25: 1, 6: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2})

@@ -13,11 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tavli import Dice, Position
-from tavli.duel import duel
-from tavli.engine_protocol import Engine, EngineClient, EngineProtocolError
+from tavli.bots.duel import duel
+from tavli.bots.match_equity import MatchScore
+from tavli.bots.neural import LEVELS, Evaluator, NeuralBot
+from tavli.engines.tavli_protocol import Engine, EngineClient, EngineProtocolError
 from tavli.match import MatchSettings
-from tavli.met import MatchScore
-from tavli.neural import LEVELS, Evaluator, NeuralBot
 
 GAMMON_GO = "portes 2w.2w...........1b1w....3b3b3b5b w 0:0 10:0"
 """White has borne off 10 checkers, Black none, one Black checker still back: with 3-1 the hit

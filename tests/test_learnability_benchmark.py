@@ -12,9 +12,9 @@ import pytest
 from benchmark_module import ROOT, benchmark
 
 from tavli import WHITE, Position
-from tavli.bearoff import all_home
-from tavli.neural import Evaluator
-from tavli.teacher import SearchTeacher
+from tavli.bots.bearoff import all_home
+from tavli.bots.neural import Evaluator
+from tavli.bots.teacher import SearchTeacher
 from tavli.variants import make_variant
 
 learnability = benchmark("learnability")

@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 from tavli.bots import HeuristicBot, Player, RandomBot
 from tavli.errors import Reason
 from tavli.fairdice import SeededRoller
-from tavli.mat import MatError, backgammon, export_mat, import_mat, read_mat
+from tavli.formats.mat import MatError, backgammon, export_mat, import_mat, read_mat
+from tavli.formats.record import GameEnd, MatchRecord, PlayerInfo, RecordedGame, TurnRecord, dumps, loads
 from tavli.match import Match, MatchSettings
 from tavli.position import Position
-from tavli.record import GameEnd, MatchRecord, PlayerInfo, RecordedGame, TurnRecord, dumps, loads
 from tavli.variants import BLACK, WHITE, Color
 
 GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")

@@ -14,9 +14,9 @@ import pytest
 from benchmark_module import ROOT, benchmark
 
 from tavli import Dice, Position
+from tavli.bots.match_equity import Outcomes
+from tavli.bots.neural import Evaluator
 from tavli.match import MatchSettings
-from tavli.met import Outcomes
-from tavli.neural import Evaluator
 from tavli.variants import BLACK, WHITE
 
 
@@ -83,7 +83,7 @@ def test_outcomes_run_and_merge(tmp_path: Path) -> None:
 
 
 def test_the_shipped_rates_are_a_distribution_pinned_by_their_intervals() -> None:
-    from tavli.met import shipped_outcomes
+    from tavli.bots.match_equity import shipped_outcomes
 
     data = json.loads((ROOT / "tavli" / "data" / "outcomes.json").read_text())
     for name, o in shipped_outcomes().items():
@@ -149,7 +149,7 @@ def test_matchplay_prints_the_rate_less_luck(tmp_path: Path) -> None:
 
 def test_a_game_at_a_score_is_worth_the_match_equity_after_it() -> None:
     score_games = benchmark("score_games")
-    from tavli.met import MatchScore
+    from tavli.bots.match_equity import MatchScore
 
     a = MatchScore.at(MatchSettings(length=5, games=("portes",)), 2, 1, 0).after_game()
     assert score_games.worth(a, WHITE, 2, WHITE) == a.win2 == 1.0

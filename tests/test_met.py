@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tavli.match import TAVLI_SEQUENCE, MatchSettings
-from tavli.met import (
+from tavli.bots.match_equity import (
     MONEY,
     AfterGame,
     MatchEquity,
@@ -22,6 +21,7 @@ from tavli.met import (
     outcomes_for,
     shipped_outcomes,
 )
+from tavli.match import TAVLI_SEQUENCE, MatchSettings
 from tavli.variants import BLACK, WHITE, Color, make_variant
 
 STARTERS = (Starter.ME, Starter.OPPONENT, Starter.ROLL_OFF)

@@ -18,11 +18,10 @@ import pytest
 
 from tavli import BLACK, WHITE, Dice, Position, TavliError, bearoff
 from tavli import _kernel as K
-from tavli import _neural as N
 from tavli.bots import RandomBot
-from tavli.match import MatchSettings
-from tavli.met import MatchScore
-from tavli.neural import (
+from tavli.bots import _neural as N
+from tavli.bots.match_equity import MatchScore
+from tavli.bots.neural import (
     DEFAULT_LEVEL,
     LEVELS,
     NOISE_RULES,
@@ -33,6 +32,7 @@ from tavli.neural import (
     WeightsError,
     roll_luck,
 )
+from tavli.match import MatchSettings
 from tavli.variants import Fevga, Plakoto
 
 GAMES = ("portes", "plakoto", "fevga")
@@ -533,8 +533,8 @@ def test_luck_averages_zero_over_the_throws(game: str) -> None:
 
 
 def test_luck_at_a_score_is_in_match_winning_chance() -> None:
+    from tavli.bots.match_equity import MatchScore
     from tavli.match import MatchSettings
-    from tavli.met import MatchScore
 
     ev = Evaluator.for_variant("portes")
     position = Position.from_string(GAMMON_GO)
@@ -597,8 +597,8 @@ small risk, 16/12 safely for the game."""
 
 
 def test_score_changes_the_play_for_points_or_for_the_match() -> None:
+    from tavli.bots.match_equity import MatchScore
     from tavli.match import MatchSettings
-    from tavli.met import MatchScore
 
     position = Position.from_string(GAMMON_GO)
     legal = position.legal_plays(Dice(3, 1))
@@ -625,7 +625,7 @@ def test_score_changes_the_play_for_points_or_for_the_match() -> None:
 
 
 def test_money_weights_rank_as_points_per_game() -> None:
-    from tavli.met import MONEY
+    from tavli.bots.match_equity import MONEY
 
     ev = Evaluator.for_variant("plakoto")
     for position, dice in positions_with_rolls("plakoto", 11, 6):
@@ -637,9 +637,9 @@ def test_money_weights_rank_as_points_per_game() -> None:
 
 
 def test_the_search_values_the_opponents_plays_by_his_own_match_equity() -> None:
+    from tavli.bots.match_equity import MatchEquity
+    from tavli.bots.neural import search_weights
     from tavli.match import MatchSettings
-    from tavli.met import MatchEquity
-    from tavli.neural import search_weights
 
     table = MatchEquity.for_settings(MatchSettings(length=7))
     for need, opp_need, game in ((1, 2, 0), (2, 1, 1), (3, 7, 2), (5, 4, 4), (1, 1, 1)):

@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 
 from tavli import BLACK, WHITE, Dice, Position, bearoff
 from tavli import _kernel as K
-from tavli import _neural as N
 from tavli.bots import RandomBot
+from tavli.bots import _neural as N
 from tavli.dice import ALL_ROLLS
 from tavli.position import generate_rows
 from tavli.variants import Plakoto
 
-# The input layout (see tavli._neural.encode).
+# The input layout (see tavli.bots._neural.encode).
 MINE, THEIRS = 0, 96  # four units per point, the mover's points 1..24
 BAR_MINE, BAR_THEIRS, OFF_MINE, OFF_THEIRS, PIPS_MINE, PIPS_THEIRS, BLOCK_MINE, BLOCK_THEIRS = range(192, 200)
 EXTRA = 200  # the game's own inputs

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tavli.analysis import Thresholds
 from tavli.dice import Dice
-from tavli.openings import (
+from tavli.position import Position
+from tavli.study.analysis import Thresholds
+from tavli.study.openings import (
     OPENING_ROLLS,
     OpeningsError,
     OpeningSettings,
@@ -22,7 +23,6 @@ from tavli.openings import (
     rank,
     shipped,
 )
-from tavli.position import Position
 
 ROOT = Path(__file__).resolve().parent.parent
 FIVES = Dice(5, 5)  # Fevga's only opening roll with a choice: 24/4, or 24/19 24/9
@@ -217,7 +217,7 @@ def test_opening_roll_refuses_what_is_not_a_roll(text: str) -> None:
 
 
 def test_more_trials_only_from_the_same_network() -> None:
-    from tavli.neural import Evaluator
+    from tavli.bots.neural import Evaluator
 
     tables = OpeningTables(OpeningSettings(trials=1))
     tables.run(["fevga"], [Dice(6, 6)], workers=1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tavli import BLACK, WHITE, Plakoto, Position
-from tavli.playout import random_playout, random_playouts
+from tavli.bots.playout import random_playout, random_playouts
 
 
 @pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])

@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 from tavli.bots import RandomBot
 from tavli.dice import Dice, DiceRoller
 from tavli.fairdice import SeededRoller, commitment
-from tavli.match import Match, MatchSettings
-from tavli.record import (
+from tavli.formats.record import (
     FORMAT,
     VERSION,
     GameEnd,
@@ -30,6 +29,7 @@ from tavli.record import (
     read,
     write,
 )
+from tavli.match import Match, MatchSettings
 from tavli.variants import BLACK, WHITE
 
 PLAYERS = {WHITE: PlayerInfo("human", "Ada"), BLACK: PlayerInfo("bot", "random")}

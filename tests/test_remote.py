@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from rich.console import Console
 
-from tavli.remote import CLAIM_RETRY, Link, RemoteError, RemoteMatch, game_position, reason_words
+from tavli.terminal.remote import CLAIM_RETRY, Link, RemoteError, RemoteMatch, game_position, reason_words
 from tavli.variants import BLACK, WHITE
 
 if TYPE_CHECKING:
@@ -192,8 +192,7 @@ def test_an_absent_opponents_games_are_claimed(tmp_path: Path) -> None:
 
 
 def test_a_seat_taken_first_is_said_and_the_list_comes_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tavli import remote
-    from tavli.terminal import Words
+    from tavli.terminal import Words, remote
 
     one = {"match": "abc", "seat": "black", "waiting": 75, "length": 5, "games": ["portes", "plakoto", "fevga"]}
     busy = {"error": "at most 30 new matches a minute: try again soon",

@@ -1,4 +1,4 @@
-"""``tavli.reports``: the study commands' tables in English and Greek, whole and with the
+"""``tavli.terminal.reports``: the study commands' tables in English and Greek, whole and with the
 language's figures."""
 
 from __future__ import annotations
@@ -8,16 +8,16 @@ import re
 import pytest
 from test_cli_analysis import random_against_advanced
 
-from tavli.analysis import MatchAnalysis, analyse_record
+from tavli.bots.match_equity import MatchEquity, Starter
+from tavli.bots.rollout import RolloutSettings, rollout
 from tavli.dice import Dice
+from tavli.formats.record import MatchRecord, PlayerInfo
 from tavli.match import MatchSettings
-from tavli.met import MatchEquity, Starter
-from tavli.openings import shipped
 from tavli.position import Position
-from tavli.record import MatchRecord, PlayerInfo
-from tavli.reports import analysis_view, met_view, opening_roll_view, openings_view, rollout_view
-from tavli.rollout import RolloutSettings, rollout
+from tavli.study.analysis import MatchAnalysis, analyse_record
+from tavli.study.openings import shipped
 from tavli.terminal import board, render_text
+from tavli.terminal.reports import analysis_view, met_view, opening_roll_view, openings_view, rollout_view
 from tavli.variants import BLACK, WHITE
 
 GREEK = re.compile("[α-ωΑ-Ω]")

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from tavli import Dice, Position
-from tavli.rollout import (
+from tavli.bots.rollout import (
     THROWS,
     RolloutError,
     RolloutSettings,

@@ -11,10 +11,10 @@ from starlette.testclient import TestClient
 from test_server_app import hello, is_state, new_match, token_of, until
 
 from tavli import Position
+from tavli.bots.match_equity import MatchScore
+from tavli.bots.neural import Evaluator
 from tavli.dice import DiceRoller
 from tavli.match import Match, MatchSettings
-from tavli.met import MatchScore
-from tavli.neural import Evaluator
 from tavli.server.chances import Snapshot, chances_json
 from tavli.variants import BLACK
 

@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 from test_server_app import hello, is_state, new_match, token_of, until
 
 from tavli import Dice, Position
-from tavli.neural import NeuralBot
+from tavli.bots.neural import NeuralBot
 from tavli.server.service import MatchService, _bot_takes, rematch_token, spectator_rematch_token
 from tavli.server.store import Store, token_hash
 from tavli.variants import WHITE

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from tavli import Dice, Position
-from tavli.analysis import THRESHOLDS
-from tavli.openings import OPENING_ROLLS, OpeningsError, shipped
 from tavli.server.openings import SHOWN_PLAYS, openings_json, practice_json, roll_json
 from tavli.server.view import board_json, step_tree_json
+from tavli.study.analysis import THRESHOLDS
+from tavli.study.openings import OPENING_ROLLS, OpeningsError, shipped
 
 
 @pytest.fixture(scope="module")

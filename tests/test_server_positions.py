@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from tavli import Dice, Position
-from tavli.analysis import FILTER, THRESHOLDS, rank_plays
-from tavli.met import MatchScore
-from tavli.neural import Evaluator
+from tavli.bots.match_equity import MatchScore
+from tavli.bots.neural import Evaluator
 from tavli.server.positions import MAX_TEXT, PositionAnalysisError, position_json, read_position
 from tavli.server.view import board_json
+from tavli.study.analysis import FILTER, THRESHOLDS, rank_plays
 from tavli.variants import BLACK, WHITE
 
 # Plakoto after White's 24/18 24/19: Black to play, his moves in his own numbering

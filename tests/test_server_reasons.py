@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 
 from tavli import ALL_ROLLS, Dice, DiceError, Position, PositionFormatError, TavliError
 from tavli.errors import Reason, translations
-from tavli.mat import export_mat
-from tavli.record import dumps
+from tavli.formats.mat import export_mat
+from tavli.formats.record import dumps
 from tavli.server.positions import position_json, read_position
 from tavli.server.reasons import one_line, reason_json
 from tavli.server.review import read_match_file
@@ -36,8 +36,9 @@ ROOT = Path(__file__).resolve().parent.parent
 WEB_MODULES = [
     # what the position page, the review page, the opening pages and the HTTP API can refuse
     "tavli.dice", "tavli.position_text", "tavli.gnubg_id", "tavli.position", "tavli.notation",
-    "tavli.game", "tavli.match", "tavli.variants", "tavli.met", "tavli.mat", "tavli.record", "tavli.fairdice",
-    "tavli.analysis", "tavli.openings", "tavli.server.positions", "tavli.server.review",
+    "tavli.game", "tavli.match", "tavli.variants", "tavli.bots.match_equity", "tavli.formats.mat",
+    "tavli.formats.record", "tavli.fairdice",
+    "tavli.study.analysis", "tavli.study.openings", "tavli.server.positions", "tavli.server.review",
     "tavli.server.openings", "tavli.server.app", "tavli.server.service", "tavli.server.chances",
 ]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from starlette.testclient import TestClient
 
-from tavli.record import PlayerInfo, loads
+from tavli.formats.record import PlayerInfo, loads
 from tavli.variants import BLACK, WHITE
 from tests.test_server_app import hello, is_state, new_match, until
 

@@ -15,14 +15,14 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from tavli import Dice, Position
-from tavli.analysis import evaluate_decision
+from tavli.bots.match_equity import MatchScore
 from tavli.dice import DiceRoller
-from tavli.mat import export_mat
+from tavli.formats.mat import export_mat
+from tavli.formats.record import MatchRecord, PlayerInfo, dumps, loads
 from tavli.match import Match, MatchSettings
-from tavli.met import MatchScore
-from tavli.record import MatchRecord, PlayerInfo, dumps, loads
 from tavli.server.app import MAX_FILE_BYTES
 from tavli.server.review import REVIEW_DEPTH, MatchFileError, read_match_file, review_json
+from tavli.study.analysis import evaluate_decision
 from tavli.variants import BLACK, WHITE
 from tests.test_server_app import hello, is_state, new_match, token_of, until
 

@@ -8,7 +8,7 @@ from types import ModuleType
 from benchmark_module import benchmark
 
 from tavli import Dice, Position
-from tavli.neural import LEVELS
+from tavli.bots.neural import LEVELS
 
 
 def strength() -> ModuleType:

@@ -1,4 +1,4 @@
-"""tavli.teacher: positions of a network's games, a teacher's chances for them, and the network
+"""tavli.bots.teacher: positions of a network's games, a teacher's chances for them, and the network
 learning them; `tavli teach`."""
 
 from __future__ import annotations
@@ -12,11 +12,10 @@ import numpy as np
 import pytest
 
 from tavli import Dice, Position
-from tavli import _neural as N
-from tavli.bearoff import all_home
-from tavli.gnubg_player import available as gnubg_available
-from tavli.neural import Evaluator
-from tavli.teacher import (
+from tavli.bots import _neural as N
+from tavli.bots.bearoff import all_home
+from tavli.bots.neural import Evaluator
+from tavli.bots.teacher import (
     Lesson,
     SearchTeacher,
     TeacherError,
@@ -26,6 +25,7 @@ from tavli.teacher import (
     make_teacher,
     sample,
 )
+from tavli.engines.gnubg_player import available as gnubg_available
 
 
 @pytest.fixture(scope="module")

@@ -23,13 +23,13 @@ from rich.console import Console
 from rich.text import Text
 
 from tavli import BLACK, WHITE, Color, Dice, DiceRoller, Position, cli, remote, reports, terminal
-from tavli.analysis import THRESHOLDS
 from tavli.bots import HeuristicBot
 from tavli.errors import TavliError, translations
+from tavli.formats.record import MatchRecord, read
 from tavli.game import Game
 from tavli.match import GameRecord, Match, MatchSettings
-from tavli.openings import shipped
-from tavli.record import MatchRecord, read
+from tavli.study.analysis import THRESHOLDS
+from tavli.study.openings import shipped
 from tavli.terminal import (
     LIST_LIMIT,
     PracticeTally,
@@ -398,7 +398,7 @@ def test_ctrl_c_at_the_prompt_stops_the_program_cleanly() -> None:
 
 def test_neural_bots_play_for_the_match() -> None:
     from tavli import Dice, Position
-    from tavli.neural import NeuralBot
+    from tavli.bots.neural import NeuralBot
 
     # a safe play wins more games, a hit more 2-point games (tests/test_neural.py's GAMMON_GO)
     position = Position.from_string("portes 2w.2w...........1b1w....3b3b3b5b w 0:0 10:0")
@@ -413,7 +413,7 @@ def test_neural_bots_play_for_the_match() -> None:
 
 def test_the_hint_is_for_the_match_at_its_score() -> None:
     from tavli import Dice, Position
-    from tavli.neural import NeuralBot
+    from tavli.bots.neural import NeuralBot
 
     position = Position.from_string("portes 2w.2w...........1b1w....3b3b3b5b w 0:0 10:0")
     legal = position.legal_plays(Dice(3, 1))
@@ -434,7 +434,7 @@ def test_the_hint_is_for_the_match_at_its_score() -> None:
 
 
 def test_position_prints_the_position_and_the_command_that_ranks_its_plays() -> None:
-    from tavli.neural import NeuralBot
+    from tavli.bots.neural import NeuralBot
 
     out = StringIO()
     seats = {c: Seat(c, "human", NeuralBot("advanced"), str(c)) for c in (WHITE, BLACK)}
@@ -509,9 +509,9 @@ def test_the_openings_practice_stops_at_the_end_of_input_and_after_its_rolls() -
 
 
 def terminal_templates() -> set[str]:
-    """Every template ``tavli.terminal``, ``tavli.remote``, ``tavli.reports`` and ``tavli.cli`` say: the first
-    argument of each call of ``say``, ``plain``, ``error``, a ``Words`` (``words``, ``self``), both branches of a
-    conditional, ``HELP``, and the words said by name (``NAMES``, ``HEADINGS``)."""
+    """Every template ``tavli.terminal``, ``tavli.terminal.remote``, ``tavli.terminal.reports`` and ``tavli.cli``
+    say: the first argument of each call of ``say``, ``plain``, ``error``, a ``Words`` (``words``, ``self``), both
+    branches of a conditional, ``HELP``, and the words said by name (``NAMES``, ``HEADINGS``)."""
     found: set[str] = {terminal.HELP, *terminal.NAMES, *reports.HEADINGS}
 
     def strings(node: ast.expr) -> None:

@@ -15,11 +15,11 @@ from click.testing import CliRunner
 
 from tavli import Position, TavliError
 from tavli import _kernel as K
-from tavli import _neural as N
+from tavli.bots import _neural as N
+from tavli.bots.neural import Evaluator, NeuralBot
+from tavli.bots.training import TrainConfig, Trainer, TrainState, measure_yardstick, new_state
 from tavli.cli import cli
-from tavli.gnubg_player import available
-from tavli.neural import Evaluator, NeuralBot
-from tavli.training import TrainConfig, Trainer, TrainState, measure_yardstick, new_state
+from tavli.engines.gnubg_player import available
 
 
 def tiny(variant: str = "portes", games: int = 200, **kw: object) -> TrainConfig:
@@ -392,8 +392,7 @@ def test_train_reports_the_yardstick(tmp_path: Path) -> None:
 
 
 def test_without_gnubg_the_yardstick_leaves_it_out(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from tavli import gnubg_player
-
+    from tavli.engines import gnubg_player
     monkeypatch.setattr(gnubg_player, "available", lambda: False)  # as where the module is not installed
     figures = measure_yardstick(new_state(tiny("portes")), games=2, seed=1)
     assert set(figures) == {"shipped", "shipped_ci95"}
@@ -408,7 +407,7 @@ def test_without_gnubg_the_yardstick_leaves_it_out(monkeypatch: pytest.MonkeyPat
 
 def test_a_slow_run_saves_by_the_clock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # far fewer games than checkpoint_every: only the clock brings a save before the last one
-    import tavli.training as T
+    import tavli.bots.training as T
 
     written: list[int] = []
     save = TrainState.save

@@ -22,7 +22,7 @@ if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tavli import Position
-from tavli.record import loads
+from tavli.formats.record import loads
 
 
 @pytest.fixture
@@ -474,7 +474,7 @@ def test_every_string_has_both_languages(browser: Browser, shared_server: Server
         used |= set(re.findall(r'\bt\("([^"]+)"', path.read_text()))
     assert used - set(strings["en"]) == set(), "strings used but not defined"
     # the keys made up at run time: error codes, reasons, bot levels
-    from tavli.neural import LEVELS
+    from tavli.bots.neural import LEVELS
     from tavli.server.view import WHY
     for code in ("bad-message", "too-large", "rate-limited", "not-joined", "bad-token", "not-your-turn",
                  "spectator", "illegal", "match-over", "not-absent", "offer-pending", "no-offer"):

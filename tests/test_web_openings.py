@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from serve_process import Server
 
 from tavli import Dice, Position
-from tavli.openings import OPENING_ROLLS, shipped
+from tavli.study.openings import OPENING_ROLLS, shipped
 from tests.test_web_browser import PHONE, SCREENSHOTS, board_shows_position, english_words
 
 

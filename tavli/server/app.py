@@ -34,11 +34,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from tavli.bots.match_equity import MatchScore
+from tavli.bots.neural import DEFAULT_LEVEL, LEVELS
 from tavli.errors import Reason, translations
-from tavli.met import MatchScore
-from tavli.neural import DEFAULT_LEVEL, LEVELS
-from tavli.openings import OpeningsError
-from tavli.record import dumps
+from tavli.formats.record import dumps
 from tavli.server.chances import ChanceWatch
 from tavli.server.openings import openings_json, practice_json, roll_json
 from tavli.server.positions import PositionAnalysisError, position_json
@@ -72,6 +71,7 @@ from tavli.server.service import (
 )
 from tavli.server.store import Announcement, Store
 from tavli.server.view import joined, seat_state, shared_state, step_tree_json
+from tavli.study.openings import OpeningsError
 
 STATIC = Path(__file__).parent / "static"
 HEARTBEAT_SECONDS = 10.0

@@ -1,6 +1,6 @@
 """Each side's chance of winning the match, for the match page: the ``chances`` message.
 
-The chances are the library's (``tavli.chances.match_chances``: the game's
+The chances are the library's (``tavli.study.chances.match_chances``: the game's
 network at 0 ply, weighted by the match equity after each outcome of the game
 at the score) for the position before the roll of the side to move. They
 change only when a play changes the position, so a roll leaves them as they
@@ -26,9 +26,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tavli.chances import match_chances
 from tavli.match import Match, MatchSettings
 from tavli.position import Position
+from tavli.study.chances import match_chances
 from tavli.variants import BLACK, WHITE, Color
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """The opening tables as the web app serves them (``GET /api/openings/...``, docs/web.md).
 
-The figures are ``tavli.openings.shipped()``'s; this module adds what a page needs to draw
+The figures are ``tavli.study.openings.shipped()``'s; this module adds what a page needs to draw
 them: the board after each play and the steps of the play, in White's numbering (the
 starter is White, as in the tables).
 
@@ -20,9 +20,9 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from tavli.openings import GAMES, OpeningsError, opening_roll, shipped
 from tavli.position import Position
 from tavli.server.view import board_json, step_tree_json, steps_json
+from tavli.study.openings import GAMES, OpeningsError, opening_roll, shipped
 from tavli.variants import WHITE
 
 SHOWN_PLAYS = 8

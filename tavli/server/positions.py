@@ -2,7 +2,7 @@
 
 A position string or a GNU Backgammon Position ID (Portes, White on roll) and a roll in;
 out, every legal play of the roll ranked by the network's search at 0, 1 or 2 plies, best
-first (``tavli.analysis.rank_plays``: plays within reach of the best go deeper, as in the
+first (``tavli.study.analysis.rank_plays``: plays within reach of the best go deeper, as in the
 review), each with its chances, its loss against the best, the board after it and the steps of
 the play in White's numbering, so that a page can draw them.
 
@@ -18,14 +18,14 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from tavli.analysis import Thresholds, rank_plays
+from tavli.bots.match_equity import MatchScore, parse_order
+from tavli.bots.neural import Evaluator, Probabilities
 from tavli.dice import Dice
 from tavli.errors import PositionFormatError, TavliError
 from tavli.gnubg_id import POSITION_ID
-from tavli.met import MatchScore, parse_order
-from tavli.neural import Evaluator, Probabilities
 from tavli.position import Position
 from tavli.server.view import COLOR_NAMES, board_json, steps_json
+from tavli.study.analysis import Thresholds, rank_plays
 from tavli.variants import Color
 
 DEPTHS = (0, 1, 2)

@@ -1,6 +1,6 @@
-"""The review of played games and the coach's hints: ``tavli.analysis`` on the server.
+"""The review of played games and the coach's hints: ``tavli.study.analysis`` on the server.
 
-A match's review is the analysis (``tavli.analysis.analyse_record``) of its
+A match's review is the analysis (``tavli.study.analysis.analyse_record``) of its
 finished games, made in the background, one match at a time, in a thread of
 its own at a low priority (the search kernels release the GIL), then stored
 as JSON in the database. While it runs, asking for it gives its progress;
@@ -10,7 +10,7 @@ docs/web.md gives the JSON, docs/analysis.md the figures in it.
 >>> import json
 >>> from tavli.dice import DiceRoller
 >>> from tavli.match import Match, MatchSettings
->>> from tavli.record import MatchRecord, PlayerInfo
+>>> from tavli.formats.record import MatchRecord, PlayerInfo
 >>> m = Match(MatchSettings(length=1, games=("fevga",)), DiceRoller(seed=3))
 >>> for _ in range(6):
 ...     _ = m.roll(); _ = m.play(m.legal_plays()[-1])
@@ -33,15 +33,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tavli.analysis import Progress, Thresholds, analyse_record, evaluate_decision
+from tavli.bots.match_equity import MatchScore
 from tavli.dice import Dice
 from tavli.errors import TavliError
-from tavli.mat import import_mat
-from tavli.met import MatchScore
+from tavli.formats.mat import import_mat
+from tavli.formats.record import MatchRecord, loads
 from tavli.position import Position
-from tavli.record import MatchRecord, loads
 from tavli.server.reasons import one_line
 from tavli.server.view import board_json, steps_json
+from tavli.study.analysis import Progress, Thresholds, analyse_record, evaluate_decision
 from tavli.variants import BLACK, WHITE
 
 if TYPE_CHECKING:

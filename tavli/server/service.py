@@ -27,14 +27,14 @@ from typing import Any, TypeVar
 import orjson
 from sqlalchemy.exc import IntegrityError
 
+from tavli.bots.match_equity import MatchScore
+from tavli.bots.neural import LEVELS, NeuralBot
 from tavli.dice import Dice
 from tavli.errors import Reason, TavliError
 from tavli.fairdice import SeededRoller, commitment
+from tavli.formats.record import MatchRecord, PlayerInfo
 from tavli.match import CLAIMED, Match, MatchSettings
-from tavli.met import MatchScore
-from tavli.neural import LEVELS, NeuralBot
 from tavli.position import LegalPlays, Play, Position
-from tavli.record import MatchRecord, PlayerInfo
 from tavli.server.reasons import one_line, reason_of
 from tavli.server.store import ActionRow, Announcement, Conflict, MatchRow, Store, token_hash
 from tavli.server.workers import watch_parent
@@ -53,8 +53,7 @@ def _compile_rules() -> None:
 
 
 def _build_bearoff() -> None:
-    from tavli import bearoff
-
+    from tavli.bots import bearoff
     bearoff.load()
 
 
@@ -870,7 +869,7 @@ class MatchService:
         return {"match": match_id, "games": out}
 
     async def match_record(self, match_id: str) -> MatchRecord | None:
-        """The match record (tavli.record) of the match so far; seeds of games going on withheld."""
+        """The match record (tavli.formats.record) of the match so far; seeds of games going on withheld."""
         live = await self.get(match_id)
         if live is None:
             return None

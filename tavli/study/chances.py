@@ -1,8 +1,8 @@
 """Each side's chance of winning a match from where it stands.
 
 The chances come from the position before the roll of the side to move: the game's network at
-0 ply (``tavli.neural.Evaluator.probabilities``: win, win 2 points, lose 2 points) weighted by
-the match equity after each outcome of the game at the score (``tavli.met``, the table the
+0 ply (``tavli.bots.neural.Evaluator.probabilities``: win, win 2 points, lose 2 points) weighted by
+the match equity after each outcome of the game at the score (``tavli.bots.match_equity``, the table the
 score-aware bots play by). Between games (a position already over) they are the table's
 chance at the new score with the next game's starter still to be rolled for.
 
@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from tavli.bots.match_equity import MatchEquity, MatchScore, Starter
+from tavli.bots.neural import Evaluator
 from tavli.match import Match, MatchSettings
-from tavli.met import MatchEquity, MatchScore, Starter
-from tavli.neural import Evaluator
 from tavli.position import Position
 from tavli.variants import BLACK, WHITE, Color
 

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress
 
     from tavli.bots import Player
-    from tavli.record import MatchRecord
+    from tavli.formats.record import MatchRecord
 
 class InputError(click.ClickException):
     """Bad input from the user: one line on stderr, exit status 2."""
@@ -114,7 +114,7 @@ def legal(variant: str | None, position: str | None, dice: str | None) -> None:
 
 
 SEATS = ("human", *BOTS)
-DEFAULT_LEVEL = "expert"  # tavli.neural.DEFAULT_LEVEL, without loading the networks
+DEFAULT_LEVEL = "expert"  # tavli.bots.neural.DEFAULT_LEVEL, without loading the networks
 
 
 F = TypeVar("F", bound=Callable[..., object])
@@ -248,7 +248,7 @@ def _kept_file(name: str) -> Path:
 
 def _last_kept() -> Path:
     """The newest match in ``kept_matches()`` that can go on: readable and not won."""
-    from tavli.record import RecordError, read
+    from tavli.formats.record import RecordError, read
 
     folder = kept_matches()
     files = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True) if folder.is_dir() else []
@@ -271,9 +271,9 @@ def matches(limit: int, language: str) -> None:
     is won. Go on with one by tavli play --resume MATCH."""
     from rich.console import Console
 
-    from tavli.record import RecordError, read
-    from tavli.reports import kept_view
+    from tavli.formats.record import RecordError, read
     from tavli.terminal import Words
+    from tavli.terminal.reports import kept_view
 
     words = Words(language)
     folder = kept_matches()
@@ -310,7 +310,7 @@ def _resumed(path: Path, seats: dict[Color, str]) -> tuple[MatchRecord, MatchSet
     record's players. One line (InputError) for a record that cannot go on."""
     from click.core import ParameterSource
 
-    from tavli.record import read
+    from tavli.formats.record import read
 
     context = click.get_current_context()
     for name in MATCH_OPTIONS:
@@ -365,8 +365,8 @@ def join(link: str, opponent: str | None, length: int, games: str, seat: str, mo
     tavli join http://HOST:8000
     tavli join http://HOST:8000 --new friend --length 7
     """
-    from tavli.remote import RemoteError
-    from tavli.remote import join as join_match
+    from tavli.terminal.remote import RemoteError
+    from tavli.terminal.remote import join as join_match
 
     if name is not None and (len(" ".join(name.split())) > 24 or not name.isprintable()):
         raise InputError("--name has at most 24 letters and no control characters")
@@ -398,7 +398,7 @@ def met_command(length: int, games: str, next_game: int, starter: str, mother_pi
                 prime_in_opponent_start: str, as_json: bool, language: str) -> None:
     """Print the match equity table: the chance of winning the match, needing the row's points
     against the column's (docs/match-equity.md)."""
-    from tavli.met import MatchEquity, Starter, measured_as, outcomes_for
+    from tavli.bots.match_equity import MatchEquity, Starter, measured_as, outcomes_for
 
     settings = _settings(length, games, mother_pin, prime_limits, prime_in_opponent_start)
     met = MatchEquity.for_settings(settings)
@@ -417,8 +417,8 @@ def met_command(length: int, games: str, next_game: int, starter: str, mother_pi
         return
     from rich.console import Console
 
-    from tavli.reports import met_view
     from tavli.terminal import Words
+    from tavli.terminal.reports import met_view
 
     Console(highlight=False).print(met_view(table, next_name, starter, language))
     words = Words(language)
@@ -466,8 +466,8 @@ def openings(game: str | None, roll: str | None, as_json: bool, language: str) -
     """
     from rich.console import Console
 
-    from tavli.openings import GAMES, opening_roll, shipped
-    from tavli.reports import opening_roll_view, openings_view
+    from tavli.study.openings import GAMES, opening_roll, shipped
+    from tavli.terminal.reports import opening_roll_view, openings_view
 
     tables = shipped()
     if roll is not None:
@@ -515,7 +515,7 @@ def selfplay(variant: str, games: int, seed: int, white: str, black: str,
     from rich.progress import track
 
     from tavli.bots import make_bot
-    from tavli.record import MatchRecord, PlayerInfo, RecordedGame, write
+    from tavli.formats.record import MatchRecord, PlayerInfo, RecordedGame, write
 
     try:
         v = variant_from_string(variant)
@@ -612,7 +612,7 @@ def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, thread
           inputs: int | None, alpha: float, alpha_min: float | None, explore: float | None, lookahead: int | None,
           td_lambda: float | None, eval_every: int, eval_games: int, yardstick_games: int, seed: int) -> None:
     """Train a game's network by self-play (TD learning); Ctrl-C saves and stops."""
-    from tavli.training import TrainConfig, Trainer, TrainState, new_state
+    from tavli.bots.training import TrainConfig, Trainer, TrainState, new_state
 
     path = checkpoint or Path("checkpoints") / f"{variant}.npz"
     if path.exists() and not fresh:
@@ -653,7 +653,7 @@ def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, thread
         except TavliError as e:
             raise InputError(str(e)) from None
     if variant == "portes" and eval_every and yardstick_games:
-        from tavli.gnubg_player import available
+        from tavli.engines.gnubg_player import available
 
         if not available():
             click.echo("note: GNU Backgammon's module (pip install gnubg) cannot be imported: "
@@ -707,9 +707,9 @@ def teach(out: Path, variant: str, teacher: str, ply: int, network: Path | None,
     """
     import multiprocessing
 
-    from tavli.neural import Evaluator
-    from tavli.teacher import Lesson, fit, make_teacher, save_network
-    from tavli.teacher import lesson as make_lesson
+    from tavli.bots.neural import Evaluator
+    from tavli.bots.teacher import Lesson, fit, make_teacher, save_network
+    from tavli.bots.teacher import lesson as make_lesson
 
     started = time.monotonic()
     try:
@@ -754,7 +754,7 @@ def teach(out: Path, variant: str, teacher: str, ply: int, network: Path | None,
               help="PNG file to write")
 def plot_training(networks: tuple[Path, ...], out: Path) -> None:
     """Plot strength against games trained from checkpoints or shipped networks (needs matplotlib)."""
-    from tavli.training import TrainState, plot
+    from tavli.bots.training import TrainState, plot
 
     states = {}
     for path in networks:
@@ -775,7 +775,7 @@ def plot_training(networks: tuple[Path, ...], out: Path) -> None:
                    "auto: the arena's if the first command is one of its own")
 def engine(level: str, seed: int | None, protocol: str) -> None:
     """Play any game over stdin/stdout, one line each way (docs/engine.md)."""
-    from tavli.engine import main as serve_engine
+    from tavli.engines.arena import main as serve_engine
 
     serve_engine(level, seed, protocol)
 
@@ -870,8 +870,8 @@ def serve(host: str, port: int, database: str, claim_after: float, bot_delay: fl
               help="file to write (default: standard output)")
 def export(record_file: Path, to: str, output: Path | None) -> None:
     """Write a match record in another format (docs/formats.md)."""
-    from tavli.mat import export_mat
-    from tavli.record import read
+    from tavli.formats.mat import export_mat
+    from tavli.formats.record import read
 
     try:
         text = export_mat(read(record_file))
@@ -886,8 +886,8 @@ def export(record_file: Path, to: str, output: Path | None) -> None:
               help="match record to write (default: standard output)")
 def import_(mat_file: Path, output: Path | None) -> None:
     """Read a GNU Backgammon .mat file of Portes games into a match record."""
-    from tavli.mat import read_mat
-    from tavli.record import dumps
+    from tavli.formats.mat import read_mat
+    from tavli.formats.record import dumps
 
     try:
         record = read_mat(mat_file)
@@ -1003,9 +1003,9 @@ def _rollout_keys(values: tuple[str, ...]) -> list[tuple[int, int]]:
 def analyse(record_file: Path, depth: int | None, as_json: bool, plot: Path | None, top: int,
             workers: int | None, rollout_at: tuple[str, ...], trials: int, boards: bool, language: str) -> None:
     """Analyse a match record: every play against the best, error rates, blunders and luck."""
-    from tavli import analysis as A
-    from tavli.record import read
-    from tavli.rollout import RolloutSettings
+    from tavli.bots.rollout import RolloutSettings
+    from tavli.formats.record import read
+    from tavli.study import analysis as A
     from tavli.terminal import Words
 
     words = Words(language)
@@ -1034,7 +1034,7 @@ def analyse(record_file: Path, depth: int | None, as_json: bool, plot: Path | No
         return
     from rich.console import Console
 
-    from tavli.reports import analysis_view
+    from tavli.terminal.reports import analysis_view
 
     Console(highlight=False, width=max(Console().width, 120)).print(analysis_view(found, top, language, boards))
     if plot is not None:
@@ -1059,7 +1059,7 @@ def analyse(record_file: Path, depth: int | None, as_json: bool, plot: Path | No
 def rollout(position: str, variant: str | None, dice: str | None, trials: int, level: str, candidates: int,
             seed: int, no_luck: bool, workers: int | None, as_json: bool, language: str) -> None:
     """Value a position (a position string or GNU Backgammon ID) by playing it out many times."""
-    from tavli import rollout as R
+    from tavli.bots import rollout as R
     from tavli.terminal import Words
 
     try:
@@ -1088,7 +1088,7 @@ def rollout(position: str, variant: str | None, dice: str | None, trials: int, l
         return
     from rich.console import Console
 
-    from tavli.reports import rollout_view
+    from tavli.terminal.reports import rollout_view
 
     Console(highlight=False).print(rollout_view(pos, roll, level, rows, not no_luck, language), soft_wrap=True)
 
@@ -1119,8 +1119,8 @@ def hint(position: str, dice: str, variant: str | None, depth: int, length: int 
     """
     from rich.console import Console
 
-    from tavli.analysis import rank_plays
-    from tavli.met import MatchScore, parse_order
+    from tavli.bots.match_equity import MatchScore, parse_order
+    from tavli.study.analysis import rank_plays
 
     try:
         pos, _ = read_position(variant, position)
@@ -1157,7 +1157,7 @@ def _score_pair(text: str) -> tuple[int, int]:
 
 
 def _verify_record(url: str, data: dict[str, object]) -> None:
-    from tavli.record import from_json
+    from tavli.formats.record import from_json
 
     try:
         record = from_json(data)  # checks each revealed seed against its commitment and the dice

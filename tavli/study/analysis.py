@@ -1,12 +1,12 @@
 """Analysis of played games: every decision's loss against the best play, and every roll's luck.
 
 For each turn the legal plays are ranked by the game's network at a chosen
-depth (0 to 3 plies, as ``tavli.neural.Evaluator.analyse``); the played
+depth (0 to 3 plies, as ``tavli.bots.neural.Evaluator.analyse``); the played
 play's *loss* is the best play's equity less the played play's, in points
 per game, both valued at the same depth. A turn with one legal play or none
 is *forced*: it is listed, and left out of the rates. Each roll's *luck* is
 what the roll was worth against the mean of all 36 throws
-(``tavli.neural.Evaluator.luck``).
+(``tavli.bots.neural.Evaluator.luck``).
 
 Per game, per player and per match the figures are the error rate (mean loss
 per unforced decision in millipoints, ``ERROR_SCALE``; read like GNU
@@ -16,7 +16,7 @@ docs/analysis.md gives the scale, the thresholds and the data behind them.
 
 A match (``analyse_match``, ``analyse_record`` of a match record) is analysed
 at its score: each decision's plays are searched and ranked by the chance of
-winning the match (MWC, ``tavli.met``: the match equity after each outcome of
+winning the match (MWC, ``tavli.bots.match_equity``: the match equity after each outcome of
 the game weighting the network's outcome probabilities), each candidate has
 its MWC, the play made its MWC loss against the best, and the points loss is
 that MWC loss in points of a game at this score (GNU Backgammon's EMG), so
@@ -50,19 +50,19 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from tavli import _kernel as K
-from tavli import _neural as N
+from tavli.bots import _neural as N
+from tavli.bots.match_equity import AfterGame, MatchEquityError, MatchScore
+from tavli.bots.neural import Evaluator, Filters, Probabilities, search_weights
 from tavli.dice import Dice
 from tavli.errors import TavliError
 from tavli.game import Game, Turn
-from tavli.met import AfterGame, MatchEquityError, MatchScore
-from tavli.neural import Evaluator, Filters, Probabilities, search_weights
 from tavli.position import LegalPlays, Play, Position, _grow_workspace, _workspace
 from tavli.variants import BLACK, WHITE, Color, Variant, make_variant
 
 if TYPE_CHECKING:
+    from tavli.bots.rollout import RolloutSettings
+    from tavli.formats.record import MatchRecord
     from tavli.match import Match, MatchSettings
-    from tavli.record import MatchRecord
-    from tavli.rollout import RolloutSettings
 
 DEFAULT_DEPTH = 2
 """The strongest depth that analyses a whole 7-point match within the speed goal
@@ -75,7 +75,7 @@ DEPTHS = (0, 1, 2, 3)
 """The depths an analysis can search (3 plies takes 3 to 20 times as long as 2: docs/strength.md)."""
 
 FILTER: Filters = ((8, 0.16), (2, 0.04), (2, 0.02))
-"""Which plays are searched deeper (``tavli.neural.Evaluator.analyse``): at most 8 within
+"""Which plays are searched deeper (``tavli.bots.neural.Evaluator.analyse``): at most 8 within
 0.16 points of the best at 0-ply go to 1 ply, of those at most 2 within 0.04 to 2 plies
 (GNU Backgammon's own filter for its 2-ply analysis), and of those at most 2 within 0.02
 to 3 plies. The played play is always searched to the depth of the best."""
@@ -366,7 +366,7 @@ def evaluate_decision(before: Position, dice: Dice, played: str, depth: int = DE
                       score: MatchScore | None = None) -> Decision:
     """One decision: ``played`` (notation, ``""`` to pass) with ``dice`` in ``before``.
 
-    At a match ``score`` (the player's, ``tavli.met.MatchScore``) the plays are searched and
+    At a match ``score`` (the player's, ``tavli.bots.match_equity.MatchScore``) the plays are searched and
     ranked by the chance of winning the match, and the loss is the MWC loss in points of a game
     at this score.
 
@@ -467,7 +467,7 @@ def rank_plays(position: Position, dice: Dice, depth: int = 1, filters: Filters 
     """Every legal play of ``dice`` in ``position``, best first: each valued at 0 plies, those
     within reach of the best searched on to ``depth`` (``filters``), as the analysis ranks a
     decision's plays; for points per game, or at a match ``score`` (the side to play's,
-    ``tavli.met.MatchScore``) by the chance of winning the match. Empty when the roll cannot be
+    ``tavli.bots.match_equity.MatchScore``) by the chance of winning the match. Empty when the roll cannot be
     played.
 
     >>> ranked = rank_plays(Position.start("portes"), Dice(3, 1), depth=1)
@@ -503,7 +503,7 @@ def rank_plays(position: Position, dice: Dice, depth: int = 1, filters: Filters 
 
 def _rolled_out(legal: LegalPlays, indices: list[int], played: int, settings: RolloutSettings,
                 after: AfterGame | None) -> list[Candidate]:
-    from tavli.rollout import _turned, rollout
+    from tavli.bots.rollout import _turned, rollout
 
     chosen = indices if played in indices else [*indices, played]
     found = []
@@ -673,7 +673,7 @@ def analyse_record(record: MatchRecord, depth: int = DEFAULT_DEPTH, workers: int
 
     >>> from tavli.dice import DiceRoller
     >>> from tavli.match import Match, MatchSettings
-    >>> from tavli.record import MatchRecord, PlayerInfo
+    >>> from tavli.formats.record import MatchRecord, PlayerInfo
     >>> m = Match(MatchSettings(length=1, games=("fevga",)), DiceRoller(seed=3))
     >>> for _ in range(6):
     ...     _ = m.roll(); _ = m.play(m.legal_plays()[-1])

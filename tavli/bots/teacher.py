@@ -1,9 +1,9 @@
 """Teach a network another player's judgement: positions of its own games, valued by a teacher.
 
-Self-play (``tavli.training``) teaches a network what its own play leads to. A *teacher* can
+Self-play (``tavli.bots.training``) teaches a network what its own play leads to. A *teacher* can
 teach it faster what a stronger judge thinks: anything with ``probabilities(position)`` giving
 the chances of the side to roll (win, win 2 points, lose 2 points). GNU Backgammon is one for
-Portes (``tavli.gnubg_player.GnubgPlayer``, at any depth); ``SearchTeacher`` makes one of a
+Portes (``tavli.engines.gnubg_player.GnubgPlayer``, at any depth); ``SearchTeacher`` makes one of a
 network's own search. ``sample`` plays a network against itself at 0 ply, exploring, and keeps
 the positions before each roll (races with every checker home left out: the bear-off database
 values those, not the network); ``label`` asks the teacher; ``fit`` lets the network's own
@@ -11,7 +11,7 @@ weights learn the teacher's chances, by Adam on the squared error of its three o
 how far the network's equity is from the teacher's on positions it did not learn from, before and
 after. ``tavli teach`` runs the three.
 
->>> from tavli.neural import Evaluator
+>>> from tavli.bots.neural import Evaluator
 >>> ev = Evaluator.for_variant("fevga")
 >>> taught = label(sample(ev, "fevga", 40, seed=1), SearchTeacher(ev, 0))
 >>> p = ev.probabilities(taught.position(0))
@@ -31,11 +31,11 @@ from typing import Protocol
 
 import numpy as np
 
-from tavli import _neural as N
-from tavli.bearoff import all_home
+from tavli.bots import _neural as N
+from tavli.bots.bearoff import all_home
+from tavli.bots.neural import Evaluator, Probabilities
 from tavli.dice import Dice
 from tavli.errors import TavliError
-from tavli.neural import Evaluator, Probabilities
 from tavli.position import Position
 from tavli.variants import WHITE, Variant, make_variant
 
@@ -216,7 +216,7 @@ class Regressor:
 
     @classmethod
     def of_network(cls, network: N.Network) -> Regressor:
-        """A game's network (``tavli._neural.Network``) to go on learning, its weights copied.
+        """A game's network (``tavli.bots._neural.Network``) to go on learning, its weights copied.
 
         >>> ev = Evaluator.for_variant("fevga")
         >>> x = inputs(Position.start("fevga").state[None, :], "fevga", ev.network[0].shape[0])
@@ -300,7 +300,7 @@ def fit(network: N.Network, lesson: Lesson, epochs: int, rate: float = RATE, see
         hidden: int = 0) -> Fitted:
     """``network`` after its own weights learned ``lesson``'s chances for ``epochs`` passes over
     all the positions but those held out; first widened to ``hidden`` hidden units, if more than
-    it has (the new units start silent: ``tavli._neural.widened``)."""
+    it has (the new units start silent: ``tavli.bots._neural.widened``)."""
     if epochs < 1:
         raise TeacherError("a fit takes at least one pass")
     if hidden > network[1].shape[0]:
@@ -335,8 +335,7 @@ def make_teacher(name: str, ply: int, evaluator: Evaluator, variant: Variant | s
     search at ``ply`` (0 or 1)."""
     variant = make_variant(variant)
     if name == "gnubg":
-        from tavli import gnubg_player
-
+        from tavli.engines import gnubg_player
         if variant.kernel_id != make_variant("portes").kernel_id:
             raise TeacherError(f"GNU Backgammon teaches Portes only, not {variant.name}")
         if not gnubg_player.available():

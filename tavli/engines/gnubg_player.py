@@ -10,7 +10,7 @@ at ``ply`` plies.
 It chooses among the legal plays tavli generates, so it plays by exactly our
 rules; a play that ends the game is worth its points. ``available()`` says
 whether the module can be imported; the benchmarks and the training
-yardstick (``tavli.training``) measure against it.
+yardstick (``tavli.bots.training``) measure against it.
 
 >>> from tavli import Position
 >>> board_before(Position.start("portes"))[1][5]  # the mover's 6 point
@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 
 from tavli import _kernel as K
+from tavli.bots.neural import Probabilities
 from tavli.errors import TavliError
-from tavli.neural import Probabilities
 from tavli.position import LegalPlays, Position
 
 
@@ -134,7 +134,7 @@ class GnubgPlayer:
     def probabilities(self, position: Position) -> Probabilities:
         """GNU Backgammon's chances for the side to roll in a Portes ``position`` that is not
         over, at the player's ply: win, win 2 points and lose 2 points (gammons and backgammons
-        together, as Portes scores them), as ``tavli.neural.Evaluator.probabilities`` gives ours.
+        together, as Portes scores them), as ``tavli.bots.neural.Evaluator.probabilities`` gives ours.
 
         >>> p = GnubgPlayer().probabilities(Position.start("portes"))
         >>> 0.45 < p.win < 0.55 and 0.1 < p.win2 < 0.2

@@ -10,7 +10,7 @@ each game (``encode``); inputs are sparse, so the first layer adds only the
 rows of the inputs that are not zero. A network is the tuple
 ``(W1[n_in, H], b1[H], W2[3, H], b2[3])`` of ``float32`` arrays.
 
-When both sides have all their checkers home, ``tavli.bearoff`` answers
+When both sides have all their checkers home, ``tavli.bots.bearoff`` answers
 instead of the network (``race`` is its pair of tables; empty tables turn
 it off).
 
@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from tavli import _kernel as K
-from tavli.bearoff import all_home, race_probabilities
+from tavli.bots.bearoff import all_home, race_probabilities
 
 N_HIDDEN = 80
 _BASE = 192  # 24 points x 2 sides x 4 units
@@ -1020,7 +1020,7 @@ MONEY = np.array([[-1.0, 2.0, 1.0, -1.0], [-1.0, 2.0, 1.0, -1.0]])
 def weighted(out: np.ndarray, c: np.ndarray) -> float:
     """A value's worth to its side, ``c[0] + c[1] win + c[2] win2 + c[3] lose2``: with
     ``MONEY``'s row, ``equity``; at a match score, match equity scaled to points
-    (``tavli.met.AfterGame.weights``). A search takes the weights as ``wt[2, 4]``:
+    (``tavli.bots.match_equity.AfterGame.weights``). A search takes the weights as ``wt[2, 4]``:
     row 0 for the side whose plays it values, row 1 for his opponent."""
     return float(c[0] + c[1] * out[0] + c[2] * out[1] + c[3] * out[2])
 

@@ -3,7 +3,7 @@
 Games come in pairs that replay the same dice with the seats swapped, which
 cancels much of the luck, and the first player to move alternates.
 
-Given a ``luck`` meter (such as ``tavli.neural.Evaluator.luck``) a duel also
+Given a ``luck`` meter (such as ``tavli.bots.neural.Evaluator.luck``) a duel also
 counts each game's luck: what every roll was worth against an average roll,
 to the first player and against him. Points less luck estimate the same
 points per game, since each roll's luck averages zero over the throws
@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from tavli.bots import Player
+from tavli.bots.basic import Player
 from tavli.dice import Dice
 from tavli.position import Position
 from tavli.variants import BLACK, WHITE, Variant, make_variant

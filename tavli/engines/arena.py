@@ -1,5 +1,5 @@
 """A Portes engine on standard input and output, speaking the arena's line protocol
-(and, by ``serve``'s choice, Tavli's own protocol for every game: ``tavli.engine_protocol``).
+(and, by ``serve``'s choice, Tavli's own protocol for every game: ``tavli.engines.tavli_protocol``).
 
 One line each way (see docs/engine.md)::
 
@@ -32,9 +32,9 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
+from tavli.bots.neural import NeuralBot
 from tavli.dice import Dice
 from tavli.errors import TavliError
-from tavli.neural import NeuralBot
 from tavli.position import Position
 from tavli.variants import WHITE, Portes
 
@@ -92,7 +92,7 @@ PROTOCOLS = ("auto", "arena", "tavli")
 def serve(inp: Iterable[str], out: TextIO, level: str, seed: int | None = None, protocol: str = "arena") -> None:
     """Answer protocol lines from ``inp`` until ``quit`` or the end of input.
 
-    ``protocol`` is ``arena`` (this module's), ``tavli`` (``tavli.engine_protocol``,
+    ``protocol`` is ``arena`` (this module's), ``tavli`` (``tavli.engines.tavli_protocol``,
     every game) or ``auto``: the arena's when the first command is one of its own
     (``hello``, ``newgame``, ``move``, ``gameover``), else Tavli's.
     """
@@ -109,8 +109,7 @@ def serve(inp: Iterable[str], out: TextIO, level: str, seed: int | None = None, 
         protocol = "arena" if first in ARENA_COMMANDS else "tavli"
         lines = itertools.chain(ahead, lines)
     if protocol == "tavli":
-        from tavli import engine_protocol
-
+        from tavli.engines import tavli_protocol as engine_protocol
         engine_protocol.serve(lines, out, level, seed)
         return
     bot = NeuralBot(level, seed=seed)

@@ -28,10 +28,18 @@ from pathlib import Path
 from tavli.bots import BOTS
 from tavli.dice import Dice
 from tavli.errors import Reason, TavliError
+from tavli.formats.record import (
+    MAX_GAME_POINTS,
+    GameEnd,
+    MatchRecord,
+    PlayerInfo,
+    RecordedGame,
+    RecordError,
+    TurnRecord,
+)
 from tavli.game import Game
 from tavli.match import MatchSettings
 from tavli.position import Position
-from tavli.record import MAX_GAME_POINTS, GameEnd, MatchRecord, PlayerInfo, RecordedGame, RecordError, TurnRecord
 from tavli.variants import BLACK, WHITE, Color
 
 COLUMN = 28
@@ -177,7 +185,7 @@ def import_mat(text: str, *, source: str = "") -> MatchRecord:
     >>> import_mat(" 3 point match\\n", source="x.mat")
     Traceback (most recent call last):
     ...
-    tavli.mat.MatError: x.mat: no game in the file
+    tavli.formats.mat.MatError: x.mat: no game in the file
     """
     try:
         return _import_mat(text)

@@ -151,7 +151,7 @@ def _longest_run(made: np.ndarray) -> np.ndarray:
 
 
 LEVELS = ("beginner", "casual", "intermediate", "advanced", "expert", "champion")
-"""The neural bots' levels, weakest first (see ``tavli.neural.LEVELS``)."""
+"""The neural bots' levels, weakest first (see ``tavli.bots.neural.LEVELS``)."""
 BOTS = ("random", "heuristic", *LEVELS)
 
 
@@ -164,7 +164,7 @@ def make_bot(name: str, rng: random.Random | None = None) -> Player:
     if name == "heuristic":
         return HeuristicBot()
     if name in LEVELS:
-        from tavli.neural import NeuralBot  # the networks load only when asked for
+        from tavli.bots.neural import NeuralBot  # the networks load only when asked for
 
         return NeuralBot(name, seed=seed)
     raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}")

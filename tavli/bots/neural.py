@@ -1,6 +1,6 @@
 """Neural evaluators for the three games, search, and the bots' levels.
 
-Each game has a network trained by self-play (see ``tavli.training`` and
+Each game has a network trained by self-play (see ``tavli.bots.training`` and
 docs/training.md); its weights ship in ``tavli/weights``. An evaluator
 answers, for a position with one side to roll, the chances of that side
 winning, winning 2 points and losing 2 points, and their expected points.
@@ -32,11 +32,11 @@ from pathlib import Path
 import numpy as np
 
 from tavli import _kernel as K
-from tavli import _neural as N
-from tavli import bearoff
+from tavli.bots import _neural as N
+from tavli.bots import bearoff
+from tavli.bots.match_equity import AfterGame, MatchScore
 from tavli.dice import Dice
 from tavli.errors import TavliError
-from tavli.met import AfterGame, MatchScore
 from tavli.position import LegalPlays, Position, _grow_workspace, _workspace
 from tavli.variants import Variant, make_variant
 
@@ -116,7 +116,7 @@ class Evaluator:
 
     @functools.cached_property
     def fingerprint(self) -> str:
-        """A short hash of the weights: which network made a figure (``tavli.openings`` keeps it).
+        """A short hash of the weights: which network made a figure (``tavli.study.openings`` keeps it).
 
         >>> len(Evaluator.for_variant("portes").fingerprint)
         12
@@ -155,7 +155,7 @@ class Evaluator:
         plays within ``margin`` of the best at ``i`` plies go on to ``i + 1``
         plies, down to ``depth``. Without ``after`` plays are ranked by equity
         (points per game); with it (the match equity after each outcome of the
-        game, ``tavli.met``) by the chance of winning the match, and both sides
+        game, ``tavli.bots.match_equity``) by the chance of winning the match, and both sides
         play so in the search. With ``decide`` only the choice matters: the
         search stops where a single play would go deeper (the first's depth
         may then be less than ``depth``).
@@ -217,7 +217,7 @@ class Evaluator:
         """How much better than an average roll ``dice`` are for the side to roll in
         ``position``: his equity after his best play of them less the mean over all 36
         throws, both by 0-ply; with ``after``, his chance of winning the match instead
-        (``tavli.met.AfterGame.value``). Its mean over the throws is 0.
+        (``tavli.bots.match_equity.AfterGame.value``). Its mean over the throws is 0.
 
         >>> ev = Evaluator.for_variant("portes")
         >>> ev.luck(Position.start("portes"), Dice(3, 1)) > 0
@@ -240,10 +240,10 @@ def roll_luck(values: Mapping[Dice, Probabilities], dice: Dice, worth: Callable[
 
 
 def search_weights(after: AfterGame) -> np.ndarray:
-    """The search's outcome weights (``tavli._neural.weighted``) for the side to play, whose
+    """The search's outcome weights (``tavli.bots._neural.weighted``) for the side to play, whose
     match equity after each outcome is ``after``, and for his opponent.
 
-    >>> from tavli.met import MONEY
+    >>> from tavli.bots.match_equity import MONEY
     >>> (search_weights(MONEY) == N.MONEY).all()
     np.True_
     """
@@ -352,7 +352,7 @@ class NeuralBot:
         play), or with the match ``score`` of the side to play for the match.
 
         >>> from tavli.match import MatchSettings
-        >>> from tavli.met import MatchScore
+        >>> from tavli.bots.match_equity import MatchScore
         >>> legal = Position.start("portes").legal_plays(Dice(3, 1))
         >>> score = MatchScore.at(MatchSettings(length=5), need=1, opp_need=1, game=0)
         >>> str(legal[NeuralBot("advanced").choose(legal, score)])

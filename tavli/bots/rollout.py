@@ -6,8 +6,8 @@ sides and scores it for the side to roll. Two things narrow the interval:
 * stratified dice: over every 36 trials the first roll runs through all 36
   throws, and over every 1296 the first two rolls through all 1296 pairs
   (the trials' later rolls are random);
-* luck subtraction, as in ``tavli.duel``: each trial's points less the luck
-  of every roll (``tavli.neural.Evaluator.luck``, its value against the mean
+* luck subtraction, as in ``tavli.bots.duel``: each trial's points less the luck
+  of every roll (``tavli.bots.neural.Evaluator.luck``, its value against the mean
   of all 36 throws), the roller's luck counted for him and against his
   opponent. Each roll's luck averages zero over the throws, so the mean is
   the same; the spread is several times smaller.
@@ -31,9 +31,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 
+from tavli.bots.neural import LEVELS, Evaluator, NeuralBot
 from tavli.dice import Dice
 from tavli.errors import TavliError
-from tavli.neural import LEVELS, Evaluator, NeuralBot
 from tavli.position import Position
 
 MAX_TURNS = 2000
@@ -51,7 +51,7 @@ class RolloutSettings:
 
     trials: int = 1296
     level: str = "advanced"
-    """The level that plays both sides (``tavli.neural.LEVELS``)."""
+    """The level that plays both sides (``tavli.bots.neural.LEVELS``)."""
     seed: int = 1
     luck: bool = True
     """Subtract each roll's luck (variance reduction)."""

@@ -21,7 +21,7 @@ line ``error: REASON`` that changes nothing (see docs/engine.md for the full lis
 >>> engine.answer("play 7 1")
 'error: dice must be two numbers from 1 to 6, not (7, 1)'
 
-``EngineClient`` runs such a program as a ``tavli.bots.Player``, so ``tavli.duel``
+``EngineClient`` runs such a program as a ``tavli.bots.Player``, so ``tavli.bots.duel``
 can measure it against any other player.
 """
 
@@ -35,11 +35,11 @@ from types import TracebackType
 from typing import TextIO
 
 from tavli import __version__
+from tavli.bots.match_equity import MatchEquityError, MatchScore
+from tavli.bots.neural import DEFAULT_LEVEL, LEVELS, Evaluator, NeuralBot
 from tavli.dice import Dice
 from tavli.errors import TavliError
 from tavli.match import MatchSettings
-from tavli.met import MatchEquityError, MatchScore
-from tavli.neural import DEFAULT_LEVEL, LEVELS, Evaluator, NeuralBot
 from tavli.position import LegalPlays, Position
 from tavli.variants import BLACK, VARIANTS, WHITE, Color, Variant, variant_from_string
 

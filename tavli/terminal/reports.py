@@ -6,7 +6,7 @@ analysis (``tavli analyse``), the opening tables (``tavli openings``), the match
 Each view is a ``rich`` renderable built from the library's results; its words come from
 ``tavli.terminal.Words``, so a Greek terminal gets Greek words and Greek figures (0,125).
 
->>> from tavli.openings import shipped
+>>> from tavli.study.openings import shipped
 >>> from tavli.terminal import render_text
 >>> "Φεύγα" in render_text(openings_view(shipped(), ["fevga"], "el"))
 True
@@ -29,10 +29,10 @@ from tavli.terminal import SEAT_KINDS, Words, board
 from tavli.variants import BLACK, WHITE, Color
 
 if TYPE_CHECKING:
-    from tavli.analysis import Decision, MatchAnalysis
-    from tavli.openings import OpeningTables
-    from tavli.record import MatchRecord
-    from tavli.rollout import RolloutResult
+    from tavli.bots.rollout import RolloutResult
+    from tavli.formats.record import MatchRecord
+    from tavli.study.analysis import Decision, MatchAnalysis
+    from tavli.study.openings import OpeningTables
 
 PLAY_WIDTH = 24
 """Characters a play's notation takes in the lists of plays, so the figures line up."""

@@ -1,13 +1,13 @@
 """Self-play training of a game's network by temporal-difference learning.
 
 Worker threads play greedy 0-ply games against themselves in the compiled
-kernel (``tavli._neural.train_games``) and move one shared network after
+kernel (``tavli.bots._neural.train_games``) and move one shared network after
 every turn (TD(0), or TD(λ) with ``td_lambda``; lock-free updates). The main thread shows progress, saves
 checkpoints and, every so often, measures strength: the network at 0-ply
-against the heuristic bot of ``tavli.bots`` and, less the rolls' luck, against
+against the heuristic bot of ``tavli.bots.basic`` and, less the rolls' luck, against
 fixed references (``measure_yardstick``: the shipped network, GNU Backgammon).
 A checkpoint holds everything needed to resume, and is itself a network file
-``tavli.neural`` can load.
+``tavli.bots.neural`` can load.
 
 >>> config = TrainConfig(variant="fevga", games=200, threads=1, eval_every=0)
 >>> config.alpha_at(0), config.alpha_at(10**9) == config.alpha_min
@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tavli import _kernel as K
-from tavli import _neural as N
-from tavli import bearoff
+from tavli.bots import _neural as N
+from tavli.bots import bearoff
 from tavli.errors import TavliError
 from tavli.position import Position
 from tavli.variants import make_variant
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
     from rich.progress import ProgressColumn
 
-    from tavli.neural import NeuralBot
+    from tavli.bots.neural import NeuralBot
 
 CHUNK = 100  # games per call into the kernel
 SAVE_SECONDS = 600.0  # a checkpoint at least this often, however slow the games
@@ -57,7 +57,7 @@ class TrainConfig:
     hidden: int = N.N_HIDDEN
     inputs: int = 0
     """The inputs the network reads: 0 for all of its game's, or fewer, where one of the game's
-    groups of inputs ends (``tavli._neural.INPUT_GROUP_ENDS``), to leave out the last groups."""
+    groups of inputs ends (``tavli.bots._neural.INPUT_GROUP_ENDS``), to leave out the last groups."""
     alpha: float = 0.1
     alpha_min: float = 0.02
     half_life: int = 300_000
@@ -66,7 +66,7 @@ class TrainConfig:
     """Chance that a self-play turn plays a random legal play (the value learned stays the best play's)."""
     lookahead: int = 0
     """1: learn each position's 1-ply value (all 21 rolls) instead of the value after the roll
-    played (``tavli._neural.train_games``), about twenty times slower a game; 2: its 2-ply
+    played (``tavli.bots._neural.train_games``), about twenty times slower a game; 2: its 2-ply
     value, about twenty times slower again."""
     td_lambda: float = 0.0
     """TD(λ)'s trace decay: each turn's error also moves the positions before it in the game,
@@ -191,7 +191,7 @@ def new_state(config: TrainConfig) -> TrainState:
 
 def _candidate(state: TrainState) -> NeuralBot:
     """The network being trained, as a bot at 0-ply (the advanced level), on a copy of its weights."""
-    from tavli.neural import Evaluator, NeuralBot
+    from tavli.bots.neural import Evaluator, NeuralBot
 
     v = make_variant(state.config.variant)
     w1, b1, w2, b2 = (a.copy() for a in state.network)
@@ -201,8 +201,8 @@ def _candidate(state: TrainState) -> NeuralBot:
 
 def measure(state: TrainState, games: int, seed: int) -> tuple[float, float]:
     """Points per game of the network at 0-ply against the heuristic bot, with the 95% half-width."""
-    from tavli.bots import HeuristicBot
-    from tavli.duel import duel
+    from tavli.bots.basic import HeuristicBot
+    from tavli.bots.duel import duel
 
     result = duel(make_variant(state.config.variant), _candidate(state), HeuristicBot(), games, seed=seed)
     return result.ppg, result.ci95
@@ -213,20 +213,20 @@ YARDSTICKS = ("shipped", "gnubg")
 
 
 def measure_yardstick(state: TrainState, games: int, seed: int) -> dict[str, float]:
-    """Points per game less luck (``tavli.duel``) of the network at 0-ply against fixed references,
+    """Points per game less luck (``tavli.bots.duel``) of the network at 0-ply against fixed references,
     each with the 95% half-width (``NAME_ci95``): ``shipped``, the game's shipped network at the
     same depth, and for Portes ``gnubg``, GNU Backgammon at 0-ply (left out when its module cannot
-    be imported: ``tavli.gnubg_player.available``). The luck is valued by the shipped network, and
+    be imported: ``tavli.engines.gnubg_player.available``). The luck is valued by the shipped network, and
     with the same ``seed`` every measurement replays the same dice.
 
     >>> figures = measure_yardstick(new_state(TrainConfig(variant="fevga", hidden=4)), games=2, seed=1)
     >>> sorted(figures), figures["shipped"] < 0
     (['shipped', 'shipped_ci95'], True)
     """
-    from tavli import gnubg_player
-    from tavli.bots import Player
-    from tavli.duel import duel
-    from tavli.neural import Evaluator, NeuralBot
+    from tavli.bots.basic import Player
+    from tavli.bots.duel import duel
+    from tavli.bots.neural import Evaluator, NeuralBot
+    from tavli.engines import gnubg_player
 
     v = make_variant(state.config.variant)
     references: dict[str, Player] = {"shipped": NeuralBot("advanced")}

@@ -3,10 +3,10 @@
 In Tavli the starter of a game is found by a one-die roll-off and then rolls
 both dice (docs/rules.md), so each of the 21 rolls, doubles included, can open
 a game. For each game and each roll this module ranks every legal play from the
-starting position at 2 plies (``tavli.neural.Evaluator.analyse`` with no
+starting position at 2 plies (``tavli.bots.neural.Evaluator.analyse`` with no
 filter), then rolls out the best few (``OpeningSettings.candidates``, and any
 within ``OpeningSettings.margin`` of the best, at most ``OpeningSettings.most``)
-with ``tavli.rollout``: one level on both sides, the opponent's first two replies
+with ``tavli.bots.rollout``: one level on both sides, the opponent's first two replies
 stratified over the 36 throws, each roll's luck subtracted, every play of a roll
 on the same dice.
 
@@ -42,12 +42,12 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from tavli.analysis import Thresholds
+from tavli.bots.neural import LEVELS, Evaluator
+from tavli.bots.rollout import RolloutSettings, _chunk
 from tavli.dice import Dice
 from tavli.errors import DiceError, Reason, TavliError
-from tavli.neural import LEVELS, Evaluator
 from tavli.position import LegalPlays, Position
-from tavli.rollout import RolloutSettings, _chunk
+from tavli.study.analysis import Thresholds
 
 GAMES = ("portes", "plakoto", "fevga")
 OPENING_ROLLS = tuple(Dice(high, low) for high in range(1, 7) for low in range(1, high + 1))
@@ -67,7 +67,7 @@ class Judgement:
     loss: float
     """What it gives up against the best play, in points per game (``OpeningTables.losses``)."""
     skill: str
-    """``"doubtful"``, ``"error"`` or ``"blunder"`` by the game's ``tavli.analysis.THRESHOLDS``;
+    """``"doubtful"``, ``"error"`` or ``"blunder"`` by the game's ``tavli.study.analysis.THRESHOLDS``;
     ``""`` for a good play, the best one, and the only one."""
     best: bool
     """The best play by the tables."""
@@ -487,7 +487,7 @@ def opening_roll(text: str) -> Dice:
     >>> opening_roll("7-1")
     Traceback (most recent call last):
     ...
-    tavli.openings.OpeningsError: not a roll: '7-1' (two dice from 1 to 6, like 6-5)
+    tavli.study.openings.OpeningsError: not a roll: '7-1' (two dice from 1 to 6, like 6-5)
     """
     try:
         dice = Dice.parse(text)

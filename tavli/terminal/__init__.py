@@ -36,16 +36,16 @@ from rich.table import Table
 from rich.text import Text
 
 from tavli.bots import BOTS, Player, make_bot
-from tavli.chances import chances_of
 from tavli.dice import Dice, DiceRoller
 from tavli.errors import LANGUAGES, Reason, TavliError, translations
+from tavli.formats.record import MatchRecord, PlayerInfo, write
 from tavli.match import TAVLI_SEQUENCE, GameRecord, Match, MatchSettings
 from tavli.position import GameResult, LegalPlays, Play, PointView, Position
-from tavli.record import MatchRecord, PlayerInfo, write
+from tavli.study.chances import chances_of
 from tavli.variants import BLACK, WHITE, Color, Variant
 
 if TYPE_CHECKING:
-    from tavli.analysis import RankedPlay
+    from tavli.study.analysis import RankedPlay
 
 SEAT_KINDS = ("human", *BOTS)
 HINT_LEVEL = "expert"
@@ -152,7 +152,7 @@ class Words:
 
 NAMES = ("White", "Black", "Portes", "Plakoto", "Fevga", *SEAT_KINDS, "doubtful", "error", "blunder", "a good play")
 """Words said by name rather than by a template in the code: the sides, the games, the seats'
-kinds and levels, and the skill of a play (``tavli.analysis``)."""
+kinds and levels, and the skill of a play (``tavli.study.analysis``)."""
 
 
 def command_words(language: str) -> dict[str, tuple[str, ...]]:
@@ -577,7 +577,7 @@ def hint_lines(words: Words, plays: Sequence[tuple[str, float, float]]) -> list[
 
 def hint_view(position: Position, dice: Dice, ranked: Sequence[RankedPlay], match: tuple[int, str, str] | None,
               language: str = "en") -> Group:
-    """``tavli hint``'s answer: every play of ``dice`` ranked (``tavli.analysis.rank_plays``),
+    """``tavli hint``'s answer: every play of ``dice`` ranked (``tavli.study.analysis.rank_plays``),
     with its values, in a table; ``match`` is the match's length, score and order when the plays
     are ranked for the match."""
     words = Words(language)
@@ -662,7 +662,7 @@ def seat_label(color: Color, kind: str, humans: int, language: str = "en") -> st
 
 
 def _draws_random(kind: str) -> bool:
-    from tavli.neural import LEVELS
+    from tavli.bots.neural import LEVELS
 
     return kind == "random" or (kind in LEVELS and LEVELS[kind].noise > 0)
 
@@ -749,7 +749,7 @@ class TerminalMatch:
                                  extra=extra))
 
     def chances_text(self) -> Text:
-        """``  Match chances: White 54.2%, Black 45.8%`` (``tavli.chances``)."""
+        """``  Match chances: White 54.2%, Black 45.8%`` (``tavli.study.chances``)."""
         found = chances_of(self.match)
         white_percent, black_percent = (self.words.number(100 * x, ".1f") + "%" for x in (found.white, found.black))
         return self.words("  Match chances: {white}, {black}",
@@ -857,9 +857,9 @@ class TerminalMatch:
         self.commit(seat, dice, play)
 
     def bot_choice(self, bot: Player, legal: LegalPlays) -> int:
-        """A neural bot plays for the match (``tavli.met``), the others as they always do."""
-        from tavli.met import MatchScore
-        from tavli.neural import NeuralBot
+        """A neural bot plays for the match (``tavli.bots.match_equity``), the others as they always do."""
+        from tavli.bots.match_equity import MatchScore
+        from tavli.bots.neural import NeuralBot
 
         if isinstance(bot, NeuralBot):
             return bot.choose(legal, MatchScore.of(self.match))
@@ -914,9 +914,9 @@ class TerminalMatch:
 
     def tutor_allows(self, legal: LegalPlays, play: Play) -> bool:
         """The tutor (``--tutor``): a blunder, by the hints' judgement at the match's score
-        (``tavli.analysis``), is played only once the player says so, as on the web app's board."""
-        from tavli.analysis import evaluate_decision
-        from tavli.met import MatchScore
+        (``tavli.study.analysis``), is played only once the player says so, as on the web app's board."""
+        from tavli.bots.match_equity import MatchScore
+        from tavli.study.analysis import evaluate_decision
 
         if len(legal) < 2:
             return True
@@ -966,8 +966,8 @@ class TerminalMatch:
             return
         self.console.print(offer_words(self.words, self.mover(mine), points))
         if theirs.bot is not None:
-            from tavli.met import MatchScore
-            from tavli.neural import NeuralBot
+            from tavli.bots.match_equity import MatchScore
+            from tavli.bots.neural import NeuralBot
 
             judge = theirs.bot if isinstance(theirs.bot, NeuralBot) else NeuralBot(HINT_LEVEL)
             takes = judge.accepts_resignation(legal, points, MatchScore.of(match))
@@ -998,8 +998,8 @@ class TerminalMatch:
         """The best plays for the match at its score, by the expert bot (as its bots play): each
         play's chance of winning the match, what it gives up against the best, and its expected
         points in the game."""
-        from tavli.met import MatchScore
-        from tavli.neural import NeuralBot
+        from tavli.bots.match_equity import MatchScore
+        from tavli.bots.neural import NeuralBot
 
         found = NeuralBot(HINT_LEVEL).analyse(legal, MatchScore.of(self.match))[:3]
         for line in hint_lines(self.words, [(str(legal[a.index]), a.match_equity or 0.0, a.equity) for a in found]):
@@ -1034,13 +1034,13 @@ def play_match(settings: MatchSettings, seats: dict[Color, str], roller: DiceRol
     or a neural level (``beginner`` ... ``champion``).
     ``read_line(prompt)`` reads a human's answer (default: the console's
     input); end of input leaves the match cleanly, and so does Ctrl-C (with
-    exit status 130). With ``save``, the match record (tavli.record) is
+    exit status 130). With ``save``, the match record (tavli.formats.record) is
     written there when the match ends or stops. Everything is said in
-    ``language`` (``en`` or ``el``). With ``record`` (``tavli.record``), the
+    ``language`` (``en`` or ``el``). With ``record`` (``tavli.formats.record``), the
     match goes on from where the record leaves it, with its settings; the
     dice from then on are ``roller``'s. With ``tutor``, a human's blunder is
     played only once he confirms it; with ``chances``, each board shows each
-    side's chance of winning the match (``tavli.chances``).
+    side's chance of winning the match (``tavli.study.chances``).
     """
     words = Words(language)
     console = console or Console(highlight=False)
@@ -1105,10 +1105,10 @@ def practise_openings(game: str, *, rolls: int | None = None, rng: random.Random
                       language: str = "en") -> PracticeTally:
     """Deal opening rolls of ``game`` as the dice fall, read the player's play of each from the
     start position (notation, or a number from ``list``), and judge it by the opening tables
-    (``tavli.openings.shipped().judged``): what it gives up against the best, doubtful to
+    (``tavli.study.openings.shipped().judged``): what it gives up against the best, doubtful to
     blunder by the review's thresholds. Stops after ``rolls`` rolls, at ``q`` or at the end of
     input. Everything is said in ``language``."""
-    from tavli.openings import shipped
+    from tavli.study.openings import shipped
 
     words = Words(language)
     commands = command_words(language)

@@ -56,7 +56,7 @@ class RecordError(TavliError):
     >>> loads('{"format": "tavli-match", "version": 9}')
     Traceback (most recent call last):
     ...
-    tavli.record.RecordError: version 9 is not supported: this Tavli reads version 1
+    tavli.formats.record.RecordError: version 9 is not supported: this Tavli reads version 1
     """
 
 
