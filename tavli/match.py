@@ -18,9 +18,9 @@ from tavli.dice import Dice, DiceRoller
 from tavli.errors import GameOverError, IllegalPlayError, TavliError
 from tavli.game import Game, Turn
 from tavli.position import GameResult, LegalPlays, Play
-from tavli.variants import BLACK, VARIANTS, WHITE, Color, Fevga, MotherPin, Plakoto, Portes, Variant
+from tavli.variants import BLACK, GAMES, VARIANTS, WHITE, Color, Fevga, MotherPin, Plakoto, Portes, Variant
 
-TAVLI_SEQUENCE = ("portes", "plakoto", "fevga")
+TAVLI_SEQUENCE = GAMES
 RESIGNED = "resigned"
 RESIGNED_MATCH = "resigned the match"
 CLAIMED = "claimed: the opponent was absent"

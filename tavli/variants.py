@@ -132,6 +132,9 @@ class Fevga(Variant):
 
 
 VARIANTS: dict[str, type[Variant]] = {v.name: v for v in (Portes, Plakoto, Fevga)}
+"""The games by name, in the order a Tavli match plays them: the one list of the games."""
+GAMES: tuple[str, ...] = tuple(VARIANTS)
+"""The games' names: ``('portes', 'plakoto', 'fevga')``."""
 
 
 def _parse_option(cls: type[Variant], key: str, text: str) -> object:
