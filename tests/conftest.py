@@ -1,5 +1,9 @@
-"""Shared test setup: compile the rules kernel once before any worker starts; the fixtures of
-the web app's tests (an app client on a fresh database, a real server, a browser)."""
+"""Shared test setup: compile the rules kernel once before any worker starts; the markers of the
+slow kinds of test; the fixtures of the web app's tests (an app client on a fresh database, a real
+server, a browser).
+
+``pytest -m "not slow"`` is the fast loop: it leaves out every test marked ``slow`` and, with them,
+every ``browser``, ``gnubg`` and ``postgres`` test (each of those kinds counts as slow)."""
 
 from __future__ import annotations
 
@@ -31,6 +35,19 @@ os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="tavli-tests-config-")
 settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+SLOW_KINDS = ("browser", "gnubg", "postgres")
+"""Markers of tests that need something outside Python (a browser, GNU Backgammon, a PostgreSQL
+server): each is slow too, so that the fast loop leaves them out."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+        if any(item.get_closest_marker(kind) for kind in SLOW_KINDS):
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_configure(config: pytest.Config) -> None:
