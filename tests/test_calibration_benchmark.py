@@ -1,4 +1,4 @@
-"""``benchmarks/calibration.py``: the networks' chances set beside what came true, and GNU
+"""``benchmarks/strength/calibration.py``: the networks' chances set beside what came true, and GNU
 Backgammon's beside ours in Portes."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from tavli.variants import BLACK, WHITE
 
 
 def calibration() -> ModuleType:
-    return benchmark("calibration")
+    return benchmark("strength/calibration")
 
 
 def test_a_game_keeps_every_rollers_chances_and_result() -> None:
@@ -74,7 +74,8 @@ def test_a_perfect_forecast_has_no_bias_and_a_constant_one_no_skill() -> None:
 
 
 def test_the_benchmark_prints_each_chance_beside_gnubgs() -> None:
-    done = subprocess.run([sys.executable, "benchmarks/calibration.py", "--games", "6", "--variants", "portes,fevga"],
+    done = subprocess.run([sys.executable, "benchmarks/strength/calibration.py",
+                           "--games", "6", "--variants", "portes,fevga"],
                           cwd=ROOT, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr[-2000:]
     out = done.stdout
@@ -82,7 +83,7 @@ def test_the_benchmark_prints_each_chance_beside_gnubgs() -> None:
     assert "Brier score ours / GNU Backgammon's:" in out and "\nfevga: 6 games" in out
     fevga = out[out.index("\nfevga"):]
     assert "win 2 points   network" in fevga and "gnubg" not in fevga
-    refused = subprocess.run([sys.executable, "benchmarks/calibration.py", "--games", "1"],
+    refused = subprocess.run([sys.executable, "benchmarks/strength/calibration.py", "--games", "1"],
                              cwd=ROOT, capture_output=True, text=True, timeout=240)
     assert refused.returncode == 2 and "--games needs 2 or more" in refused.stderr
 
@@ -100,7 +101,7 @@ def test_gnubg_values_portes_positions_only() -> None:
 
 def test_a_refit_folds_its_maps_into_the_output_layer(tmp_path: Path) -> None:
     out = tmp_path / "fevga.npz"
-    done = subprocess.run([sys.executable, "benchmarks/calibration.py", "--variants", "fevga", "--games", "8",
+    done = subprocess.run([sys.executable, "benchmarks/strength/calibration.py", "--variants", "fevga", "--games", "8",
                            "--refit", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr[-2000:]
     assert f"refit, written to {out}:" in done.stdout and "win 2 points: a = " in done.stdout
@@ -138,7 +139,7 @@ def test_a_network_of_another_game_is_refused() -> None:
     for args, why in ((["--variants", "portes", "--network", fevga], "is not a portes network"),
                       (["--variants", "portes,fevga", "--network", fevga], "take one game"),
                       (["--variants", "portes", "--network", "/etc/hostname"], "cannot read network")):
-        done = subprocess.run([sys.executable, "benchmarks/calibration.py", "--games", "2", *args],
+        done = subprocess.run([sys.executable, "benchmarks/strength/calibration.py", "--games", "2", *args],
                               cwd=ROOT, capture_output=True, text=True, timeout=240)
         assert done.returncode == 2 and why in done.stderr and "Traceback" not in done.stderr
 

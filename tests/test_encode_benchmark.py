@@ -1,4 +1,4 @@
-"""``benchmarks/encode.py``: what each group of a game's network inputs costs."""
+"""``benchmarks/speed/encode.py``: what each group of a game's network inputs costs."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from tavli.bots.neural import Evaluator
 
 
 def test_one_line_for_each_width_a_network_can_have() -> None:
-    done = subprocess.run([sys.executable, "benchmarks/encode.py", "--variants", "fevga", "plakoto", "--games", "2",
+    done = subprocess.run([sys.executable, "benchmarks/speed/encode.py",
+                           "--variants", "fevga", "plakoto", "--games", "2",
                            "--repeats", "1"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()

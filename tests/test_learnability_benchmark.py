@@ -1,4 +1,4 @@
-"""``benchmarks/learnability.py``: how much of a 1-ply search's correction networks can learn."""
+"""``benchmarks/strength/learnability.py``: how much of a 1-ply search's correction networks can learn."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from tavli.bots.neural import Evaluator
 from tavli.bots.teacher import SearchTeacher
 from tavli.variants import make_variant
 
-learnability = benchmark("learnability")
+learnability = benchmark("strength/learnability")
 
 
 def test_the_positions_sampled_carry_both_values_and_leave_out_races_at_home() -> None:
@@ -85,7 +85,8 @@ def test_a_network_fine_tuned_to_its_own_values_stays_where_it_is(tmp_path: Path
 
 def test_the_script_prints_a_line_for_each_shape_and_width_and_keeps_its_positions(tmp_path: Path) -> None:
     kept = tmp_path / "positions.npz"
-    args = [sys.executable, "benchmarks/learnability.py", "--variant", "fevga", "--seconds", "1", "--jobs", "1",
+    args = [sys.executable, "benchmarks/strength/learnability.py",
+            "--variant", "fevga", "--seconds", "1", "--jobs", "1",
             "--shapes", "4", "3,2", "--inputs", "253", "273", "--epochs", "1", "--positions-file", str(kept),
             "--fine-tune", str(tmp_path / "tuned.npz")]
     done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=300)
@@ -106,7 +107,8 @@ def test_the_script_prints_a_line_for_each_shape_and_width_and_keeps_its_positio
     (["--epochs", "0"], "--jobs and --epochs must be at least 1"),
 ])
 def test_bad_options_get_one_line(option: list[str], message: str) -> None:
-    done = subprocess.run([sys.executable, "benchmarks/learnability.py", "--seconds", "0", "--jobs", "1", *option],
+    done = subprocess.run([sys.executable, "benchmarks/strength/learnability.py",
+                           "--seconds", "0", "--jobs", "1", *option],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 2
     assert message in done.stderr

@@ -1,4 +1,4 @@
-"""``benchmarks/load.py`` run tiny as a process of its own: the figures it writes are those of real play.
+"""``benchmarks/speed/load.py`` run tiny as a process of its own: the figures it writes are those of real play.
 
 The café pace here thinks 0.05–0.1 s, so that a few seconds see many actions; the figures
 themselves (how fast, how late) are the benchmark's business, not the test's.
@@ -28,7 +28,8 @@ RUN_FIELDS = {"servers", "matches", "bot_matches", "ramp_s", "connected_at_start
 
 def run_load(tmp_path: Path, *options: str) -> tuple[dict[str, Any], str]:
     out = tmp_path / "load.json"
-    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "load.py"), *options, "--json", str(out)],
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "speed" / "load.py"),
+                                               *options, "--json", str(out)],
                           cwd=tmp_path, capture_output=True, text=True, timeout=240,
                           env={**os.environ, "NO_COLOR": "1"})
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
@@ -92,7 +93,7 @@ def test_saturate_pace_is_the_default(tmp_path: Path) -> None:
     (["--matches", "0"], "at least 1"),
 ])
 def test_bad_options_are_one_line(options: list[str], message: str) -> None:
-    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "load.py"), *options],
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "speed" / "load.py"), *options],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
 

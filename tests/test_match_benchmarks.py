@@ -1,4 +1,4 @@
-"""``benchmarks/outcomes.py`` and ``benchmarks/matchplay.py`` run tiny: the figures are those of
+"""``benchmarks/data_tools/outcomes.py`` and ``benchmarks/strength/matchplay.py`` run tiny: the figures are those of
 real games, and their luck-adjusted estimates are what they claim to be."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def run(*args: str) -> str:
 # -- outcomes ------------------------------------------------------------------------------
 
 def test_adjusted_rates_are_the_outcomes_less_their_luck() -> None:
-    outcomes = benchmark("outcomes")
+    outcomes = benchmark("data_tools/outcomes")
     games = [(1.0, 0.3), (0.0, -0.2), (1.0, 0.6), (0.0, 0.1)]  # (outcome, its luck)
     sums = {"y": sum(y for y, _ in games), "x": sum(x for _, x in games), "yy": sum(y * y for y, _ in games),
             "xx": sum(x * x for _, x in games), "xy": sum(x * y for y, x in games)}
@@ -43,7 +43,7 @@ def test_adjusted_rates_are_the_outcomes_less_their_luck() -> None:
 
 
 def test_the_outcome_luck_of_a_roll_is_its_worth_to_the_starter() -> None:
-    outcomes = benchmark("outcomes")
+    outcomes = benchmark("data_tools/outcomes")
     ev = Evaluator.for_variant("plakoto")
     meter = outcomes.OutcomeLuck(ev)
     start = Position.start("plakoto", BLACK)  # Black rolls: White is the game's starter here
@@ -59,15 +59,16 @@ def test_the_outcome_luck_of_a_roll_is_its_worth_to_the_starter() -> None:
 
 def test_outcomes_run_and_merge(tmp_path: Path) -> None:
     checkpoint, data = tmp_path / "c.json", tmp_path / "outcomes.json"
-    shown = run("benchmarks/outcomes.py", "run", "--games", "3", "--level", "advanced",
+    shown = run("benchmarks/data_tools/outcomes.py", "run", "--games", "3", "--level", "advanced",
                 "--checkpoint", str(checkpoint))
     assert "portes" in shown and "plain ±" in shown
     # a second run goes on from the checkpoint to the new count
-    run("benchmarks/outcomes.py", "run", "--games", "4", "--level", "advanced", "--checkpoint", str(checkpoint))
+    run("benchmarks/data_tools/outcomes.py",
+        "run", "--games", "4", "--level", "advanced", "--checkpoint", str(checkpoint))
     saved = json.loads(checkpoint.read_text())
     assert {v: e["next"] for v, e in saved["variants"].items()} == {"portes": 4, "plakoto": 4, "fevga": 4}
     assert [c.split("--games ")[1][0] for c in saved["commands"]] == ["3", "4"]  # both commands kept
-    run("benchmarks/outcomes.py", "merge", str(checkpoint), "--into", str(data))
+    run("benchmarks/data_tools/outcomes.py", "merge", str(checkpoint), "--into", str(data))
     assert json.loads(data.read_text())["commands"] == saved["commands"]
     rows = json.loads(data.read_text())["variants"]
     for row in rows.values():
@@ -79,7 +80,8 @@ def test_outcomes_run_and_merge(tmp_path: Path) -> None:
             low, high = row["ci95"][o]
             assert low <= rates[o] <= high
     with pytest.raises(AssertionError, match="level"):
-        run("benchmarks/outcomes.py", "run", "--games", "5", "--level", "expert", "--checkpoint", str(checkpoint))
+        run("benchmarks/data_tools/outcomes.py",
+            "run", "--games", "5", "--level", "expert", "--checkpoint", str(checkpoint))
 
 
 def test_the_shipped_rates_are_a_distribution_pinned_by_their_intervals() -> None:
@@ -96,7 +98,7 @@ def test_the_shipped_rates_are_a_distribution_pinned_by_their_intervals() -> Non
 # -- match play ----------------------------------------------------------------------------
 
 def test_a_match_measures_the_aware_sides_luck() -> None:
-    matchplay = benchmark("matchplay")
+    matchplay = benchmark("strength/matchplay")
     settings = MatchSettings(length=3, games=MatchSettings.parse_games("tavli"))
     first = matchplay.play_match(settings, "advanced", WHITE, seed=5)
     second = matchplay.play_match(settings, "advanced", BLACK, seed=5)
@@ -111,7 +113,7 @@ def test_a_match_measures_the_aware_sides_luck() -> None:
 
 def test_luck_less_results_keep_their_mean() -> None:
     # a fair coin's luck is all there is: less luck, every match is worth its expectation
-    matchplay = benchmark("matchplay")
+    matchplay = benchmark("strength/matchplay")
     rng = random.Random(3)
     pairs = []
     for k in range(200):
@@ -125,7 +127,7 @@ def test_luck_less_results_keep_their_mean() -> None:
 
 def test_matchplay_prints_the_rate_less_luck(tmp_path: Path) -> None:
     out = tmp_path / "m.json"
-    shown = run("benchmarks/matchplay.py", "--level", "beginner", "--lengths", "3", "--matches", "4",
+    shown = run("benchmarks/strength/matchplay.py", "--level", "beginner", "--lengths", "3", "--matches", "4",
                 "--jobs", "1", "--out", str(out))
     assert "3-point matches (tavli, beginner): 4 matches" in shown and "less luck" in shown
     saved = json.loads(out.read_text())
@@ -133,22 +135,23 @@ def test_matchplay_prints_the_rate_less_luck(tmp_path: Path) -> None:
     assert saved["settings"]["networks"]["fevga"] == Evaluator.for_variant("fevga").fingerprint
     # the same run again plays nothing more; a run fixed at another size, or made by other
     # networks, is not gone on with
-    again = run("benchmarks/matchplay.py", "--level", "beginner", "--lengths", "3", "--matches", "4",
+    again = run("benchmarks/strength/matchplay.py", "--level", "beginner", "--lengths", "3", "--matches", "4",
                 "--jobs", "1", "--out", str(out))
     assert "4 matches" in again and json.loads(out.read_text()) == saved
-    refused = subprocess.run([sys.executable, "benchmarks/matchplay.py", "--level", "beginner", "--lengths", "3",
+    refused = subprocess.run([sys.executable, "benchmarks/strength/matchplay.py",
+                              "--level", "beginner", "--lengths", "3",
                               "--matches", "6", "--jobs", "1", "--out", str(out)],
                              cwd=ROOT, capture_output=True, text=True, timeout=240)
     assert refused.returncode != 0 and "use the same settings or another --out" in refused.stderr
     saved["settings"]["networks"]["fevga"] = "0" * 12
     out.write_text(json.dumps(saved))
     with pytest.raises(AssertionError, match="use the same settings"):
-        run("benchmarks/matchplay.py", "--level", "beginner", "--lengths", "3", "--matches", "4",
+        run("benchmarks/strength/matchplay.py", "--level", "beginner", "--lengths", "3", "--matches", "4",
             "--jobs", "1", "--out", str(out))
 
 
 def test_a_game_at_a_score_is_worth_the_match_equity_after_it() -> None:
-    score_games = benchmark("score_games")
+    score_games = benchmark("strength/score_games")
     from tavli.bots.match_equity import MatchScore
 
     a = MatchScore.at(MatchSettings(length=5, games=("portes",)), 2, 1, 0).after_game()
@@ -161,33 +164,33 @@ def test_a_game_at_a_score_is_worth_the_match_equity_after_it() -> None:
 
 
 def test_score_games_prints_the_gain(tmp_path: Path) -> None:
-    shown = run("benchmarks/score_games.py", "--game", "fevga", "--away", "1,2", "--games", "4", "--jobs", "1")
+    shown = run("benchmarks/strength/score_games.py", "--game", "fevga", "--away", "1,2", "--games", "4", "--jobs", "1")
     assert shown.startswith("fevga at 1-away/2-away (advanced, 4 games): playing the score gains")
     with pytest.raises(AssertionError, match="--away needs 1 to 7 points each"):
-        run("benchmarks/score_games.py", "--away", "9,1")
+        run("benchmarks/strength/score_games.py", "--away", "9,1")
 
 
 def test_met_docs_fills_each_block_from_the_shipped_data(tmp_path: Path) -> None:
     docs = tmp_path / "match-equity.md"
     docs.write_text((ROOT / "docs" / "match-equity.md").read_text())
-    run("benchmarks/met_docs.py", "--docs", str(docs))
+    run("benchmarks/data_tools/met_docs.py", "--docs", str(docs))
     text = docs.read_text()
     # the docs as shipped are what the data make
     assert text == (ROOT / "docs" / "match-equity.md").read_text()
-    met_docs = benchmark("met_docs")
+    met_docs = benchmark("data_tools/met_docs")
     assert met_docs.fill("a\n<!-- x -->\nold\n<!-- /x -->\nb", "x", "new") == "a\n<!-- x -->\nnew\n<!-- /x -->\nb"
     with pytest.raises(SystemExit, match="no <!-- y --> block"):
         met_docs.fill(text, "y", "new")
 
 
 def test_score_gain_prints_what_the_network_expects() -> None:
-    out = run("benchmarks/score_gain.py", "--length", "1", "--matches", "2", "--jobs", "1", "--seed", "3")
+    out = run("benchmarks/strength/score_gain.py", "--length", "1", "--matches", "2", "--jobs", "1", "--seed", "3")
     assert "2 matches to 1" in out
     assert "by 0 ply" in out and "by 1 ply" in out
 
 
 def test_the_expected_gain_of_a_match_is_the_aware_plays_lead() -> None:
-    gain = benchmark("score_gain")
+    gain = benchmark("strength/score_gain")
     by0, by1, differ, agree = gain.expected_gain((1, 11))
     # at 1-away each only the win counts, and plays for the win and for points part often
     assert 0 < agree <= differ
@@ -199,7 +202,7 @@ def test_the_expected_gain_of_a_match_is_the_aware_plays_lead() -> None:
 def test_the_table_id_covers_only_the_figures_the_games_use() -> None:
     import hashlib
 
-    matchplay = benchmark("matchplay")
+    matchplay = benchmark("strength/matchplay")
     data = json.loads((ROOT / "tavli" / "data" / "outcomes.json").read_text())
     assert "plakoto,mother_pin=single" in data["variants"]  # a house rule's row, not used by "tavli"
     standard = {k: data["variants"][k] for k in ("portes", "plakoto", "fevga")}
@@ -209,7 +212,8 @@ def test_the_table_id_covers_only_the_figures_the_games_use() -> None:
 
 def test_two_machines_share_a_run_from_either_end_and_merge(tmp_path: Path) -> None:
     first, second = tmp_path / "first.json", tmp_path / "second.json"
-    common = ("benchmarks/matchplay.py", "--level", "beginner", "--lengths", "3", "--matches", "8", "--jobs", "1",
+    common = ("benchmarks/strength/matchplay.py",
+              "--level", "beginner", "--lengths", "3", "--matches", "8", "--jobs", "1",
               "--max-seconds", "0")  # each stops after its first pair
     run(*common, "--descending", "--out", str(second))
     assert [p["pair"] for p in json.loads(second.read_text())["pairs"]] == [3]
@@ -217,7 +221,7 @@ def test_two_machines_share_a_run_from_either_end_and_merge(tmp_path: Path) -> N
     assert "merged 1 pairs of 1 from" in shown and "4 matches" in shown
     assert sorted(p["pair"] for p in json.loads(first.read_text())["pairs"]) == [0, 3]
     other = tmp_path / "other.json"
-    run("benchmarks/matchplay.py", "--level", "beginner", "--lengths", "3", "--matches", "6", "--jobs", "1",
+    run("benchmarks/strength/matchplay.py", "--level", "beginner", "--lengths", "3", "--matches", "6", "--jobs", "1",
         "--max-seconds", "0", "--out", str(other))
     refused = subprocess.run([sys.executable, *common, "--out", str(first), "--merge", str(other)],
                              cwd=ROOT, capture_output=True, text=True, timeout=240)

@@ -1,4 +1,4 @@
-"""``benchmarks/networks.py``: two networks of a game against each other, or one against GNU
+"""``benchmarks/strength/networks.py``: two networks of a game against each other, or one against GNU
 Backgammon in Portes, over real games."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ WEIGHTS = ROOT / "tavli" / "weights"
 
 
 def networks(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "benchmarks/networks.py", *args], cwd=ROOT, capture_output=True,
+    return subprocess.run([sys.executable, "benchmarks/strength/networks.py", *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=240)
 
 

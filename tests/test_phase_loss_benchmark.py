@@ -1,4 +1,4 @@
-"""``benchmarks/phase_loss.py``: where a network's plays lose against a deeper search, by phase."""
+"""``benchmarks/strength/phase_loss.py``: where a network's plays lose against a deeper search, by phase."""
 
 from __future__ import annotations
 
@@ -16,11 +16,11 @@ from tavli.engines.gnubg_player import GnubgPlayer
 
 
 def phase_loss() -> ModuleType:
-    return benchmark("phase_loss")
+    return benchmark("strength/phase_loss")
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "benchmarks/phase_loss.py", *args], cwd=ROOT, capture_output=True,
+    return subprocess.run([sys.executable, "benchmarks/strength/phase_loss.py", *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=240)
 
 

@@ -1,4 +1,4 @@
-"""``benchmarks/strength.py``: which pairings it plans, and the trial level above the champion."""
+"""``benchmarks/strength/strength.py``: which pairings it plans, and the trial level above the champion."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from tavli.bots.neural import LEVELS
 
 
 def strength() -> ModuleType:
-    return benchmark("strength")
+    return benchmark("strength/strength")
 
 
 def options(**given: object) -> argparse.Namespace:

@@ -1,10 +1,10 @@
 """What the network itself expects playing the score to gain in a Tavli match.
 
-    .venv/bin/python benchmarks/score_gain.py [--length 5] [--matches 100] [--seed 5000] [--jobs 2]
+    .venv/bin/python benchmarks/strength/score_gain.py [--length 5] [--matches 100] [--seed 5000] [--jobs 2]
 
 Plays ``--matches`` matches (the Tavli order) in which both sides choose at
 the advanced level for points per game, as the score-blind side of
-``benchmarks/matchplay.py`` does. At every decision where the score-aware
+``benchmarks/strength/matchplay.py`` does. At every decision where the score-aware
 choice (``NeuralBot.choose(legal, score)``, 0 ply) differs from the play
 made, both plays are valued in match-winning chance by the network at 0 ply
 and at 1 ply (every play searched), and the aware play's lead is added up.

@@ -1,6 +1,6 @@
 """Move generation and random games: tavli against OpenSpiel and bgsage.
 
-    .venv/bin/python benchmarks/movegen.py [--positions N] [--seconds S] [--repeats R] [--seed X]
+    .venv/bin/python benchmarks/speed/movegen.py [--positions N] [--seconds S] [--repeats R] [--seed X]
 
 Measures, in one run so that the ratios share the machine's load:
 
@@ -39,8 +39,8 @@ from tavli import BLACK, WHITE, Color, Dice, Position
 from tavli import _kernel as K
 from tavli.bots.playout import random_playout
 from tavli.game import Game
+from tavli.variants import GAMES
 
-GAMES = ("portes", "plakoto", "fevga")
 MIN_PASS_SECONDS = 0.25
 MAX_TURNS = 10_000
 

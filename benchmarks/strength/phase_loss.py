@@ -1,6 +1,6 @@
 """Where a network's plays lose against a deeper search, by phase of the game.
 
-    .venv/bin/python benchmarks/phase_loss.py [--variant fevga] [--plies 1] [--deeper 2]
+    .venv/bin/python benchmarks/strength/phase_loss.py [--variant fevga] [--plies 1] [--deeper 2]
         [--judge network|gnubg] [--decisions 1500] [--seed 1] [NETWORK]
 
 It plays games of the network against itself at ``--plies`` (1: the expert level's search) with
@@ -40,6 +40,7 @@ from tavli.bots import _neural as N
 from tavli.bots.neural import Evaluator
 from tavli.engines.gnubg_player import GnubgPlayer
 from tavli.errors import TavliError
+from tavli.variants import GAMES
 
 DEEPER_FILTERS = ((8, 0.16), (8, 0.16), (8, 0.16))
 """Every ply of the deeper search keeps the best 8 plays, so that the chosen play is among them."""
@@ -133,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Where a network's plays lose against a deeper search, "
                                                  "by phase of the game.")
     parser.add_argument("network", nargs="?", help="a network file (default: the game's shipped one)")
-    parser.add_argument("--variant", choices=("portes", "plakoto", "fevga"), default="fevga")
+    parser.add_argument("--variant", choices=GAMES, default="fevga")
     parser.add_argument("--plies", type=int, default=1, help="the search that chooses (default 1: expert)")
     parser.add_argument("--deeper", type=int, default=2, help="the search that judges (default 2)")
     parser.add_argument("--judge", choices=("network", "gnubg"), default="network",

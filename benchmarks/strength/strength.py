@@ -1,6 +1,6 @@
 """Playing strength of the neural bots' levels, in points per game against other players.
 
-    .venv/bin/python benchmarks/strength.py [--variants portes,plakoto,fevga] [--levels L1,L2,..]
+    .venv/bin/python benchmarks/strength/strength.py [--variants portes,plakoto,fevga] [--levels L1,L2,..]
         [--opponents random,heuristic,below,pubeval,gnubg] [--games N] [--games-random N] ..
         [--max-seconds S] [--seed X] [--jobs J] [--parts P] [--no-luck] [--json FILE]
 
@@ -15,7 +15,7 @@ dice with the seats swapped) against:
 * for Portes also ``pubeval`` (Tesauro's public evaluator) and ``gnubg``
   (GNU Backgammon at ``--gnubg-ply`` plies, 0 by default, with Portes
   scoring; deeper than 0 through its "normal" move filter, as GNU Backgammon
-  plays 2-ply), both from ``benchmarks/peers.py``.
+  plays 2-ply), both from ``benchmarks/strength/peers.py``.
 
 Each pairing plays ``--games`` games (4000 by default, for close matches;
 ``--games-random`` etc. set one kind of opponent apart, random play 1000 by
@@ -51,21 +51,24 @@ import argparse
 import json
 import math
 import multiprocessing
+import sys
 import time
 import zlib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
+from pathlib import Path
 from typing import Any
 
-from goals import Goal, goal_table, verdict
 from rich.console import Console
 from rich.table import Table
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root: ``benchmarks.*``
+from benchmarks.goals import Goal, goal_table, verdict
 from tavli.bots import HeuristicBot, Player, RandomBot
 from tavli.bots.duel import DuelResult, duel
 from tavli.bots.neural import LEVELS, Evaluator, Level, NeuralBot
+from tavli.variants import GAMES
 
-GAMES = ("portes", "plakoto", "fevga")
 OPPONENTS = ("random", "heuristic", "below", "pubeval", "gnubg")
 PORTES_ONLY = ("pubeval", "gnubg")
 DEFAULT_GAMES = 4000
@@ -147,7 +150,7 @@ def make_player(name: str, seed: int, gnubg_ply: int) -> Player:
     if name == "heuristic":
         return HeuristicBot()
     if name == "pubeval":
-        from peers import PubevalPlayer
+        from benchmarks.strength.peers import PubevalPlayer
 
         return PubevalPlayer()
     if name.startswith("gnubg"):

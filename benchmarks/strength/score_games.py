@@ -1,6 +1,6 @@
 """What playing the score gains at one score: single games, the same dice played twice.
 
-    .venv/bin/python benchmarks/score_games.py --game portes --away 2,1 [--level advanced]
+    .venv/bin/python benchmarks/strength/score_games.py --game portes --away 2,1 [--level advanced]
         [--games N] [--jobs J] [--seed X] [--length L]
 
 The side that needs ``NEED`` points against ``OPP`` (``--away NEED,OPP``, in a
@@ -15,7 +15,7 @@ between the two plays of the same dice is the gain; games alternate who
 starts. Prints the mean gain in points of match-winning chance with its 95%
 interval, and the same without the luck taken off.
 
-``benchmarks/matchplay.py`` measures whole matches; this one finds which
+``benchmarks/strength/matchplay.py`` measures whole matches; this one finds which
 scores and games the difference comes from, with far fewer games.
 """
 

@@ -1,6 +1,6 @@
 """How long a whole 7-point match takes to analyse, against the goal of 30 seconds.
 
-    .venv/bin/python benchmarks/analysis_speed.py [--length 7] [--games tavli] [--seed 7]
+    .venv/bin/python benchmarks/speed/analysis_speed.py [--length 7] [--games tavli] [--seed 7]
         [--depths 2] [--workers 1,2] [--pools thread,process] [--json FILE]
 
 Plays one match (``--length`` points, Portes, Plakoto and Fevga in turn by
@@ -23,15 +23,18 @@ import argparse
 import json
 import os
 import resource
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import get_args
 
-from goals import Goal, goal_table, verdict
 from rich.console import Console
 from rich.table import Table
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root: ``benchmarks.goals``
+from benchmarks.goals import Goal, goal_table, verdict
 from tavli.bots.neural import NeuralBot
 from tavli.dice import DiceRoller
 from tavli.match import Match, MatchSettings

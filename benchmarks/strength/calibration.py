@@ -1,6 +1,6 @@
 """How well the networks' chances come true: win, win 2 points and lose 2 points, against results.
 
-    .venv/bin/python benchmarks/calibration.py [--variants portes,plakoto,fevga] [--games 1000]
+    .venv/bin/python benchmarks/strength/calibration.py [--variants portes,plakoto,fevga] [--games 1000]
         [--level advanced] [--seed 1] [--jobs 1] [--no-gnubg] [--network FILE] [--refit OUT]
 
 Plays ``--games`` self-play games of each game at ``--level`` and, before
@@ -27,7 +27,7 @@ checkpoint, say) in place of the shipped one. ``--refit OUT`` fits to the same
 games a map ``p -> sigmoid(a logit(p) + b)`` of each 2-point chance that makes
 it come true as forecast (logistic regression over the positions the network
 values, not the bear-off database's), prints it, and writes OUT: the network
-with the maps folded into its output layer, for ``benchmarks/networks.py`` to
+with the maps folded into its output layer, for ``benchmarks/strength/networks.py`` to
 measure.
 """
 
@@ -51,7 +51,7 @@ from tavli.bots.neural import Evaluator, NeuralBot, Probabilities
 from tavli.dice import Dice
 from tavli.engines import gnubg_player
 from tavli.position import Position
-from tavli.variants import WHITE, Color
+from tavli.variants import GAMES, WHITE, Color
 
 CHANCES = ("win", "win2", "lose2")
 NAMES = {"win": "win", "win2": "win 2 points", "lose2": "lose 2 points"}
@@ -258,7 +258,7 @@ def refit(games: Sequence[Game], network: Path, out: Path) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--variants", default="portes,plakoto,fevga")
+    parser.add_argument("--variants", default=",".join(GAMES))
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--level", default="advanced")
     parser.add_argument("--seed", type=int, default=1)

@@ -1,6 +1,6 @@
 """Two engine programs against each other over Tavli's engine protocol, in any game.
 
-    .venv/bin/python benchmarks/engine_duel.py [--variant fevga] [--games 50] [--seed 1]
+    .venv/bin/python benchmarks/strength/engine_duel.py [--variant fevga] [--games 50] [--seed 1]
         [--a "CMD"] [--a-set "level beginner"]... [--b "CMD"] [--b-set "level expert"]...
         [--no-luck] [--progress N]
 

@@ -1,9 +1,9 @@
 """Each game's outcome distribution for the side that starts it, by self-play.
 
-    .venv/bin/python benchmarks/outcomes.py run [--checkpoint FILE] [--variants portes,plakoto,fevga]
+    .venv/bin/python benchmarks/data_tools/outcomes.py run [--checkpoint FILE] [--variants portes,plakoto,fevga]
         [--level expert] [--games N] [--max-seconds S] [--seed X] [--part I/P]
-    .venv/bin/python benchmarks/outcomes.py merge CHECKPOINT.. [--into tavli/data/outcomes.json]
-    .venv/bin/python benchmarks/outcomes.py show CHECKPOINT..
+    .venv/bin/python benchmarks/data_tools/outcomes.py merge CHECKPOINT.. [--into tavli/data/outcomes.json]
+    .venv/bin/python benchmarks/data_tools/outcomes.py show CHECKPOINT..
 
 ``run`` plays games of each variant in turn, the level against itself
 (``tavli.bots.neural.NeuralBot``), and counts the starter's outcomes: win 1,
@@ -19,7 +19,7 @@ so the rates still add up to 1; the tie, which the networks do not
 predict, is counted plainly), with 95% intervals from their spread. Game ``k`` of a
 variant has its own dice (seeded by the seed, the variant and ``k``), so a
 run is repeatable and can be continued: the counts are written to
-``--checkpoint`` (``benchmarks/outcomes-checkpoint.json`` by default) after
+``--checkpoint`` (``benchmarks/results/outcomes-checkpoint.json`` by default) after
 every game, and running the same command again goes on from there until
 every variant has ``--games`` games (or ``--max-seconds`` pass). ``--part
 I/P`` plays only the games with ``k % P == I``, with its own checkpoint, so
@@ -51,15 +51,15 @@ from tavli.bots.duel import play_game
 from tavli.bots.neural import Evaluator, NeuralBot, Probabilities, roll_luck
 from tavli.dice import Dice
 from tavli.position import Position
-from tavli.variants import WHITE, make_variant
+from tavli.variants import GAMES, WHITE, make_variant
 
 OUTCOMES = ("win1", "win2", "tie", "lose1", "lose2")
 LUCKY = ("win1", "win2", "lose1", "lose2")
 """The outcomes whose luck is measured: the networks predict all but the tie."""
 SUMS = ("y", "x", "yy", "xx", "xy")
 """Per outcome, sums over games of the outcome y (0 or 1), its luck x, and their products."""
-DEFAULT_CHECKPOINT = Path(__file__).with_name("outcomes-checkpoint.json")
-DATA_FILE = Path(__file__).resolve().parent.parent / "tavli" / "data" / "outcomes.json"
+DEFAULT_CHECKPOINT = Path(__file__).resolve().parents[1] / "results" / "outcomes-checkpoint.json"
+DATA_FILE = Path(__file__).resolve().parents[2] / "tavli" / "data" / "outcomes.json"
 
 
 def wilson95(k: int, n: int) -> tuple[float, float]:
@@ -241,7 +241,7 @@ def merge(args: argparse.Namespace) -> None:
         "about": ("Each game's outcomes for the side that starts it (win 1, win 2, tie, lose 1, lose 2), "
                   "by self-play of the level against itself: counts, and rates less each roll's luck "
                   "(by the network at 0-ply; the tie counted plainly) with their 95% intervals. "
-                  "Made by benchmarks/outcomes.py; the goal is +-0.5 percentage points per rate."),
+                  "Made by benchmarks/data_tools/outcomes.py; the goal is +-0.5 percentage points per rate."),
         "level": data["level"],
         "seed": data["seed"],
         "parts": sorted(data["parts"]),
@@ -262,7 +262,7 @@ def main(argv: list[str] | None = None) -> None:
     sub = parser.add_subparsers(dest="command", required=True)
     r = sub.add_parser("run")
     r.add_argument("--checkpoint", default=str(DEFAULT_CHECKPOINT))
-    r.add_argument("--variants", default="portes;plakoto;fevga",
+    r.add_argument("--variants", default=";".join(GAMES),
                    help="variants separated by ';' (house rules as in 'plakoto,mother_pin=single')")
     r.add_argument("--level", default="expert")
     r.add_argument("--games", type=int, default=40_000, help="games per variant")

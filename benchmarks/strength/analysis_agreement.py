@@ -1,6 +1,6 @@
 """Agreement of Tavli's analysis with GNU Backgammon's, decision by decision, on Portes.
 
-    .venv/bin/python benchmarks/analysis_agreement.py [--games 30] [--pairs beginner:expert,...]
+    .venv/bin/python benchmarks/strength/analysis_agreement.py [--games 30] [--pairs beginner:expert,...]
         [--plies 0,2] [--seed 1] [--workers 2] [--gnubg /usr/games/gnubg] [--keep DIR] [--json FILE]
 
 For each pair of levels (``--pairs``, a weaker and a stronger one) it plays
@@ -19,7 +19,7 @@ chances (win, gammon, backgammon, for both sides). GNU Backgammon keeps the
 doubling cube in its equities of an imported session whatever the settings,
 so each play's value is made from its cubeless chances scored as Portes
 scores them (``2 win - 1 + win gammon - lose gammon``: a backgammon counts
-as a gammon), as ``benchmarks/peers.py`` plays GNU Backgammon; the played
+as a gammon), as ``benchmarks/strength/peers.py`` plays GNU Backgammon; the played
 play's loss is the best of the plays at the deepest ply less the played
 play's. Tavli analyses the same record at the
 same depth (``tavli.study.analysis.analyse_record``). The decisions are matched
@@ -46,6 +46,7 @@ import json
 import math
 import re
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -53,10 +54,11 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import numpy as np
-from goals import Goal, goal_table, verdict
 from rich.console import Console
 from rich.table import Table
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root: ``benchmarks.goals``
+from benchmarks.goals import Goal, goal_table, verdict
 from tavli.bots.neural import NeuralBot
 from tavli.dice import DiceRoller
 from tavli.formats.mat import export_mat

@@ -1,6 +1,6 @@
 """The data behind the analysis thresholds: how big the losses are in each game.
 
-    .venv/bin/python benchmarks/analysis_thresholds.py [--games 120] [--depth 1] [--seed 1]
+    .venv/bin/python benchmarks/strength/analysis_thresholds.py [--games 120] [--depth 1] [--seed 1]
         [--workers 2] [--json FILE]
 
 For each of Portes, Plakoto and Fevga it plays ``--games`` games between the
@@ -35,9 +35,8 @@ from tavli.bots.neural import NeuralBot
 from tavli.dice import Dice
 from tavli.game import Game
 from tavli.study.analysis import THRESHOLDS, GameInput, analyse_games
-from tavli.variants import BLACK, WHITE
+from tavli.variants import BLACK, GAMES, WHITE
 
-GAMES = ("portes", "plakoto", "fevga")
 LEVELS = ("beginner", "casual", "intermediate", "advanced", "expert")
 PAIRS = [(a, b) for a in LEVELS for b in LEVELS if a != b]
 

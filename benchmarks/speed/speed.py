@@ -1,6 +1,6 @@
 """Speed of the neural bots: time per decision at each level, and self-play training games per second.
 
-    .venv/bin/python benchmarks/speed.py [--variants portes,plakoto,fevga] [--levels L1,L2,..]
+    .venv/bin/python benchmarks/speed/speed.py [--variants portes,plakoto,fevga] [--levels L1,L2,..]
         [--positions N] [--max-seconds S] [--train-games N] [--threads T] [--hidden H]
         [--whole-search] [--three-ply] [--skip-decisions] [--skip-training] [--seed X] [--json FILE]
 
@@ -38,6 +38,7 @@ import json
 import os
 import random
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -45,16 +46,17 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from goals import Goal, goal_table, verdict
 from rich.console import Console
 from rich.table import Table
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root: ``benchmarks.goals``
+from benchmarks.goals import Goal, goal_table, verdict
 from tavli import Dice, LegalPlays, Position
 from tavli.bots import Player
 from tavli.bots.neural import DEFAULT_LEVEL, LEVELS, Evaluator, NeuralBot
 from tavli.bots.training import CHUNK, TrainConfig, Trainer, new_state
+from tavli.variants import GAMES
 
-GAMES = ("portes", "plakoto", "fevga")
 SAMPLE_LEVEL = "advanced"
 KEEP = 0.25  # chance of keeping a decision of the self-play games, to spread the sample
 WARM_UP = 3

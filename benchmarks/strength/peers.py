@@ -1,6 +1,6 @@
 """Portes peers for the benchmarks: GNU Backgammon and Tesauro's pubeval as tavli players.
 
-    .venv/bin/python benchmarks/peers.py [--positions N] [--games N] [--seed X] [--json FILE]
+    .venv/bin/python benchmarks/strength/peers.py [--positions N] [--games N] [--seed X] [--json FILE]
 
 Both classes follow the ``tavli.bots.Player`` protocol and choose among the
 legal plays tavli generates, so they play by exactly our rules (Portes is

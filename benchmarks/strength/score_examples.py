@@ -1,7 +1,7 @@
 """Positions where the match score changes the best play: found in self-play, shown with both choices.
 
-    .venv/bin/python benchmarks/score_examples.py                 # the examples of docs/match-equity.md
-    .venv/bin/python benchmarks/score_examples.py --search portes --away 2,1 --kind gammon-go --games 60
+    .venv/bin/python benchmarks/strength/score_examples.py                 # the examples of docs/match-equity.md
+    .venv/bin/python benchmarks/strength/score_examples.py --search portes --away 2,1 --kind gammon-go --games 60
 
 Without ``--search`` it values each of ``EXAMPLES`` (positions that ``--search``
 found) at ``--depth`` plies (2, the analysis's default) twice, as
@@ -37,7 +37,7 @@ from tavli.game import Game
 from tavli.match import MatchSettings
 from tavli.study.analysis import Candidate, evaluate_decision
 from tavli.terminal import board, render_text
-from tavli.variants import BLACK, WHITE
+from tavli.variants import BLACK, GAMES, WHITE
 
 
 @dataclass(frozen=True)
@@ -185,7 +185,7 @@ def search(args: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--depth", type=int, default=2, choices=(0, 1, 2))
-    parser.add_argument("--search", choices=("portes", "plakoto", "fevga"))
+    parser.add_argument("--search", choices=GAMES)
     parser.add_argument("--away", default="2,1", help="NEED,OPP_NEED for --search")
     parser.add_argument("--kind", choices=("gammon-go", "gammon-save", "any"), default="any")
     parser.add_argument("--mother", action="store_true", help="Plakoto: only positions with a mother at home")

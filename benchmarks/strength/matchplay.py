@@ -1,6 +1,6 @@
 """Score-aware against score-blind play: the same level, over whole Tavli matches.
 
-    .venv/bin/python benchmarks/matchplay.py [--level expert] [--lengths 5,7] [--games tavli]
+    .venv/bin/python benchmarks/strength/matchplay.py [--level expert] [--lengths 5,7] [--games tavli]
         [--matches N] [--jobs J] [--max-seconds S] [--seed X] [--out FILE]
         [--descending] [--merge FILE ...]
 

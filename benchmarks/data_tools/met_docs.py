@@ -1,13 +1,13 @@
 """Rewrite docs/match-equity.md's figures from the shipped outcome data.
 
-    .venv/bin/python benchmarks/met_docs.py [--docs docs/match-equity.md]
+    .venv/bin/python benchmarks/data_tools/met_docs.py [--docs docs/match-equity.md]
 
 Fills the blocks between ``<!-- NAME -->`` and ``<!-- /NAME -->``: ``outcomes``
 (``tavli/data/outcomes.json`` as a table), ``met7`` (``tavli met --length 7``),
 ``ours-row`` (its first row, beside GNU Backgammon's tables), ``example``
 (the expert's values of the gammon-go position of ``tests/test_neural.py``)
-and ``score-examples`` (what ``benchmarks/score_examples.py`` prints). Run it
-after ``benchmarks/outcomes.py merge``.
+and ``score-examples`` (what ``benchmarks/strength/score_examples.py`` prints). Run it
+after ``benchmarks/data_tools/outcomes.py merge``.
 """
 
 from __future__ import annotations
@@ -24,17 +24,17 @@ from tavli import Dice, Position
 from tavli.bots.match_equity import MatchEquity, MatchScore, Starter
 from tavli.bots.neural import NeuralBot
 from tavli.match import MatchSettings
+from tavli.variants import GAMES
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "match-equity.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "match-equity.md"
 GAMMON_GO = "portes 2w.2w...........1b1w....3b3b3b5b w 0:0 10:0"
-TAVLI = ["portes", "plakoto", "fevga"]
 NAMES = {"win1": "win 1", "win2": "win 2", "tie": "tie", "lose1": "lose 1", "lose2": "lose 2"}
 
 
 def outcomes_block() -> str:
     data = json.loads((resources.files("tavli") / "data" / "outcomes.json").read_text())
     rows = []
-    order = sorted(data["variants"], key=lambda v: (TAVLI.index(v) if v in TAVLI else len(TAVLI), v))
+    order = sorted(data["variants"], key=lambda v: (GAMES.index(v) if v in GAMES else len(GAMES), v))
     for name in order:
         row = data["variants"][name]
         cells = []
@@ -99,7 +99,7 @@ def example_block() -> str:
 
 
 def score_examples_block() -> str:
-    done = subprocess.run([sys.executable, str(Path(__file__).with_name("score_examples.py"))],
+    done = subprocess.run([sys.executable, str(Path(__file__).resolve().parents[1] / "strength" / "score_examples.py")],
                           capture_output=True, text=True, check=True)
     return done.stdout.strip()
 

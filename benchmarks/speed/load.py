@@ -47,11 +47,11 @@ against a relay in a process of its own that only forwards each message to the o
 connection of its pair (the ``websockets`` library, same machine): the floor that any server
 could reach here, with the ratio of the server's latency to it.
 
-    .venv/bin/python benchmarks/load.py --matches 1000 --duration 60
-    .venv/bin/python benchmarks/load.py --pace cafe --matches 1000 --duration 60
-    .venv/bin/python benchmarks/load.py --pace cafe --matches 200 --servers 2 --compare \\
+    .venv/bin/python benchmarks/speed/load.py --matches 1000 --duration 60
+    .venv/bin/python benchmarks/speed/load.py --pace cafe --matches 1000 --duration 60
+    .venv/bin/python benchmarks/speed/load.py --pace cafe --matches 200 --servers 2 --compare \\
         --database postgresql://tavli_test:tavli_test@127.0.0.1/tavli_test
-    .venv/bin/python benchmarks/load.py --pace cafe --matches 500 --bots 200 --json load.json
+    .venv/bin/python benchmarks/speed/load.py --pace cafe --matches 500 --bots 200 --json load.json
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ except ImportError:  # optional: the plain asyncio loop works too, with a little
     uvloop = None  # type: ignore[assignment]
 
 console = Console(width=None if sys.stdout.isatty() else 132)  # a log keeps the table's rows whole
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 STALLED_AFTER = 10.0
 """A match that has seen no state for this many seconds (or three think times) at the end of the window is stalled."""
 LAG_TICK = 0.05
@@ -1094,7 +1094,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--compare compares --servers N (2 or more) with one")
     baseline = 0.0 if args.no_baseline else args.baseline if args.baseline is not None else \
         (10.0 if not cafe and args.servers == 1 and not args.bots else 0.0)
-    command = shlex.join([Path(sys.executable).name, "benchmarks/load.py",
+    command = shlex.join([Path(sys.executable).name, "benchmarks/speed/load.py",
                           *(argv if argv is not None else sys.argv[1:])])
     files = raise_file_limit()
     if files < 4 * (args.matches + args.bots) + 100:

@@ -1,7 +1,7 @@
 """How long ranking every play of a roll takes (``tavli.study.analysis.rank_plays``, the position page and
 ``tavli hint``), at each depth, against the bot of the same depth choosing its play.
 
-    .venv/bin/python benchmarks/rank_speed.py [--positions 60] [--seed 5] [--depths 0,1,2]
+    .venv/bin/python benchmarks/speed/rank_speed.py [--positions 60] [--seed 5] [--depths 0,1,2]
 
 Plays seeded games of the three games between two intermediate bots and keeps every fourth
 decision with more than one legal play, up to ``--positions`` a game. For each depth it times
@@ -29,6 +29,7 @@ from tavli.bots.neural import NeuralBot
 from tavli.dice import Dice
 from tavli.position import Position
 from tavli.study.analysis import rank_plays
+from tavli.variants import GAMES
 
 LEVEL_OF_DEPTH = {0: "advanced", 1: "expert", 2: "champion"}
 Case = tuple[Position, Dice]
@@ -83,7 +84,7 @@ def main(argv: list[str] | None = None) -> None:
     depths = [int(d) for d in args.depths.split(",")]
     if not set(depths) <= set(LEVEL_OF_DEPTH):
         parser.error(f"--depths are among {', '.join(map(str, LEVEL_OF_DEPTH))}, not {args.depths}")
-    cases = {g: sample_positions(g, args.positions, args.seed) for g in ("portes", "plakoto", "fevga")}
+    cases = {g: sample_positions(g, args.positions, args.seed) for g in GAMES}
     bots = {d: NeuralBot(LEVEL_OF_DEPTH[d]) for d in depths}
     for found in cases.values():  # load the networks and compile the kernels before the clock starts
         rank_plays(*found[0], depth=max(depths))

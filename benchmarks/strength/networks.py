@@ -1,6 +1,6 @@
 """Two networks of one game against each other, to decide whether a newly trained one ships.
 
-    .venv/bin/python benchmarks/networks.py --variant fevga checkpoints/fevga.npz \\
+    .venv/bin/python benchmarks/strength/networks.py --variant fevga checkpoints/fevga.npz \\
         [tavli/weights/fevga.npz] [--games 4000] [--games-random 1000] [--level advanced] [--jobs J]
 
 Each network plays at ``--level`` (``advanced``, the network's own 0-ply
@@ -29,6 +29,7 @@ from tavli.bots import Player, RandomBot
 from tavli.bots.duel import DuelResult, duel
 from tavli.bots.neural import LEVELS, Evaluator, NeuralBot
 from tavli.engines.gnubg_player import GnubgPlayer
+from tavli.variants import GAMES
 
 Job = tuple[str, str, str, str, int, int]
 """(game, level, first player, second player, games, seed); a player is a network file, ``random``
@@ -68,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("network", type=Path, help="the candidate network (a checkpoint or a shipped file)")
     parser.add_argument("baseline", type=Path, nargs="?",
                         help="the network to beat (default: the shipped one), or gnubg: GNU Backgammon 0-ply (Portes)")
-    parser.add_argument("--variant", required=True, choices=("portes", "plakoto", "fevga"))
+    parser.add_argument("--variant", required=True, choices=GAMES)
     parser.add_argument("--level", default="advanced", choices=list(LEVELS))
     parser.add_argument("--games", type=int, default=4000, help="games between the two (default 4000)")
     parser.add_argument("--games-random", type=int, default=1000, help="games of each against random play")

@@ -1,6 +1,6 @@
 """What each group of a game's network inputs costs to compute.
 
-    .venv/bin/python benchmarks/encode.py [--variants portes plakoto fevga] [--games 20]
+    .venv/bin/python benchmarks/speed/encode.py [--variants portes plakoto fevga] [--games 20]
         [--repeats 20] [--seed 1]
 
 A network reads only the groups of inputs its first layer is as wide as (``INPUT_GROUP_ENDS``),
@@ -27,8 +27,8 @@ from tavli import Dice, Position
 from tavli.bots import RandomBot
 from tavli.bots import _neural as N
 from tavli.bots.neural import Evaluator
+from tavli.variants import GAMES
 
-GAMES = ("portes", "plakoto", "fevga")
 MAX_TURNS = 2_000
 
 

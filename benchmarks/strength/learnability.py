@@ -1,6 +1,6 @@
 """How much of what a search of one roll adds to a network's judgement another network can learn.
 
-    .venv/bin/python benchmarks/learnability.py [--variant fevga] [--seconds 900] [--jobs 2]
+    .venv/bin/python benchmarks/strength/learnability.py [--variant fevga] [--seconds 900] [--jobs 2]
         [--shapes 96 512 256,128] [--inputs 253 273] [--epochs 12] [--seed 1]
         [--positions-file FILE] [NETWORK]
 
@@ -49,7 +49,7 @@ from tavli.bots.neural import Evaluator, Probabilities
 from tavli.bots.teacher import Lesson, Regressor, SearchTeacher, equity, learning_rates, rms, save_network, split
 from tavli.bots.training import TrainConfig
 from tavli.errors import TavliError
-from tavli.variants import make_variant
+from tavli.variants import GAMES, make_variant
 
 KEEP = 3
 """One turn in this many is kept, so that the positions of a game are not all alike."""
@@ -179,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="How much of a 1-ply search's correction to a network's "
                                                  "judgement other networks can learn.")
     parser.add_argument("network", nargs="?", help="a network file (default: the game's shipped one)")
-    parser.add_argument("--variant", choices=("portes", "plakoto", "fevga"), default="fevga")
+    parser.add_argument("--variant", choices=GAMES, default="fevga")
     parser.add_argument("--seconds", type=float, default=900.0, help="self-play on each process (default 900)")
     parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--shapes", type=shape, nargs="*", default=[(96,), (512,), (256, 128)],
@@ -190,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--positions-file", type=Path, help="positions to read, or to write when missing")
     parser.add_argument("--fine-tune", type=Path, metavar="FILE",
                         help="also let the network's own weights learn the 1-ply chances, and save it to FILE "
-                             "(for benchmarks/networks.py)")
+                             "(for benchmarks/strength/networks.py)")
     args = parser.parse_args(argv)
     if args.jobs < 1 or args.epochs < 1 or args.seconds < 0:
         parser.error("--jobs and --epochs must be at least 1, --seconds at least 0")

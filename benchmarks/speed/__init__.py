@@ -1,0 +1,1 @@
+"""Benchmarks of speed: run each as ``python benchmarks/speed/<name>.py``."""

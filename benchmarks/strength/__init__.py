@@ -1,0 +1,1 @@
+"""Benchmarks of playing strength: run each as ``python benchmarks/strength/<name>.py``."""
