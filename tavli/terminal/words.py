@@ -4,8 +4,8 @@ reasons (an illegal move, how a game ended) come in the same language from its t
 Here too are the words the player may type for each command, and the sentences of a match that
 both the terminal's match (``tavli play``) and the server's (``tavli join``) say.
 
->>> Words("el").plain("{side} to move", side=Words("el").color(WHITE))
-'Παίζουν τα Λευκά'
+>>> Words("el").plain("{count} pips", count=167), Words("el").color(WHITE)
+('167 πόντοι δρόμου', 'Λευκά')
 >>> command_words("el")["quit"]
 ('quit', 'exit', 'q', 'έξοδος', 'τέλος')
 """
