@@ -12,19 +12,14 @@ from typing import TYPE_CHECKING
 import click
 
 from tavli.bots import LEVELS
+from tavli.cli.options import SEATS, InputError, check_writable
 from tavli.errors import TavliError
 from tavli.game import Game
 from tavli.match import MatchSettings
 from tavli.variants import BLACK, GAMES, WHITE, Color, Variant, variant_from_string
 
 if TYPE_CHECKING:
-
     from tavli.bots import Player
-from tavli.cli.options import (
-    SEATS,
-    InputError,
-    check_writable,
-)
 
 
 @click.command()

@@ -6,20 +6,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 import click
 
+from tavli.cli.options import InputError, read_position
 from tavli.dice import Dice
 from tavli.errors import TavliError
-
-if TYPE_CHECKING:
-
-    pass
-from tavli.cli.options import (
-    InputError,
-    read_position,
-)
 
 
 def legal_lines(variant_text: str | None, position_text: str, dice_text: str) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 import click
 
@@ -16,10 +16,6 @@ from tavli.gnubg_id import POSITION_ID
 from tavli.match import MatchSettings
 from tavli.position import Position
 from tavli.variants import variant_from_string
-
-if TYPE_CHECKING:
-
-    pass
 
 
 class InputError(click.ClickException):
@@ -57,7 +53,7 @@ F = TypeVar("F", bound=Callable[..., object])
 
 def house_rule_options(command: F) -> F:
     """The house rules a match can choose (``MatchSettings``), as ``--mother-pin``,
-    ``--prime-limits`` and ``--prime-in-opponent-start``; ``_settings`` reads them."""
+    ``--prime-limits`` and ``--prime-in-opponent-start``; ``match_settings`` reads them."""
     options = (
         click.option("--mother-pin", type=click.Choice(["double", "single", "off"]), default="double",
                      show_default=True, help="Plakoto: points for pinning the mother"),

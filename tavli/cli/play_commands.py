@@ -9,13 +9,6 @@ from typing import TYPE_CHECKING
 import click
 
 from tavli.bots import LEVELS
-from tavli.dice import DiceRoller
-from tavli.match import MatchSettings
-from tavli.variants import BLACK, WHITE, Color
-
-if TYPE_CHECKING:
-
-    from tavli.formats.record import MatchRecord
 from tavli.cli.options import (
     DEFAULT_LEVEL,
     SEATS,
@@ -25,6 +18,12 @@ from tavli.cli.options import (
     language_option,
     match_settings,
 )
+from tavli.dice import DiceRoller
+from tavli.match import MatchSettings
+from tavli.variants import BLACK, WHITE, Color
+
+if TYPE_CHECKING:
+    from tavli.formats.record import MatchRecord
 
 
 @click.command()

@@ -6,16 +6,10 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import TYPE_CHECKING
 
 import click
 
-if TYPE_CHECKING:
-
-    pass
-from tavli.cli.options import (
-    InputError,
-)
+from tavli.cli.options import InputError
 
 
 @click.command()

@@ -14,19 +14,12 @@ from typing import TYPE_CHECKING
 import click
 
 from tavli.bots import LEVELS
+from tavli.cli.options import InputError, house_rule_options, language_option, match_settings, read_position
 from tavli.dice import Dice
 from tavli.variants import GAMES
 
 if TYPE_CHECKING:
     from rich.progress import Progress
-
-from tavli.cli.options import (
-    InputError,
-    house_rule_options,
-    language_option,
-    match_settings,
-    read_position,
-)
 
 
 @click.command("met")
@@ -95,7 +88,6 @@ def practise(game: str, rolls: int | None, seed: int | None, language: str) -> N
     \b
     tavli practise plakoto
     """
-
     from tavli.terminal.opening_practice import practise_openings
 
     try:  # the count follows each roll
