@@ -25,7 +25,9 @@ from tavli.terminal.styles import CHECKER_STYLE, ERROR_STYLE, GLYPH, LABEL_STYLE
 from tavli.variants import BLACK, WHITE, Color
 
 SEAT_KINDS = ("human", *BOTS)
+"""Who may take a seat: a human at the keyboard or a bot by name."""
 HINT_LEVEL = "expert"
+"""The bot whose choice the ``hint`` command shows."""
 
 
 FIELD = re.compile(r"\{(\w+)\}")
