@@ -231,6 +231,29 @@ def test_selfplay_summary(records: tuple[subprocess.CompletedProcess[str], str, 
     assert wins == [sum(g.end is not None and g.end.winner == c for g in record.games) for c in (WHITE, BLACK)]
 
 
+@pytest.mark.parametrize(("args", "summary"), [
+    (("-g", "6", "--seed", "3"), ["6 games of portes (heuristic as White, random as Black), seed 3",
+                                  "White  heuristic  wins      6 (100.0%)  2-point wins 6",
+                                  "Black  random     wins      0 (  0.0%)  2-point wins 0",
+                                  "ties 0; average length 53.2 turns"]),
+    (("-g", "5", "--seed", "4", "--white", "random", "--black", "heuristic", "-v", "plakoto"),
+     ["5 games of plakoto (random as White, heuristic as Black), seed 4",
+      "White  random     wins      0 (  0.0%)  2-point wins 0",
+      "Black  heuristic  wins      5 (100.0%)  2-point wins 4",
+      "ties 0; average length 96.8 turns"]),
+])
+def test_selfplay_plays_the_games_it_always_played(args: tuple[str, ...], summary: list[str]) -> None:
+    """The games are ``tavli.bots.duel``'s, dealt as selfplay always dealt them: one generator for
+    the dice and the bots, the first to move alternating between White and Black."""
+    from click.testing import CliRunner
+
+    from tavli.cli import cli
+
+    done = CliRunner().invoke(cli, ["selfplay", *args])
+    assert done.exit_code == 0, done.output
+    assert done.output.splitlines() == summary
+
+
 def test_selfplay_same_seed_same_record(records: tuple[subprocess.CompletedProcess[str], str, str]) -> None:
     assert records[1] == records[2]
     assert records[1].count("\n") > 20

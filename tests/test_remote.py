@@ -192,7 +192,8 @@ def test_an_absent_opponents_games_are_claimed(tmp_path: Path) -> None:
 
 
 def test_a_seat_taken_first_is_said_and_the_list_comes_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tavli.terminal import Words, remote
+    from tavli.terminal import remote
+    from tavli.terminal.words import Words
 
     one = {"match": "abc", "seat": "black", "waiting": 75, "length": 5, "games": ["portes", "plakoto", "fevga"]}
     busy = {"error": "at most 30 new matches a minute: try again soon",

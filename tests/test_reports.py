@@ -16,7 +16,7 @@ from tavli.match import MatchSettings
 from tavli.position import Position
 from tavli.study.analysis import MatchAnalysis, analyse_record
 from tavli.study.openings import shipped
-from tavli.terminal import board, render_text
+from tavli.terminal.board import board, render_text
 from tavli.terminal.reports import analysis_view, met_view, opening_roll_view, openings_view, rollout_view
 from tavli.variants import BLACK, WHITE
 

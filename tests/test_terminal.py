@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib.util
 import os
+import pkgutil
 import random
 import re
 import select
@@ -22,7 +24,9 @@ from hypothesis import strategies as st
 from rich.console import Console
 from rich.text import Text
 
-from tavli import BLACK, WHITE, Color, Dice, DiceRoller, Position, cli, remote, reports, terminal
+import tavli.cli
+import tavli.terminal
+from tavli import BLACK, WHITE, Color, Dice, DiceRoller, Position
 from tavli.bots import HeuristicBot
 from tavli.errors import TavliError, translations
 from tavli.formats.record import MatchRecord, read
@@ -30,19 +34,13 @@ from tavli.game import Game
 from tavli.match import GameRecord, Match, MatchSettings
 from tavli.study.analysis import THRESHOLDS
 from tavli.study.openings import shipped
-from tavli.terminal import (
-    LIST_LIMIT,
-    PracticeTally,
-    Seat,
-    TerminalMatch,
-    Words,
-    board,
-    board_lines,
-    make_seats,
-    play_match,
-    practise_openings,
-    render_text,
-)
+from tavli.terminal import reports
+from tavli.terminal.board import board, board_lines, render_text
+from tavli.terminal.match_loop import Seat, TerminalMatch, make_seats, play_match
+from tavli.terminal.opening_practice import PracticeTally, practise_openings
+from tavli.terminal.prompt import HELP, LIST_LIMIT
+from tavli.terminal.styles import ERROR_STYLE
+from tavli.terminal.words import NAMES, Words
 
 # -- reading a drawn board ----------------------------------------------------
 
@@ -508,11 +506,25 @@ def test_the_openings_practice_stops_at_the_end_of_input_and_after_its_rolls() -
 # -- in Greek -----------------------------------------------------------------
 
 
+def terminal_modules() -> list[Path]:
+    """The source files of every module of the ``tavli.terminal`` and ``tavli.cli`` packages, the
+    packages' own included, however they are split (found, not imported: ``tavli.cli.__main__``
+    would run the program)."""
+    found = []
+    for package in (tavli.terminal, tavli.cli):
+        found.append(Path(package.__file__ or ""))
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            spec = importlib.util.find_spec(info.name)
+            assert spec is not None and spec.origin is not None, info.name
+            found.append(Path(spec.origin))
+    return found
+
+
 def terminal_templates() -> set[str]:
-    """Every template ``tavli.terminal``, ``tavli.terminal.remote``, ``tavli.terminal.reports`` and ``tavli.cli``
-    say: the first argument of each call of ``say``, ``plain``, ``error``, a ``Words`` (``words``, ``self``), both
-    branches of a conditional, ``HELP``, and the words said by name (``NAMES``, ``HEADINGS``)."""
-    found: set[str] = {terminal.HELP, *terminal.NAMES, *reports.HEADINGS}
+    """Every template the modules of ``tavli.terminal`` and ``tavli.cli`` say: the first argument of each call
+    of ``say``, ``plain``, ``error``, a ``Words`` (``words``, ``self``), both branches of a conditional, ``HELP``,
+    and the words said by name (``NAMES``, ``HEADINGS``)."""
+    found: set[str] = {HELP, *NAMES, *reports.HEADINGS}
 
     def strings(node: ast.expr) -> None:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -524,7 +536,7 @@ def terminal_templates() -> set[str]:
             for value in node.values:
                 strings(value)
 
-    sources = (Path(module.__file__ or "").read_text(encoding="utf-8") for module in (terminal, remote, reports, cli))
+    sources = (path.read_text(encoding="utf-8") for path in terminal_modules())
     for node in (n for source in sources for n in ast.walk(ast.parse(source))):
         if isinstance(node, ast.Call) and node.args:
             func = node.func
@@ -534,11 +546,17 @@ def terminal_templates() -> set[str]:
     return found
 
 
+def test_the_templates_are_read_from_every_module_of_the_terminal_and_the_command() -> None:
+    names = {path.stem for path in terminal_modules()}
+    assert {"words", "board", "prompt", "match_loop", "opening_practice", "remote", "reports", "play_commands",
+            "study_commands", "options"} <= names
+
+
 def test_every_template_has_greek_words_with_the_same_fields() -> None:
     templates = terminal_templates()
     greek = translations("el", "terminal")
     assert len(templates) > 70
-    assert {"doubtful", "error", "blunder"} <= set(terminal.NAMES)  # every skill a judged play can have
+    assert {"doubtful", "error", "blunder"} <= set(NAMES)  # every skill a judged play can have
     assert sorted(templates - greek.keys()) == []  # said in English in a Greek terminal
     assert sorted(greek.keys() - templates) == []  # stale
     for template in templates:
@@ -559,7 +577,7 @@ def test_words_keep_each_values_style_and_fall_back_to_english() -> None:
         Position.start("portes").parse_play("6/1", Dice(5, 1))
     assert words.error(refused.value).plain == "✗ " + refused.value.reason.words("el")
     assert Words().error(refused.value).plain == "✗ 6/1 is blocked"
-    assert Words().error(refused.value).style == terminal.ERROR_STYLE  # refusals are red
+    assert Words().error(refused.value).style == ERROR_STYLE  # refusals are red
     with pytest.raises(TypeError, match="the style comes second"):
         words("{count} off", style="bold", count=1)
     with pytest.raises(ValueError, match="no words in 'fr'"):

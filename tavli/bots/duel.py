@@ -28,8 +28,8 @@ from typing import NamedTuple
 
 from tavli.bots.basic import Player
 from tavli.dice import Dice
-from tavli.position import Position
-from tavli.variants import BLACK, WHITE, Variant, make_variant
+from tavli.position import Play, Position
+from tavli.variants import WHITE, Color, Variant, make_variant
 
 MAX_TURNS = 2000
 
@@ -133,25 +133,32 @@ class GameScore(NamedTuple):
 
 
 def play_game(variant: Variant, first: Player, second: Player, rng: random.Random,
-              luck: LuckMeter | None = None) -> GameScore:
-    """One game with dice from ``rng``; ``first`` moves first."""
-    position = Position.start(variant, WHITE)
-    seats = {WHITE: first, BLACK: second}
+              luck: LuckMeter | None = None, *, color: Color = WHITE,
+              on_turn: Callable[[Dice, Play | None], object] | None = None) -> GameScore:
+    """One game with dice from ``rng``; ``first`` moves first, with ``color``'s checkers.
+    ``on_turn`` is told each turn's roll and play (None for a pass), as they are played."""
+    position = Position.start(variant, color)
+    seats = {color: first, color.other: second}
     first_luck = 0.0
     for turn in range(1, MAX_TURNS + 1):
         dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
         if luck is not None:
-            first_luck += luck(position, dice) if position.turn == WHITE else -luck(position, dice)
+            first_luck += luck(position, dice) if position.turn == color else -luck(position, dice)
         legal = position.legal_plays(dice)
         if len(legal) == 0:
+            if on_turn is not None:
+                on_turn(dice, None)
             position = position.pass_turn()
         else:
-            position = legal.after(seats[position.turn].choose(legal))
+            chosen = seats[position.turn].choose(legal)
+            if on_turn is not None:
+                on_turn(dice, legal[chosen])
+            position = legal.after(chosen)
         result = position.result()
         if result is not None:
             if result.winner is None:
                 return GameScore(0, turn, first_luck)
-            return GameScore(result.points if result.winner == WHITE else -result.points, turn, first_luck)
+            return GameScore(result.points if result.winner == color else -result.points, turn, first_luck)
     raise RuntimeError(f"game not over after {MAX_TURNS} turns")
 
 

@@ -5,7 +5,7 @@ creator's own, or the one he sent a friend). The client speaks the server's WebS
 (docs/web.md): it rolls for its player at once, draws the board as ``tavli play`` does (the
 game's moves, as the server lists them, played again by the rules from the game's start), reads
 his plays and commands, says the opponent's moves as they come, and asks him about the
-opponent's offers to resign. Everything is said in English or Greek (``tavli.terminal.Words``).
+opponent's offers to resign. Everything is said in English or Greek (``tavli.terminal.words.Words``).
 
 >>> Link.parse("http://127.0.0.1:8000/match/k3J9xQ2mWcA#t=abc")
 Link(socket='ws://127.0.0.1:8000/ws/k3J9xQ2mWcA', page='http://127.0.0.1:8000/match/k3J9xQ2mWcA', token='abc')
@@ -30,24 +30,19 @@ from tavli.errors import TavliError, translations
 from tavli.game import Game
 from tavli.match import TAVLI_SEQUENCE
 from tavli.position import GameResult, LegalPlays, Play, Position
-from tavli.terminal import (
-    ERROR_STYLE,
+from tavli.terminal.board import board
+from tavli.terminal.prompt import LeaveMatch, answer_prompt, console_reader, numbered_plays, resignation
+from tavli.terminal.styles import ERROR_STYLE, NOTE_STYLE
+from tavli.terminal.words import (
     FIELD,
-    NOTE_STYLE,
-    LeaveMatch,
     Words,
     accept_prompt,
-    answer_prompt,
-    board,
     command_words,
-    console_reader,
     header_words,
     hint_lines,
     match_won_words,
     mover_text,
-    numbered_plays,
     offer_words,
-    resignation,
     result_words,
     score_words,
 )

@@ -1,13 +1,13 @@
 """The study commands' answers as the terminal shows them, in English or Greek: a match's
 analysis (``tavli analyse``), the opening tables (``tavli openings``), the match equity table
 (``tavli met``), rollouts (``tavli rollout``), and the matches ``tavli play`` kept
-(``tavli matches``).
+(``tavli matches``), and a roll's plays ranked (``tavli hint``).
 
 Each view is a ``rich`` renderable built from the library's results; its words come from
-``tavli.terminal.Words``, so a Greek terminal gets Greek words and Greek figures (0,125).
+``tavli.terminal.words.Words``, so a Greek terminal gets Greek words and Greek figures (0,125).
 
 >>> from tavli.study.openings import shipped
->>> from tavli.terminal import render_text
+>>> from tavli.terminal.board import render_text
 >>> "Φεύγα" in render_text(openings_view(shipped(), ["fevga"], "el"))
 True
 """
@@ -25,13 +25,14 @@ from rich.text import Text
 from tavli.dice import Dice
 from tavli.match import TAVLI_SEQUENCE
 from tavli.position import Position
-from tavli.terminal import SEAT_KINDS, Words, board
+from tavli.terminal.board import board
+from tavli.terminal.words import SEAT_KINDS, Words
 from tavli.variants import BLACK, WHITE, Color
 
 if TYPE_CHECKING:
     from tavli.bots.rollout import RolloutResult
     from tavli.formats.record import MatchRecord
-    from tavli.study.analysis import Decision, MatchAnalysis
+    from tavli.study.analysis import Decision, MatchAnalysis, RankedPlay
     from tavli.study.openings import OpeningTables
 
 PLAY_WIDTH = 24
@@ -65,7 +66,6 @@ def _table(words: Words, title: Text | str | None, columns: Sequence[str], left:
 
 
 # -- the analysis of a match ----------------------------------------------------
-
 
 def analysis_view(found: MatchAnalysis, top: int = 10, language: str = "en", boards: bool = False) -> Group:
     """``tavli analyse``'s answer: each player's error rate, luck and result, each game's, and
@@ -167,7 +167,6 @@ def _mistake_lines(words: Words, d: Decision) -> list[Text]:
 
 # -- the opening tables ---------------------------------------------------------
 
-
 def openings_view(tables: OpeningTables, games: Sequence[str], language: str = "en") -> Group:
     """``tavli openings``'s answer: each game's best play of every opening roll."""
     words = Words(language)
@@ -215,7 +214,6 @@ def opening_roll_view(tables: OpeningTables, game: str, dice: Dice, language: st
 
 # -- the match equity table -----------------------------------------------------
 
-
 def met_view(equity: Sequence[Sequence[float]], next_game: str, starter: str, language: str = "en") -> Table:
     """``tavli met``'s table: ``equity[i][j]``, the chance of winning the match needing ``i + 1``
     points against ``j + 1``, when ``next_game`` comes next and ``starter`` (``roll-off``,
@@ -234,7 +232,6 @@ def met_view(equity: Sequence[Sequence[float]], next_game: str, starter: str, la
 
 
 # -- rollouts -------------------------------------------------------------------
-
 
 def rollout_view(position: Position, dice: Dice | None, level: str, rows: Sequence[tuple[str, RolloutResult]],
                  luck: bool, language: str = "en") -> Group:
@@ -263,7 +260,6 @@ def rollout_view(position: Position, dice: Dice | None, level: str, rows: Sequen
 
 # -- the kept matches -----------------------------------------------------------
 
-
 def kept_view(kept: Sequence[tuple[str, MatchRecord]], language: str = "en") -> Table:
     """``tavli matches``'s table: each kept match's name, its players, length and order of
     games, its score, and whether it is won; a row fits in 80 columns, in Greek too."""
@@ -291,3 +287,41 @@ def kept_view(kept: Sequence[tuple[str, MatchRecord]], language: str = "en") -> 
                       words.plain("to {length}, {order}", length=record.settings.length, order=order),
                       f"{score[WHITE]}-{score[BLACK]}", state)
     return table
+
+
+def hint_view(position: Position, dice: Dice, ranked: Sequence[RankedPlay], match: tuple[int, str, str] | None,
+              language: str = "en") -> Group:
+    """``tavli hint``'s answer: every play of ``dice`` ranked (``tavli.study.analysis.rank_plays``),
+    with its values, in a table; ``match`` is the match's length, score and order when the plays
+    are ranked for the match."""
+    words = Words(language)
+    side = words.color(position.turn)
+    if not ranked:
+        return Group(words("{side} cannot play {dice} in {position}: the turn passes", side=side, dice=dice,
+                           position=position))
+    if match is None:
+        head = words("{side} to play {dice} in {position}", side=side, dice=dice, position=position)
+    else:
+        length, score, order = match
+        head = words("{side} to play {dice} in {position}, match to {length} at {score} ({order} order), "
+                     "ranked for the match", side=side, dice=dice, position=position, length=length, score=score,
+                     order=order)
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    names = ["", words.plain("play"), words.plain("equity"), words.plain("win"), words.plain("win 2"),
+             words.plain("lose 2"), *([words.plain("match")] if match else []), words.plain("loss"),
+             words.plain("ply"), ""]
+    for k, name in enumerate(names):
+        table.add_column(name, justify="left" if k in (0, 1, len(names) - 1) else "right", no_wrap=True,
+                         min_width=7 if k == len(names) - 1 else None)  # "blunder" whole
+    for k, r in enumerate(ranked, 1):
+        p = r.probabilities
+        mwc = [] if r.mwc is None else [words.number(100 * r.mwc, ".1f") + "%"]
+        chances = [words.number(100 * x, ".1f") + "%" for x in (p.win, p.win2, p.lose2)]
+        table.add_row(str(k), str(r.play), words.number(r.equity, "+.3f"), *chances, *mwc,
+                      words.number(-r.loss, "+.3f") if k > 1 else "", str(r.depth),
+                      words.plain(r.skill) if r.skill else "")
+    note = words("equity: points per game after the play for the side playing (-2 to +2); plays within reach of "
+                 "the best are searched deeper and ranked first")
+    if match:
+        note.append_text(words("; match: his chance of winning the match after it, by which the plays are ranked"))
+    return Group(head, table, note)

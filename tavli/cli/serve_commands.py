@@ -1,0 +1,134 @@
+"""The web app's commands: ``tavli serve`` (the server) and ``tavli verify-dice`` (a match's
+dice checked against the seeds its server published)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import click
+
+from tavli.cli.options import InputError
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on (0.0.0.0 for all)")
+@click.option("--port", "-p", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option("--database", "--db", default="sqlite:///tavli.db", show_default=True,
+              help="sqlite:///FILE or postgresql://user:password@host/dbname")
+
+
+@click.option("--claim-after", type=click.FloatRange(min=0), default=120.0, show_default=True,
+              help="seconds an absent opponent has before the game can be claimed")
+
+
+@click.option("--bot-delay", type=click.FloatRange(min=0), default=0.5, show_default=True,
+              help="seconds a bot waits before each roll and play, so that people can follow")
+
+
+@click.option("--create-limit", type=click.IntRange(min=1), default=30, show_default=True,
+              help="new matches a minute per client address")
+
+
+@click.option("--connection-limit", type=click.IntRange(min=1), default=100, show_default=True,
+              help="open WebSocket connections per client address")
+
+
+@click.option("--message-limit", type=click.FloatRange(min=1), default=20.0, show_default=True,
+              help="WebSocket messages a second per connection (bursts of twice as many)")
+
+
+@click.option("--trusted-proxy", "trusted_proxies", multiple=True, metavar="ADDRESS",
+              help="a reverse proxy whose X-Forwarded-For is believed (an address or network; repeatable; "
+                   "none by default)")
+
+
+@click.option("--allow-origin", "allowed_origins", multiple=True, metavar="URL",
+              help="a web origin besides this server's own whose pages may connect (repeatable)")
+
+
+@click.option("--header-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              help="seconds a client has to send its request headers")
+
+
+@click.option("--workers", "-w", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="server processes on the one port (more than 1 needs PostgreSQL; docs/deploy.md)")
+
+
+@click.option("--bot-workers", type=click.IntRange(1, 256), default=None,
+              help="processes that think for the bots, per server process  [default: the cores / --workers]")
+
+
+@click.option("--poll-seconds", type=click.FloatRange(min=0), default=2.0, hidden=True,
+              help="how often to look for other processes' actions besides being told (0: never)")
+
+
+def serve(host: str, port: int, database: str, claim_after: float, bot_delay: float, create_limit: int,
+          connection_limit: int, trusted_proxies: tuple[str, ...], allowed_origins: tuple[str, ...],
+          header_timeout: float, workers: int, bot_workers: int | None, poll_seconds: float,
+          message_limit: float) -> None:
+    """Run the web app: play in the browser against a bot or a friend (docs/web.md)."""
+    import socket
+
+    from tavli.server.app import check_proxies, origin_netloc
+    from tavli.server.store import async_url
+    from tavli.server.workers import ServeOptions, run_server, run_workers
+
+    full_url = async_url(database)  # a bad URL is one line, before anything starts
+    if workers > 1 and not full_url.startswith("postgresql"):
+        raise InputError("--workers above 1 needs PostgreSQL (--database postgresql://...): the processes "
+                         "tell each other of every move through it")
+    for url in allowed_origins:
+        if origin_netloc(url) is None:
+            raise InputError(f"--allow-origin {url!r} is not an origin: give scheme and host, "
+                             "such as https://example.com")
+    try:
+        check_proxies(trusted_proxies)
+    except ValueError as e:
+        raise InputError(f"--trusted-proxy: {e}") from None
+    try:  # a busy port fails at once, not after the warm-up
+        sock = socket.create_server((host, port), reuse_port=False)
+    except OSError as e:
+        raise InputError(f"cannot listen on {host}:{port}: {e.strerror}") from None
+    from tavli.server.service import WARM_UP_STAGES, warm_up
+
+    click.echo("Getting ready (the very first start compiles and builds tables, about 90 s; "
+               "later starts take a second):", err=True)
+    for stage, work in WARM_UP_STAGES:
+        click.echo(f"  {stage}…", nl=False, err=True)
+        start = time.perf_counter()
+        work()
+        click.echo(f" {time.perf_counter() - start:.1f} s", err=True)
+    options = ServeOptions(database, claim_after=claim_after, bot_delay=bot_delay, matches_per_minute=create_limit,
+                           connections_per_address=connection_limit, messages_per_second=message_limit,
+                           message_burst=2 * message_limit, trusted_proxies=trusted_proxies,
+                           allowed_origins=allowed_origins, header_timeout=header_timeout,
+                           poll_seconds=poll_seconds,
+                           bot_workers=bot_workers or max(1, (os.cpu_count() or 1) // workers))
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+    processes = f"; {workers} processes" if workers > 1 else ""
+    click.echo(f"Tavli is running at http://{shown}:{sock.getsockname()[1]}/  (database {database}{processes}; "
+               "Ctrl-C stops it)", err=False)
+    sys.stdout.flush()
+    if workers == 1:
+        run_server(sock, options)
+    else:
+        run_workers(sock, options, workers, warm_up, lambda line: click.echo(line, err=True))
+
+
+@click.command("verify-dice")
+@click.argument("url")
+def verify_dice(url: str) -> None:
+    """Check every finished game's dice of a match against its published seed.
+
+    URL is the match's address, its /api/matches/ID/dice, or a file saved from there
+    (or a match record, such as the match page's download).
+    """
+    from tavli.terminal.dice_check import DiceCheckError, checked_games, read_dice
+
+    try:
+        for line in checked_games(url, read_dice(url)):
+            click.echo(line)
+    except DiceCheckError as e:
+        raise InputError(str(e)) from None
