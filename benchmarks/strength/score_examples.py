@@ -36,7 +36,7 @@ from tavli.bots.neural import Evaluator, NeuralBot
 from tavli.game import Game
 from tavli.match import MatchSettings
 from tavli.study.analysis import Candidate, evaluate_decision
-from tavli.terminal import board, render_text
+from tavli.terminal.board import board, render_text
 from tavli.variants import BLACK, GAMES, WHITE
 
 

@@ -10,10 +10,4 @@
 - ``tavli.terminal.remote``: a seat of a match on a Tavli server (``tavli join``);
 - ``tavli.terminal.dice_check``: a server's dice checked against their seeds (``tavli verify-dice``);
 - ``tavli.terminal.reports``: the study commands' answers (``tavli analyse``, ``hint``, ``met``, ...).
-
-``board`` and ``render_text`` are also here, by the names they had before the package was split.
 """
-
-from tavli.terminal.board import board, render_text
-
-__all__ = ["board", "render_text"]
