@@ -175,7 +175,7 @@ def _build(params: int, states: np.ndarray, steps: np.ndarray, hashes: np.ndarra
             for d2 in range(d1, 7):
                 chance = 1.0 / 36.0 if d1 == d2 else 2.0 / 36.0
                 rows = K.generate(root, d1, d2, params, states, steps, hashes, ints)
-                if ints[K._STATUS] == K.OVERFLOW:
+                if ints[K.STATUS] == K.OVERFLOW:
                     return finish.astype(np.float32), first.astype(np.float32), _OVERFLOW
                 if len(rows) == 0:
                     stay += chance
