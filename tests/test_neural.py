@@ -34,9 +34,8 @@ from tavli.bots.neural import (
     roll_luck,
 )
 from tavli.match import MatchSettings
-from tavli.variants import Fevga, Plakoto
+from tavli.variants import GAMES, Fevga, Plakoto
 
-GAMES = ("portes", "plakoto", "fevga")
 WEIGHTS = Path(__file__).resolve().parent.parent / "tavli" / "weights"
 
 

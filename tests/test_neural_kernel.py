@@ -20,7 +20,7 @@ from tavli import _kernel as K
 from tavli.bots import RandomBot, features, network, search, td
 from tavli.dice import ALL_ROLLS
 from tavli.position import generate_rows
-from tavli.variants import Plakoto
+from tavli.variants import GAMES, Plakoto
 
 # The input layout (see tavli.bots.features.encode).
 MINE, THEIRS = 0, 96  # four units per point, the mover's points 1..24
@@ -568,7 +568,7 @@ def test_input_group_ends_follow_the_layout() -> None:
         assert list(features.INPUT_GROUP_ENDS[Position.start(game).variant.kernel_id]) == ends
 
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_fewer_inputs_leave_out_the_groups_that_do_not_fit(game: str) -> None:
     # a network with fewer inputs gets every group that fits as the full list has it, and
     # zero for a group cut short, which its weights cannot read
@@ -587,7 +587,7 @@ def test_fewer_inputs_leave_out_the_groups_that_do_not_fit(game: str) -> None:
     assert checked > 0  # the groups left out were not all zero anyway
 
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_movers_match_the_legal_steps(game: str) -> None:
     # features.movers counts the points a single step of each die can leave, for either side: the
     # move generator's own steps (for the opponent, of the position turned round) say the same
@@ -639,7 +639,7 @@ def test_fevga_race_flag(mine: dict[int, int], theirs: dict[int, int], race_flag
     assert encoded(Position.from_checkers("fevga", WHITE, mine, theirs))[EXTRA + 8] == race_flag
 
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_inputs_are_finite_and_bounded_along_games(game: str) -> None:
     for pos in positions_along_games(game, 5):
         x = encoded(pos)
@@ -834,7 +834,7 @@ def sample_results(game: str, seed: int, n: int) -> list[np.ndarray]:
     return rng.sample(out, n)
 
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_post1_is_the_average_over_21_rolls(game: str) -> None:
     variant = Position.start(game).variant
     net = random_network(variant.kernel_id, seed=4)
@@ -888,7 +888,7 @@ def test_pre_is_post_seen_by_the_other_side(depth: int) -> None:
         assert buf.out.tolist() == pytest.approx([1 - w, l2, w2], abs=1e-12)
 
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_values_are_consistent_probabilities(game: str) -> None:
     variant = Position.start(game).variant
     # large random weights push the raw outputs anywhere: the values must still be consistent
@@ -950,7 +950,7 @@ def test_fevga_race_uses_the_tables_with_its_own_home() -> None:
 
 # -- analyse: the search filter ---------------------------------------------------
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_analyse_keeps_the_filter_limits(game: str) -> None:
     pos = next(p for k, p in enumerate(positions_along_games(game, 12)) if k == 9)
     legal = pos.legal_plays(Dice(5, 3))
@@ -1007,7 +1007,7 @@ def choice(values: np.ndarray, depth: np.ndarray) -> int:
     return max(range(len(values)), key=lambda k: (depth[k], equity(values[k])))
 
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_deciding_stops_where_one_play_is_left_and_chooses_the_same(game: str) -> None:
     net = random_network(Position.start(game).variant.kernel_id, scale=1.0, seed=3)
     keeps, margins = np.array([5, 2]), np.array([0.3, 0.1])
@@ -1034,7 +1034,7 @@ def test_deciding_stops_where_one_play_is_left_and_chooses_the_same(game: str) -
 
 # -- training ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_train_games_moves_the_network(game: str) -> None:
     pos = Position.start(game)
     variant = pos.variant

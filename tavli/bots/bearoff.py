@@ -229,7 +229,7 @@ def cache_path() -> Path:
     return cache_dir() / f"bearoff-v{FORMAT_VERSION}-{MAX_ROLLS}.npz"
 
 
-def _read(path: Path) -> tuple[np.ndarray, np.ndarray] | None:
+def read_cache(path: Path) -> tuple[np.ndarray, np.ndarray] | None:
     """The tables from a cache file; None if it is missing, unreadable or not what it should be."""
     shape = (N_POSITIONS, MAX_ROLLS)
     try:
@@ -264,7 +264,7 @@ def load() -> tuple[np.ndarray, np.ndarray]:
     A cache file that cannot be read is rebuilt. The arrays are read-only.
     """
     path = cache_path()
-    tables = _read(path)
+    tables = read_cache(path)
     if tables is None:
         tables = build()
         with contextlib.suppress(OSError):  # a read-only cache folder only costs the build
