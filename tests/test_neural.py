@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tavli import BLACK, WHITE, Dice, Position, TavliError, bearoff
+from tavli import BLACK, WHITE, Dice, Position, TavliError
 from tavli import _kernel as K
-from tavli.bots import RandomBot
+from tavli.bots import RandomBot, bearoff
 from tavli.bots.features import INPUT_GROUP_ENDS, N_INPUTS
 from tavli.bots.match_equity import MatchScore
 from tavli.bots.network import Network

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tavli import BLACK, WHITE, Dice, Position, bearoff
+from tavli import BLACK, WHITE, Dice, Position
 from tavli import _kernel as K
-from tavli.bots import RandomBot, features, network, search, td
+from tavli.bots import RandomBot, bearoff, features, network, search, td
 from tavli.dice import ALL_ROLLS
 from tavli.position import generate_rows
 from tavli.variants import GAMES, Plakoto
