@@ -21,6 +21,10 @@ Set ``NUMBA_DISABLE_JIT=1`` to run the very same code as plain Python.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+from typing import TypeVar
+
 import numpy as np
 from numba import njit
 
@@ -80,7 +84,8 @@ def _set(s: np.ndarray, i: int, v: int, h: np.uint64) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
-def _is_open(s: np.ndarray, t: int, variant: int) -> bool:
+def is_open(s: np.ndarray, t: int, variant: int) -> bool:
+    """The mover may land on his point ``t``: it is not blocked by the opponent."""
     b = s[OPP + t]
     if variant == PORTES:
         return bool(b <= 1)
@@ -137,7 +142,7 @@ def die_steps(s: np.ndarray, d: int, params: int, out: np.ndarray) -> int:
             continue
         t = src - d
         if t >= 1:
-            if _is_open(s, t, variant):
+            if is_open(s, t, variant):
                 out[n, 0] = src
                 out[n, 1] = t
                 n += 1
@@ -236,11 +241,47 @@ class Workspace:
     def grown(self) -> Workspace:
         return Workspace(2 * self.nodes, 2 * self.plays)
 
+    def overflowed(self) -> bool:
+        """The last ``generate`` (or a search made of them) found this workspace too small."""
+        return bool(self.ints[STATUS] == OVERFLOW)
+
+
+_local = threading.local()
+_T = TypeVar("_T")
+
+
+def thread_workspace() -> Workspace:
+    """This thread's workspace, made on first use."""
+    ws: Workspace | None = getattr(_local, "ws", None)
+    if ws is None:
+        ws = _local.ws = Workspace()
+    return ws
+
+
+def use_workspace(ws: Workspace | None) -> Workspace | None:
+    """Make ``ws`` this thread's workspace (None: a fresh one on next use); returns the one it
+    replaces, to put back."""
+    saved: Workspace | None = getattr(_local, "ws", None)
+    _local.ws = ws
+    return saved
+
+
+def with_workspace(run: Callable[[Workspace], _T]) -> _T:
+    """``run(ws)`` with this thread's workspace ``ws``; while it overflows (``ws.overflowed()``),
+    the workspace is doubled and ``run`` called again. ``run`` is a call of ``generate`` or of a
+    compiled search that uses it."""
+    while True:
+        ws = thread_workspace()
+        result = run(ws)
+        if not ws.overflowed():
+            return result
+        _local.ws = ws.grown()
+
 
 # ints layout: a header, then per visited node its context, per slot of the
 # visited table its node and stamp, per candidate its depth and dice mask,
 # per slot of the candidate table its candidate and stamp.
-_STAMP, _NODES, _PLAYS, _STATUS = 0, 1, 2, 3
+_STAMP, _NODES, _PLAYS, STATUS = 0, 1, 2, 3  # STATUS: ``OVERFLOW`` or 0 after ``generate``
 _HEAD = 8
 OVERFLOW = 1
 
@@ -477,13 +518,13 @@ def generate(root: np.ndarray, d1: int, d2: int, params: int, states: np.ndarray
 
     The row holds the position after the play (still seen by the mover), then
     ``(from, to, hit)`` for each die used, zeros after the last. No rows: the
-    turn passes. If the workspace is too small, ``ints[_STATUS]`` is set to
+    turn passes. If the workspace is too small, ``ints[STATUS]`` is set to
     ``OVERFLOW``: grow it and call again.
     """
-    ints[_STATUS] = 0
+    ints[STATUS] = 0
     ncand = _search(root, d1, d2, params, states, steps, hashes, ints)
     if ncand < 0:
-        ints[_STATUS] = OVERFLOW
+        ints[STATUS] = OVERFLOW
         return np.empty((0, ROW_SIZE), np.int8)
     keep = np.empty(ncand, np.int64)
     n = _select(ncand, d1, d2, params, states, ints, keep)
@@ -579,7 +620,7 @@ def playout(root: np.ndarray, params: int, max_turns: int, states: np.ndarray,
         d1 = np.random.randint(1, 7)
         d2 = np.random.randint(1, 7)
         rows = generate(s, d1, d2, params, states, steps, hashes, ints)
-        if ints[_STATUS] != 0:
+        if ints[STATUS] != 0:
             return ONGOING, -1
         if len(rows) > 0:
             s = rows[np.random.randint(0, len(rows)), :STATE_SIZE].copy()

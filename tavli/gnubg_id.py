@@ -15,26 +15,21 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from tavli.errors import PositionFormatError
-from tavli.variants import WHITE, Color
-
-if TYPE_CHECKING:
-    from tavli.position import Position
 
 POSITION_ID = re.compile(r"[A-Za-z0-9+/]{14}")
 """The shape of a Position ID: 14 base64 characters (a position string never has it)."""
 
 
-def gnubg_id(pos: Position) -> str:
-    """The Position ID of a Portes position, the player to move on roll."""
-    if pos.variant.name != "portes":
-        raise PositionFormatError("GNU Backgammon Position IDs exist for Portes only")
+def encode_position_id(not_on_roll: Sequence[int], on_roll: Sequence[int]) -> str:
+    """The Position ID of a Portes position (``Position.gnubg_id``) from each side's checkers on
+    his own points 1..24 and the bar (25), ``side[point - 1]``: the player not on roll first."""
     bits: list[int] = []
-    for color in (pos.turn.other, pos.turn):
-        for point in range(1, 26):
-            bits.extend([1] * pos.checkers(color, point))
+    for side in (not_on_roll, on_roll):
+        for count in side:
+            bits.extend([1] * count)
             bits.append(0)
     bits.extend([0] * (80 - len(bits)))
     data = bytearray(10)
@@ -44,10 +39,9 @@ def gnubg_id(pos: Position) -> str:
     return base64.b64encode(bytes(data)).decode("ascii")[:14]
 
 
-def position_from_gnubg_id(position_id: str, turn: Color = WHITE) -> Position:
-    """Read a Position ID; ``turn`` is the colour of the player on roll."""
-    from tavli.position import Position
-
+def decode_position_id(position_id: str) -> tuple[dict[int, int], dict[int, int]]:
+    """Read a Position ID (``Position.from_gnubg_id``): the checkers of the player not on roll,
+    then of the player on roll, ``{point: count}`` in each one's own numbering (25: the bar)."""
     text = position_id.strip()
     if not POSITION_ID.fullmatch(text):
         raise PositionFormatError("a Position ID is 14 base64 characters, not {text!r}", text=position_id)
@@ -72,11 +66,4 @@ def position_from_gnubg_id(position_id: str, turn: Color = WHITE) -> Position:
                 side, point = side + 1, 1
     if side < 2:
         raise PositionFormatError("{text!r} does not describe both sides", text=position_id)
-    opponent, mover = sides
-    white, black = (mover, opponent) if turn == WHITE else (opponent, mover)
-    try:
-        return Position.from_checkers("portes", turn, white, black)
-    except PositionFormatError:
-        raise
-    except ValueError as e:
-        raise PositionFormatError("{text!r}: {reason}", text=position_id, reason=e) from None
+    return sides[0], sides[1]

@@ -19,18 +19,78 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
 from tavli import _kernel as K
 from tavli.dice import Dice
 from tavli.errors import AmbiguousPlayError, IllegalPlayError, NotationError, Reason
+from tavli.variants import Variant
 
-if TYPE_CHECKING:
-    from tavli.position import Play, Position, Step
+
+class Step(NamedTuple):
+    """One die's move of one checker, in the mover's numbering (25 = bar, 0 = off)."""
+
+    src: int
+    dst: int
+    hit: bool = False
+    """Portes: hit a blot. Plakoto: pinned a lone checker."""
+
+    def __str__(self) -> str:
+        return format_steps((self,))
+
+
+@dataclass(frozen=True)
+class Play:
+    """A whole turn: the steps in the order played (empty when the turn passes).
+
+    ``str(play)`` is standard notation such as ``13/7*/5 6/5``.
+    """
+
+    steps: tuple[Step, ...]
+
+    def __str__(self) -> str:
+        return format_steps(self.steps)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    @property
+    def is_pass(self) -> bool:
+        return not self.steps
+
+
+PASS = Play(())
+"""The play of a turn that passes."""
+
+
+class LegalList(Protocol):
+    """What reading a play needs of a roll's legal plays (``tavli.position.LegalPlays``)."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, i: int) -> Play: ...
+
+    def __iter__(self) -> Iterator[Play]: ...
+
+    def find_result(self, state: np.ndarray) -> int: ...
+
+
+class Board(Protocol):
+    """What reading a play needs of a position (``tavli.position.Position``): notation does not
+    import the positions, which write and read plays through it."""
+
+    @property
+    def variant(self) -> Variant: ...
+
+    @property
+    def state(self) -> np.ndarray: ...
+
+    def legal_plays(self, dice: Dice) -> LegalList: ...
+
 
 PASS_WORDS = frozenset({"", "-", "pass", "none", "no move", "nomove", "cannot move"})
 
@@ -134,14 +194,12 @@ def _single_steps(state: np.ndarray, die: int, params: int) -> list[tuple[int, i
     return [(int(buf[i, 0]), int(buf[i, 1])) for i in range(n)]
 
 
-def realize(pos: Position, dice: Dice, movements: Sequence[Movement]) -> dict[bytes, tuple[Step, ...]]:
+def realize(pos: Board, dice: Dice, movements: Sequence[Movement]) -> dict[bytes, tuple[Step, ...]]:
     """Every way to play the movements die by die: {result state: steps}.
 
     Each die is checked by the rules of the game; the whole-turn rules
     (most dice, higher die, Fevga's prime limits) are not.
     """
-    from tavli.position import Step
-
     params = pos.variant.params
     variant = pos.variant.kernel_id
     found: dict[bytes, tuple[Step, ...]] = {}
@@ -190,10 +248,8 @@ def realize(pos: Position, dice: Dice, movements: Sequence[Movement]) -> dict[by
     return found
 
 
-def parse_play(pos: Position, text: str, dice: Dice) -> Play:
+def parse_play(pos: Board, text: str, dice: Dice) -> Play:
     """The legal play that ``text`` describes; IllegalPlayError says why not."""
-    from tavli.position import PASS
-
     movements = parse_movements(text)
     legal = pos.legal_plays(dice)
     if not movements:
@@ -227,7 +283,7 @@ def parse_play(pos: Position, text: str, dice: Dice) -> Play:
     raise IllegalPlayError(explain(pos, dice, movements, realized, len(legal)))
 
 
-def explain(pos: Position, dice: Dice, movements: Sequence[Movement],
+def explain(pos: Board, dice: Dice, movements: Sequence[Movement],
             realized: dict[bytes, tuple[Step, ...]], n_legal: int) -> Reason:
     """Why the movements are not a legal play, in a player's words."""
     written = " ".join(str(m) for m in movements)
@@ -245,7 +301,7 @@ def explain(pos: Position, dice: Dice, movements: Sequence[Movement],
     return Reason("{play} cannot be played with {dice}", play=written, dice=dice)
 
 
-def _explain_turn(pos: Position, dice: Dice, realized: dict[bytes, tuple[Step, ...]]) -> Reason:
+def _explain_turn(pos: Board, dice: Dice, realized: dict[bytes, tuple[Step, ...]]) -> Reason:
     legal = pos.legal_plays(dice)
     most = max(len(p) for p in legal)
     used = max(len(steps) for steps in realized.values())
@@ -270,7 +326,7 @@ def _explain_prime(s: np.ndarray, params: int) -> Reason:
     return Reason("you may not trap all your opponent's checkers behind six points: break the block")
 
 
-def _explain_movement(pos: Position, dice: Dice, mv: Movement) -> Reason | None:
+def _explain_movement(pos: Board, dice: Dice, mv: Movement) -> Reason | None:
     s = pos.state
     variant = pos.variant
     src = mv.points[0]
@@ -307,7 +363,7 @@ def _explain_movement(pos: Position, dice: Dice, mv: Movement) -> Reason | None:
                 return Reason("{hop} is 1 pip: the dice {dice} do not make that", hop=hop, dice=dice)
             return Reason("{hop} is {pips} pips: the dice {dice} do not make that",
                           hop=hop, pips=distance, dice=dice)
-        if not bool(K._is_open(s, b, variant.kernel_id)):
+        if not bool(K.is_open(s, b, variant.kernel_id)):
             return Reason("{hop} is blocked", hop=hop)
     return None
 

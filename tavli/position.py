@@ -13,60 +13,26 @@
 from __future__ import annotations
 
 import functools
-import threading
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import NamedTuple, overload
 
 import numpy as np
 
 from tavli import _kernel as K
 from tavli.dice import Dice
-from tavli.errors import IllegalPlayError, Reason, TavliError
+from tavli.errors import IllegalPlayError, PositionFormatError, Reason, TavliError
+from tavli.gnubg_id import decode_position_id, encode_position_id
+from tavli.notation import PASS as PASS
+from tavli.notation import Play as Play
+from tavli.notation import Step as Step
+from tavli.notation import format_steps, parse_play
+from tavli.position_text import PointView as PointView
+from tavli.position_text import check_borne_off, format_position, parse_position
 from tavli.variants import BLACK, WHITE, Color, Variant, make_variant
 
 CHECKERS = 15
 BAR = 25
 OFF = 0
-
-
-class Step(NamedTuple):
-    """One die's move of one checker, in the mover's numbering (25 = bar, 0 = off)."""
-
-    src: int
-    dst: int
-    hit: bool = False
-    """Portes: hit a blot. Plakoto: pinned a lone checker."""
-
-    def __str__(self) -> str:
-        from tavli.notation import format_steps
-
-        return format_steps((self,))
-
-
-@dataclass(frozen=True)
-class Play:
-    """A whole turn: the steps in the order played (empty when the turn passes).
-
-    ``str(play)`` is standard notation such as ``13/7*/5 6/5``.
-    """
-
-    steps: tuple[Step, ...]
-
-    def __str__(self) -> str:
-        from tavli.notation import format_steps
-
-        return format_steps(self.steps)
-
-    def __len__(self) -> int:
-        return len(self.steps)
-
-    @property
-    def is_pass(self) -> bool:
-        return not self.steps
-
-
-PASS = Play(())
 
 
 class GameResult(NamedTuple):
@@ -126,17 +92,6 @@ class StepNode(NamedTuple):
     play: int | None
 
 
-class PointView(NamedTuple):
-    """What stands on one point: counts of each side and who is pinned there."""
-
-    white: int
-    black: int
-    pinned: Color | None
-
-
-_local = threading.local()
-
-
 @functools.cache
 def _point_views() -> list[list[list[PointView]]]:
     """``views[white][black][pin]``: every point as ``Position.points`` shows it (White's frame),
@@ -146,25 +101,9 @@ def _point_views() -> list[list[list[PointView]]]:
              for black in range(CHECKERS + 1)] for white in range(CHECKERS + 1)]
 
 
-def _workspace() -> K.Workspace:
-    ws: K.Workspace | None = getattr(_local, "ws", None)
-    if ws is None:
-        ws = _local.ws = K.Workspace()
-    return ws
-
-
-def _grow_workspace(ws: K.Workspace) -> None:
-    _local.ws = ws.grown()
-
-
 def generate_rows(state: np.ndarray, d1: int, d2: int, params: int) -> np.ndarray:
     """Run the kernel's generator (rows as in ``_kernel.generate``), growing the workspace if needed."""
-    while True:
-        ws = _workspace()
-        rows = K.generate(state, d1, d2, params, ws.states, ws.steps, ws.hashes, ws.ints)
-        if ws.ints[K._STATUS] != K.OVERFLOW:
-            return rows
-        _grow_workspace(ws)
+    return K.with_workspace(lambda ws: K.generate(state, d1, d2, params, ws.states, ws.steps, ws.hashes, ws.ints))
 
 
 def generate(state: np.ndarray, d1: int, d2: int, params: int) -> tuple[int, np.ndarray, np.ndarray]:
@@ -273,26 +212,36 @@ class Position:
     @classmethod
     def from_string(cls, text: str) -> Position:
         """Read the position string written by ``str(position)`` (see docs/formats.md)."""
-        from tavli.position_text import parse_position
-
-        return parse_position(text)
+        parsed = parse_position(text)
+        try:
+            result = cls.from_checkers(parsed.variant, parsed.turn, parsed.white, parsed.black, parsed.pinned)
+        except PositionFormatError:
+            raise
+        except TavliError as e:
+            raise PositionFormatError(e.reason) from None
+        check_borne_off(parsed, result.borne_off(WHITE), result.borne_off(BLACK))
+        return result
 
     @classmethod
     def from_gnubg_id(cls, position_id: str, turn: Color = WHITE) -> Position:
         """Read a GNU Backgammon Position ID (Portes); ``turn`` names the player on roll."""
-        from tavli.gnubg_id import position_from_gnubg_id
-
-        return position_from_gnubg_id(position_id, turn)
+        opponent, mover = decode_position_id(position_id)
+        white, black = (mover, opponent) if turn == WHITE else (opponent, mover)
+        try:
+            return cls.from_checkers("portes", turn, white, black)
+        except PositionFormatError:
+            raise
+        except ValueError as e:
+            raise PositionFormatError("{text!r}: {reason}", text=position_id, reason=e) from None
 
     def gnubg_id(self) -> str:
         """The GNU Backgammon Position ID of a Portes position."""
-        from tavli.gnubg_id import gnubg_id
-
-        return gnubg_id(self)
+        if self.variant.name != "portes":
+            raise PositionFormatError("GNU Backgammon Position IDs exist for Portes only")
+        return encode_position_id([self.checkers(self.turn.other, point) for point in range(1, 26)],
+                                  [self.checkers(self.turn, point) for point in range(1, 26)])
 
     def __str__(self) -> str:
-        from tavli.position_text import format_position
-
         return format_position(self)
 
     def __repr__(self) -> str:
@@ -374,8 +323,6 @@ class Position:
 
     def parse_play(self, text: str, dice: Dice | tuple[int, int] | str) -> Play:
         """Read move notation and check it against the legal plays."""
-        from tavli.notation import parse_play
-
         return parse_play(self, text, Dice.of(dice))
 
     def play(self, play: Play | str, dice: Dice | tuple[int, int] | str | None = None) -> Position:
@@ -506,8 +453,6 @@ def _notation_of_steps(key: int) -> str | None:
     depends on the position: a checker's later step was found first, and whether its steps may
     be put in order is the rules' to say (``LegalPlays._checker_order``). The same steps recur
     over and over (the same few plays of 6-5 from many positions): they are written once."""
-    from tavli.notation import format_steps
-
     row = [(key >> shift) & 31 for shift in range(0, 60, 5)]
     steps = [Step(row[k], row[k + 1], row[k + 2] == 1) for k in range(0, 12, 3) if row[k] or row[k + 1]]
     if any(steps[j].dst == steps[k].src for k in range(len(steps)) for j in range(k + 1, len(steps))):

@@ -19,13 +19,48 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import TYPE_CHECKING
+from typing import NamedTuple, Protocol
 
 from tavli.errors import PositionFormatError, TavliError
-from tavli.variants import BLACK, WHITE, Color, variant_from_string
+from tavli.variants import BLACK, WHITE, Color, Variant, variant_from_string
 
-if TYPE_CHECKING:
-    from tavli.position import PointView, Position
+
+class PointView(NamedTuple):
+    """What stands on one point: counts of each side and who is pinned there."""
+
+    white: int
+    black: int
+    pinned: Color | None
+
+
+class Writable(Protocol):
+    """What writing a position string needs of a position (``tavli.position.Position``): this
+    module does not import the positions, which write and read themselves through it."""
+
+    @property
+    def variant(self) -> Variant: ...
+
+    @property
+    def turn(self) -> Color: ...
+
+    def points(self) -> list[PointView]: ...
+
+    def on_bar(self, color: Color) -> int: ...
+
+    def borne_off(self, color: Color) -> int: ...
+
+
+class PositionText(NamedTuple):
+    """A position string read (``parse_position``): what ``Position.from_checkers`` takes, and the
+    checkers it says are borne off (``check_borne_off``)."""
+
+    variant: Variant
+    turn: Color
+    white: dict[int, int]
+    black: dict[int, int]
+    pinned: dict[int, Color]
+    off: tuple[int, int]
+
 
 _TOKEN = re.compile(r"\.|(\d+)([wb])([wb])?")
 
@@ -44,7 +79,7 @@ def _point_token(view: PointView) -> str:
     return "."
 
 
-def format_position(pos: Position) -> str:
+def format_position(pos: Writable) -> str:
     """Write ``pos`` as a position string."""
     tokens = [_point_token(view) for view in pos.points()]
     bar = f"{pos.on_bar(WHITE)}:{pos.on_bar(BLACK)}"
@@ -60,10 +95,9 @@ def _pair(text: str, on_bar: bool) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
-def parse_position(text: str) -> Position:
-    """Read a position string; raise PositionFormatError with the reason."""
-    from tavli.position import Position
-
+def parse_position(text: str) -> PositionText:
+    """Read a position string (``Position.from_string`` makes the position of it); raise
+    PositionFormatError with the reason."""
     fields = text.split()
     if len(fields) != 5:
         raise PositionFormatError(
@@ -109,24 +143,19 @@ def parse_position(text: str) -> Position:
     for side, n in ((white, bar[0]), (black, bar[1])):
         if n:
             side[25] = n
-    try:
-        result = Position.from_checkers(variant, WHITE if turn_text == "w" else BLACK, white, black,
-                                        pinned)
-    except PositionFormatError:
-        raise
-    except TavliError as e:
-        raise PositionFormatError(e.reason) from None
-    for color, n in ((WHITE, off[0]), (BLACK, off[1])):
-        if result.borne_off(color) != n:
+    return PositionText(variant, WHITE if turn_text == "w" else BLACK, white, black, pinned, off)
+
+
+def check_borne_off(parsed: PositionText, white_off: int, black_off: int) -> None:
+    """Raise PositionFormatError unless the position has as many checkers borne off as its
+    string says (``white_off``, ``black_off``: how many the checkers on the board leave)."""
+    for color, n, have in ((WHITE, parsed.off[0], white_off), (BLACK, parsed.off[1], black_off)):
+        if have != n:
             raise PositionFormatError(
                 "White has {count} checkers on the board and bar, so {off} off, not {n}" if color == WHITE else
                 "Black has {count} checkers on the board and bar, so {off} off, not {n}",
-                count=15 - result.borne_off(color), off=result.borne_off(color), n=n)
-    return result
+                count=15 - have, off=have, n=n)
 
 
-def _own(variant: object, color: Color, white_point: int) -> int:
-    from tavli.variants import Variant
-
-    assert isinstance(variant, Variant)
+def _own(variant: Variant, color: Color, white_point: int) -> int:
     return white_point if color == WHITE else variant.other_numbering(white_point)

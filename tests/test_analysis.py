@@ -26,7 +26,7 @@ from tavli.study.analysis import (
     evaluate_decision,
     rank_plays,
 )
-from tavli.variants import BLACK, WHITE, Portes
+from tavli.variants import BLACK, GAMES, WHITE, Portes
 
 
 def board(variant: str, spec: dict[int, str]) -> Position:
@@ -172,7 +172,7 @@ def test_a_game_adds_up() -> None:
 
 
 def test_a_match_and_its_json() -> None:
-    settings = MatchSettings(length=3, games=("portes", "plakoto", "fevga"))
+    settings = MatchSettings(length=3, games=GAMES)
     match = Match(settings, DiceRoller(seed=5))
     bots = {WHITE: RandomBot(seed=2), BLACK: NeuralBot("advanced")}
     while not match.is_over:
@@ -273,7 +273,7 @@ def test_a_game_after_the_match_is_over_cannot_be_analysed_at_a_score() -> None:
         analyse_games([won, game], depth=0, workers=1, match=MatchSettings(length=2, games=("portes",)))
 
 
-@pytest.mark.parametrize("variant", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("variant", GAMES)
 def test_error_rates_order_the_players(variant: str) -> None:
     """random >> beginner >> expert, over a few games each (0-ply analysis)."""
     low = [play_game(variant, RandomBot(seed=s), NeuralBot("beginner", seed=s), s) for s in range(2)]
@@ -316,7 +316,7 @@ def test_a_record_with_a_resignation_and_a_game_going_on() -> None:
 def test_rank_plays_at_a_match_score_plays_for_the_match() -> None:
     # docs/match-equity.md, "Gammon-go: the trailer hits": Black trails 1-2 in a match to 3
     position = Position.from_string("portes 2w2w3w.2w3w3b..1b.2b2w1b..1w.4b.2b.2b. b 0:0 0:0")
-    score = MatchScore.in_game("portes", mine=1, theirs=2, length=3, games=("portes", "plakoto", "fevga"))
+    score = MatchScore.in_game("portes", mine=1, theirs=2, length=3, games=GAMES)
     for_points, for_match = rank_plays(position, Dice(5, 1), 2), rank_plays(position, Dice(5, 1), 2, score=score)
     assert str(for_points[0].play) == "15/10 11/10" and for_points[0].mwc is None
     assert str(for_match[0].play) == "13/8* 11/10" and for_match[0].mwc_loss == 0.0

@@ -16,7 +16,7 @@ import pytest
 from tavli.bots import bearoff as B
 from tavli.dice import ALL_ROLLS
 from tavli.position import Position
-from tavli.variants import WHITE
+from tavli.variants import GAMES, WHITE
 
 Tables = tuple[np.ndarray, np.ndarray]
 
@@ -258,7 +258,7 @@ def test_a_damaged_cache_is_rebuilt(tables: Tables, tmp_path: Path, monkeypatch:
         B.load.cache_clear()
     assert builds == [1]
     np.testing.assert_array_equal(finish, tables[0])
-    reread = B._read(path)  # rewritten whole
+    reread = B.read_cache(path)  # rewritten whole
     assert reread is not None
     np.testing.assert_array_equal(reread[1], tables[1])
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
@@ -276,7 +276,7 @@ def chances(tables: Tables, pos: Position) -> tuple[float, float, float]:
     return float(w), float(w2), float(l2)
 
 
-@pytest.mark.parametrize("variant", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("variant", GAMES)
 def test_all_home(variant: str) -> None:
     kid = Position.start(variant).variant.kernel_id
     assert not B.all_home(Position.start(variant).state, kid)

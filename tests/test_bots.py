@@ -9,6 +9,7 @@ import pytest
 from tavli import BLACK, WHITE, Color, Dice, Position
 from tavli.bots import BOTS, HeuristicBot, Player, RandomBot, make_bot
 from tavli.game import Game
+from tavli.variants import GAMES
 
 
 def positions_along_a_game(game: str, seed: int, turns: int = 40) -> list[tuple[Position, Dice]]:
@@ -26,7 +27,7 @@ def positions_along_a_game(game: str, seed: int, turns: int = 40) -> list[tuple[
     return out
 
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_random_bot_returns_valid_indices(game: str) -> None:
     bot = RandomBot(seed=1)
     seen = set()
@@ -57,7 +58,7 @@ def test_random_bot_covers_every_play() -> None:
     assert {bot.choose(legal) for _ in range(500)} == set(range(14))
 
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_heuristic_bot_returns_valid_indices(game: str) -> None:
     bot = HeuristicBot()
     for pos, dice in positions_along_a_game(game, 4):
@@ -140,7 +141,7 @@ def play_match_up(game: str, games: int, seed: int) -> tuple[int, int]:
     return wins, points
 
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_heuristic_beats_random(game: str) -> None:
     wins, points = play_match_up(game, 60, seed=2024)
     assert wins >= 42, f"heuristic won only {wins} of 60 {game} games"

@@ -17,7 +17,8 @@ from benchmark_module import ROOT, benchmark
 
 from tavli import Dice, Position
 from tavli import _kernel as K
-from tavli.bots import _neural as N
+from tavli.bots.features import encode
+from tavli.bots.network import LOSE2, WIN, WIN2, forward
 from tavli.bots.neural import Evaluator
 from tavli.engines.gnubg_player import GnubgPlayer, NotPortesError
 from tavli.errors import TavliError
@@ -123,12 +124,12 @@ def test_a_refit_folds_its_maps_into_the_output_layer(tmp_path: Path) -> None:
         # the old network's own outputs, before the evaluator makes a 2-point win no likelier
         # than a win and a 2-point loss than a loss; the refit network's answers are made so too
         x = np.zeros(old.network[0].shape[0], np.float32)
-        N.encode(position.state.copy(), K.FEVGA, x)
+        encode(position.state.copy(), K.FEVGA, x)
         raw = np.zeros(3, np.float64)
-        N.forward(x, *old.network, np.zeros(len(old.network[1]), np.float32), raw)
-        assert after.win == pytest.approx(raw[N.WIN]) and old.probabilities(position).win == pytest.approx(raw[N.WIN])
-        for got, chance, most, (a, b) in ((after.win2, raw[N.WIN2], after.win, maps["win2"]),
-                                          (after.lose2, raw[N.LOSE2], 1 - after.win, maps["lose2"])):
+        forward(x, *old.network, np.zeros(len(old.network[1]), np.float32), raw)
+        assert after.win == pytest.approx(raw[WIN]) and old.probabilities(position).win == pytest.approx(raw[WIN])
+        for got, chance, most, (a, b) in ((after.win2, raw[WIN2], after.win, maps["win2"]),
+                                          (after.lose2, raw[LOSE2], 1 - after.win, maps["lose2"])):
             z = math.log(chance / (1 - chance))
             mapped = 1 / (1 + math.exp(-(a * z + b)))
             assert got == pytest.approx(min(mapped, most), rel=1e-4, abs=1e-6)

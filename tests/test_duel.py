@@ -12,9 +12,7 @@ from tavli.bots import HeuristicBot, RandomBot
 from tavli.bots.duel import DuelResult, duel, play_game
 from tavli.bots.neural import Evaluator, NeuralBot
 from tavli.position import LegalPlays, Position
-from tavli.variants import make_variant
-
-GAMES = ("portes", "plakoto", "fevga")
+from tavli.variants import GAMES, make_variant
 
 
 class Recorder:

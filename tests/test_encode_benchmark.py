@@ -8,7 +8,7 @@ import sys
 from benchmark_module import ROOT
 
 from tavli import Position
-from tavli.bots import _neural as N
+from tavli.bots import features as N
 from tavli.bots.neural import Evaluator
 
 

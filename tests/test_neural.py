@@ -16,11 +16,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tavli import BLACK, WHITE, Dice, Position, TavliError, bearoff
+from tavli import BLACK, WHITE, Dice, Position, TavliError
 from tavli import _kernel as K
-from tavli.bots import RandomBot
-from tavli.bots import _neural as N
+from tavli.bots import RandomBot, bearoff
+from tavli.bots.features import INPUT_GROUP_ENDS, N_INPUTS
 from tavli.bots.match_equity import MatchScore
+from tavli.bots.network import Network
 from tavli.bots.neural import (
     DEFAULT_LEVEL,
     LEVELS,
@@ -33,9 +34,8 @@ from tavli.bots.neural import (
     roll_luck,
 )
 from tavli.match import MatchSettings
-from tavli.variants import Fevga, Plakoto
+from tavli.variants import GAMES, Fevga, Plakoto
 
-GAMES = ("portes", "plakoto", "fevga")
 WEIGHTS = Path(__file__).resolve().parent.parent / "tavli" / "weights"
 
 
@@ -58,14 +58,14 @@ def positions_with_rolls(game: str, seed: int, count: int) -> list[tuple[Positio
     return out
 
 
-def save_network(path: Path, network: N.Network, meta: dict[str, object]) -> None:
+def save_network(path: Path, network: Network, meta: dict[str, object]) -> None:
     w1, b1, w2, b2 = network
     np.savez(path, w1=w1, b1=b1, w2=w2, b2=b2, meta=np.array(json.dumps(meta)))
 
 
-def constant_network(kernel_id: int, b2: tuple[float, float, float], hidden: int = 3) -> N.Network:
+def constant_network(kernel_id: int, b2: tuple[float, float, float], hidden: int = 3) -> Network:
     """A network that answers sigmoid(b2) whatever the position."""
-    return (np.zeros((N.N_INPUTS[kernel_id], hidden), np.float32), np.zeros(hidden, np.float32),
+    return (np.zeros((N_INPUTS[kernel_id], hidden), np.float32), np.zeros(hidden, np.float32),
             np.zeros((3, hidden), np.float32), np.array(b2, np.float32))
 
 
@@ -106,7 +106,7 @@ def test_shipped_networks_load(game: str) -> None:
     assert ev.kernel_id == kernel_id
     assert ev.meta["variant"] == game
     w1, b1, w2, b2 = ev.network
-    assert w1.shape[0] in N.INPUT_GROUP_ENDS[kernel_id]
+    assert w1.shape[0] in INPUT_GROUP_ENDS[kernel_id]
     assert w1.shape[1] == len(b1) and w2.shape == (3, len(b1)) and b2.shape == (3,)
     assert all(a.dtype == np.float32 and a.flags.c_contiguous for a in ev.network)
     shipped = Evaluator.for_variant(game)
@@ -224,12 +224,12 @@ def test_a_network_from_before_inputs_were_added(tmp_path: Path, game: str) -> N
     # not compute the rest, and judges every position exactly as the full network with those
     # rows zero; it is the same network by its fingerprint too
     kernel_id = Position.start(game).variant.kernel_id
-    n_in = N.N_INPUTS[kernel_id]
+    n_in = N_INPUTS[kernel_id]
     rng = np.random.default_rng(3)
     w1 = rng.normal(0, 0.3, (n_in, 5)).astype(np.float32)
     b1, w2, b2 = (rng.normal(0, 0.3, shape).astype(np.float32) for shape in ((5,), (3, 5), (3,)))
     meta = {"variant": game, "kernel_id": kernel_id}
-    for older_inputs in N.INPUT_GROUP_ENDS[kernel_id][-2::-2]:
+    for older_inputs in INPUT_GROUP_ENDS[kernel_id][-2::-2]:
         w1[older_inputs:] = 0.0
         save_network(tmp_path / "full.npz", (w1, b1, w2, b2), meta)
         save_network(tmp_path / "older.npz", (w1[:older_inputs], b1, w2, b2), meta)
@@ -248,8 +248,8 @@ def test_a_network_whose_inputs_end_inside_a_group(tmp_path: Path) -> None:
     w1, b1, w2, b2 = constant_network(K.FEVGA, (0, 0, 0))
     path = tmp_path / "short.npz"
     meta = {"variant": "fevga", "kernel_id": K.FEVGA}
-    first = N.INPUT_GROUP_ENDS[K.FEVGA][0]  # the inputs every network reads
-    for cut in (first - 1, first + 1, N.N_INPUTS[K.FEVGA] - 1):  # none is where a group ends
+    first = INPUT_GROUP_ENDS[K.FEVGA][0]  # the inputs every network reads
+    for cut in (first - 1, first + 1, N_INPUTS[K.FEVGA] - 1):  # none is where a group ends
         save_network(path, (w1[:cut], b1, w2, b2), meta)
         assert "does not fit" in one_line_error(path)
     save_network(path, (w1[:first], b1, w2, b2), meta)
@@ -405,7 +405,7 @@ def test_values_stay_within_bounds(level: str) -> None:
 def test_a_hand_made_network_steers_the_bot() -> None:
     # the side to roll likes his own pip count low: so the side that moved prefers the play
     # that leaves the opponent the most pips, that is, the hit
-    w1 = np.zeros((N.N_INPUTS[K.PORTES], 1), np.float32)
+    w1 = np.zeros((N_INPUTS[K.PORTES], 1), np.float32)
     w1[192 + 4, 0] = -1.0  # the mover's pips / 100
     network = (w1, np.zeros(1, np.float32), np.array([[5.0], [0.0], [0.0]], np.float32),
                np.array([-2.5, -20.0, -20.0], np.float32))
@@ -488,17 +488,14 @@ def test_bot_analyse_uses_its_level() -> None:
 
 
 def test_analyse_grows_a_small_workspace() -> None:
-    from tavli import position as P
-
     ev = Evaluator.for_variant("portes")
     legal = Position.start("portes").legal_plays(Dice(6, 5))
     normal = [(a.index, a.equity) for a in ev.analyse(legal, 1)]
-    saved = getattr(P._local, "ws", None)
-    P._local.ws = K.Workspace(nodes=16, plays=16)
+    saved = K.use_workspace(K.Workspace(nodes=16, plays=16))
     try:
         small = [(a.index, a.equity) for a in ev.analyse(legal, 1)]
     finally:
-        P._local.ws = saved
+        K.use_workspace(saved)
     assert [i for i, _ in small] == [i for i, _ in normal]
     assert [e for _, e in small] == pytest.approx([e for _, e in normal])
 
@@ -574,17 +571,14 @@ def test_luck_refuses_another_game() -> None:
 
 
 def test_roll_equities_grow_a_small_workspace() -> None:
-    from tavli import position as P
-
     ev = Evaluator.for_variant("plakoto")
     pos = positions_with_rolls("plakoto", 33, 1)[0][0]
     normal = ev.roll_equities(pos)
-    saved = getattr(P._local, "ws", None)
-    P._local.ws = K.Workspace(nodes=16, plays=16)
+    saved = K.use_workspace(K.Workspace(nodes=16, plays=16))
     try:
         small = ev.roll_equities(pos)
     finally:
-        P._local.ws = saved
+        K.use_workspace(saved)
     assert small == pytest.approx(normal)
 
 

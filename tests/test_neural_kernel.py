@@ -15,21 +15,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tavli import BLACK, WHITE, Dice, Position, bearoff
+from tavli import BLACK, WHITE, Dice, Position
 from tavli import _kernel as K
-from tavli.bots import RandomBot
-from tavli.bots import _neural as N
+from tavli.bots import RandomBot, bearoff, features, network, search, td
 from tavli.dice import ALL_ROLLS
 from tavli.position import generate_rows
-from tavli.variants import Plakoto
+from tavli.variants import GAMES, Plakoto
 
-# The input layout (see tavli.bots._neural.encode).
+# The input layout (see tavli.bots.features.encode).
 MINE, THEIRS = 0, 96  # four units per point, the mover's points 1..24
 BAR_MINE, BAR_THEIRS, OFF_MINE, OFF_THEIRS, PIPS_MINE, PIPS_THEIRS, BLOCK_MINE, BLOCK_THEIRS = range(192, 200)
 EXTRA = 200  # the game's own inputs
 PLAKOTO = 209  # Plakoto: pins, mothers, then escapes and containment at PLAKOTO + 52
 PORTES = 209  # Portes: escapes and containment, then each side's shots, contact and anchors
-CONTACT = 213  # Portes: eight per side, the mover's first (``N._contact_game_inputs``)
+CONTACT = 213  # Portes: eight per side, the mover's first (``features.contact_game_inputs``)
 CONTACT_SCALE = [36, 36 * 12, 100, 100, 25, 24, 24, 36]  # rolls, pips lost, pips, pips, points, rolls
 MOBILITY = 213  # Fevga: per side and die, [no checker can move it, points that can / 4]
 TIMING = 237  # Fevga: per side, the mover's first, [spare pips / 100, spares / 15, stuck / 540]
@@ -42,8 +41,8 @@ Values = tuple[float, float, float]
 
 
 def encoded(pos: Position) -> np.ndarray:
-    x = np.full(N.N_INPUTS[pos.variant.kernel_id], 7.0, np.float32)  # encode must clear it
-    N.encode(pos.state.copy(), pos.variant.kernel_id, x)
+    x = np.full(features.N_INPUTS[pos.variant.kernel_id], 7.0, np.float32)  # encode must clear it
+    features.encode(pos.state.copy(), pos.variant.kernel_id, x)
     return x
 
 
@@ -55,7 +54,7 @@ def units(n: int) -> list[float]:
 def expected_base(game: str, mine: dict[int, int], theirs: dict[int, int], common: list[float],
                   extra: list[float]) -> np.ndarray:
     """The whole input vector: ``mine``/``theirs`` by the mover's point numbers."""
-    x = np.zeros(N.N_INPUTS[{"portes": 0, "plakoto": 1, "fevga": 2}[game]], np.float32)
+    x = np.zeros(features.N_INPUTS[{"portes": 0, "plakoto": 1, "fevga": 2}[game]], np.float32)
     for p, n in mine.items():
         x[MINE + 4 * (p - 1):MINE + 4 * p] = units(n)
     for p, n in theirs.items():
@@ -66,22 +65,22 @@ def expected_base(game: str, mine: dict[int, int], theirs: dict[int, int], commo
 
 
 def movers(s: np.ndarray, mine: bool, variant: int) -> list[int]:
-    """``N._movers``: the points of a side that can move each die, 1 to 6."""
+    """``features.movers``: the points of a side that can move each die, 1 to 6."""
     n = np.zeros(6, np.int64)
-    N._movers(s, mine, variant, n)
+    features.movers(s, mine, variant, n)
     return [int(v) for v in n]
 
 
-def random_network(variant: int, hidden: int = 12, scale: float = 0.5, seed: int = 0) -> N.Network:
+def random_network(variant: int, hidden: int = 12, scale: float = 0.5, seed: int = 0) -> network.Network:
     rng = np.random.default_rng(seed)
-    n_in = N.N_INPUTS[variant]
+    n_in = features.N_INPUTS[variant]
     return (rng.normal(0, scale, (n_in, hidden)).astype(np.float32),
             rng.normal(0, scale, hidden).astype(np.float32),
             rng.normal(0, scale, (3, hidden)).astype(np.float32),
             rng.normal(0, scale, 3).astype(np.float32))
 
 
-def no_race() -> N.Tables:
+def no_race() -> network.Tables:
     """Empty bear-off tables: the network answers everywhere."""
     empty = np.zeros((1, bearoff.MAX_ROLLS), np.float32)
     empty.flags.writeable = False
@@ -89,12 +88,12 @@ def no_race() -> N.Tables:
 
 
 @functools.cache
-def race() -> N.Tables:
+def race() -> network.Tables:
     return bearoff.load()
 
 
 class Buffers:
-    def __init__(self, net: N.Network) -> None:
+    def __init__(self, net: network.Network) -> None:
         self.x = np.zeros(net[0].shape[0], np.float32)
         self.h = np.zeros(net[1].shape[0], np.float32)
         self.out = np.zeros(3, np.float64)
@@ -206,10 +205,10 @@ def test_race_flag_with_a_checker_on_the_bar() -> None:
 
 
 def test_escape_table() -> None:
-    assert N._ESCAPES[0] == 36  # nothing in front
-    assert N._ESCAPES[0b111111] == 0  # six points straight in front: no roll moves at all
-    assert N._ESCAPES[0b111111 << 6] == 15  # a prime from 7 to 12 away: the rolls summing to 6 or less
-    assert N._ESCAPES[0b100] == 33  # a point 3 away: 2-1 lands on it, 3-3 cannot leave
+    assert features.ESCAPES[0] == 36  # nothing in front
+    assert features.ESCAPES[0b111111] == 0  # six points straight in front: no roll moves at all
+    assert features.ESCAPES[0b111111 << 6] == 15  # a prime from 7 to 12 away: the rolls summing to 6 or less
+    assert features.ESCAPES[0b100] == 33  # a point 3 away: 2-1 lands on it, 3-3 cannot leave
 
 
 def test_portes_escapes_and_containment() -> None:
@@ -266,16 +265,16 @@ def test_portes_shots_agree_with_the_legal_plays() -> None:
     for seed in range(6):
         for pos in positions_along_games("portes", seed):
             # the other side's view is the mover's of the position turned over
-            N._side_frame(pos.state, False, their_own, their_other)
-            N._side_frame(K.flip(pos.state.copy(), pos.variant.params), True, own, other)
+            features.side_frame(pos.state, False, their_own, their_other)
+            features.side_frame(K.flip(pos.state.copy(), pos.variant.params), True, own, other)
             assert own.tolist() == their_own.tolist() and other.tolist() == their_other.tolist()
-            N._side_frame(pos.state, True, own, other)
-            N._roll_hits(own, other, best)
+            features.side_frame(pos.state, True, own, other)
+            features.roll_hits(own, other, best)
             for d1 in range(1, 7):
                 for d2 in range(d1, 7):
                     hits = [step.dst for play in pos.legal_plays(Dice(d1, d2)) for step in play.steps
                             if step.hit]
-                    farthest = int(best[N._roll_index(d1, d2)])
+                    farthest = int(best[features.roll_index(d1, d2)])
                     assert farthest >= max(hits, default=0), (str(pos), d1, d2)
                     rolls += 1
                     differ += farthest != max(hits, default=0)
@@ -553,23 +552,23 @@ def test_checkers_on_a_mask_sum_the_counts_held_as_bit_planes(counts: list[int],
     for p, n in enumerate(counts):
         for b in range(4):
             planes[b] |= (n >> b & 1) << p
-    assert N._bit_count(mask) == bin(mask).count("1")
-    assert N._checkers_on(planes, mask) == sum(n for p, n in enumerate(counts) if mask >> p & 1)
+    assert features.bit_count(mask) == bin(mask).count("1")
+    assert features.checkers_on(planes, mask) == sum(n for p, n in enumerate(counts) if mask >> p & 1)
 
 
 # Where each group of a game's inputs ends: a network saved before a group was added reads the
 # inputs up to one of these.
-GROUP_ENDS = {"portes": [EXTRA, PORTES, CONTACT, N.N_INPUTS[K.PORTES]],
-              "plakoto": [EXTRA, PLAKOTO, PLAKOTO + 52, N.N_INPUTS[K.PLAKOTO]],
-              "fevga": [EXTRA, EXTRA + 9, MOBILITY, TIMING, PRIMES, HOLDS, LEAD, BREAKS, N.N_INPUTS[K.FEVGA]]}
+GROUP_ENDS = {"portes": [EXTRA, PORTES, CONTACT, features.N_INPUTS[K.PORTES]],
+              "plakoto": [EXTRA, PLAKOTO, PLAKOTO + 52, features.N_INPUTS[K.PLAKOTO]],
+              "fevga": [EXTRA, EXTRA + 9, MOBILITY, TIMING, PRIMES, HOLDS, LEAD, BREAKS, features.N_INPUTS[K.FEVGA]]}
 
 
 def test_input_group_ends_follow_the_layout() -> None:
     for game, ends in GROUP_ENDS.items():
-        assert list(N.INPUT_GROUP_ENDS[Position.start(game).variant.kernel_id]) == ends
+        assert list(features.INPUT_GROUP_ENDS[Position.start(game).variant.kernel_id]) == ends
 
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_fewer_inputs_leave_out_the_groups_that_do_not_fit(game: str) -> None:
     # a network with fewer inputs gets every group that fits as the full list has it, and
     # zero for a group cut short, which its weights cannot read
@@ -580,7 +579,7 @@ def test_fewer_inputs_leave_out_the_groups_that_do_not_fit(game: str) -> None:
         full = encoded(pos)
         for width in widths:
             x = np.full(width, 7.0, np.float32)
-            N.encode(pos.state.copy(), pos.variant.kernel_id, x)
+            features.encode(pos.state.copy(), pos.variant.kernel_id, x)
             kept = max(end for end in ends if end <= width)
             assert x[:kept].tolist() == full[:kept].tolist(), (width, pos)
             assert not x[kept:].any(), (width, pos)
@@ -588,9 +587,9 @@ def test_fewer_inputs_leave_out_the_groups_that_do_not_fit(game: str) -> None:
     assert checked > 0  # the groups left out were not all zero anyway
 
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_movers_match_the_legal_steps(game: str) -> None:
-    # N._movers counts the points a single step of each die can leave, for either side: the
+    # features.movers counts the points a single step of each die can leave, for either side: the
     # move generator's own steps (for the opponent, of the position turned round) say the same
     out = np.zeros((30, 2), np.int64)
     for pos in positions_along_games(game, 11, games=4, turns=150):
@@ -640,7 +639,7 @@ def test_fevga_race_flag(mine: dict[int, int], theirs: dict[int, int], race_flag
     assert encoded(Position.from_checkers("fevga", WHITE, mine, theirs))[EXTRA + 8] == race_flag
 
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_inputs_are_finite_and_bounded_along_games(game: str) -> None:
     for pos in positions_along_games(game, 5):
         x = encoded(pos)
@@ -663,8 +662,8 @@ def hits_by_brute_force(distances: set[int]) -> int:
 def test_hits_single_distances_match_the_shot_table() -> None:
     table = {1: 11, 2: 12, 3: 14, 4: 15, 5: 15, 6: 17, 7: 6, 8: 6, 9: 5, 10: 3, 11: 2, 12: 3,
              13: 0, 14: 0, 15: 1, 16: 1, 17: 0, 18: 1, 19: 0, 20: 1, 21: 0, 22: 0, 23: 0, 24: 1}
-    assert {d: N._hits(np.int64(1) << d) for d in range(1, 25)} == table
-    assert N._hits(np.int64(0)) == 0
+    assert {d: features.hits(np.int64(1) << d) for d in range(1, 25)} == table
+    assert features.hits(np.int64(0)) == 0
 
 
 def test_hits_against_brute_force() -> None:
@@ -672,13 +671,13 @@ def test_hits_against_brute_force() -> None:
     for _ in range(400):
         distances = {d for d in range(1, 25) if rng.random() < rng.choice((0.05, 0.15, 0.4))}
         mask = sum(1 << d for d in distances)
-        assert N._hits(np.int64(mask)) == hits_by_brute_force(distances), sorted(distances)
-    assert N._hits(np.int64(sum(1 << d for d in range(1, 7)))) == 36
+        assert features.hits(np.int64(mask)) == hits_by_brute_force(distances), sorted(distances)
+    assert features.hits(np.int64(sum(1 << d for d in range(1, 7)))) == 36
 
 
 # -- forward -----------------------------------------------------------------------
 
-def reference_forward(x: np.ndarray, net: N.Network) -> tuple[np.ndarray, np.ndarray]:
+def reference_forward(x: np.ndarray, net: network.Network) -> tuple[np.ndarray, np.ndarray]:
     w1, b1, w2, b2 = (a.astype(np.float64) for a in net)
     h = 1 / (1 + np.exp(-(x.astype(np.float64) @ w1 + b1)))
     return h, 1 / (1 + np.exp(-(w2 @ h + b2)))
@@ -690,9 +689,9 @@ def test_forward_against_numpy() -> None:
         net = random_network(variant, hidden=20, scale=0.3, seed=variant)
         buf = Buffers(net)
         for _ in range(20):
-            x = rng.random(N.N_INPUTS[variant]).astype(np.float32)
+            x = rng.random(features.N_INPUTS[variant]).astype(np.float32)
             x[rng.random(len(x)) < 0.7] = 0.0  # sparse, as real inputs are
-            N.forward(x, *net, buf.h, buf.out)
+            network.forward(x, *net, buf.h, buf.out)
             h, out = reference_forward(x, net)
             np.testing.assert_allclose(buf.h, h, rtol=0, atol=1e-5)
             np.testing.assert_allclose(buf.out, out, rtol=0, atol=1e-5)
@@ -700,16 +699,16 @@ def test_forward_against_numpy() -> None:
 
 def test_forward_with_known_weights() -> None:
     hidden = 2
-    w1 = np.zeros((N.N_INPUTS[0], hidden), np.float32)
+    w1 = np.zeros((features.N_INPUTS[0], hidden), np.float32)
     w1[PIPS_MINE, 0] = 1.0
     b1 = np.array([0.0, 0.0], np.float32)
     w2 = np.array([[2.0, 0.0], [0.0, 0.0], [0.0, 0.0]], np.float32)
     b2 = np.array([-1.0, 0.0, -50.0], np.float32)
     net = (w1, b1, w2, b2)
     buf = Buffers(net)
-    x = np.zeros(N.N_INPUTS[0], np.float32)
+    x = np.zeros(features.N_INPUTS[0], np.float32)
     x[PIPS_MINE] = 1.67
-    N.forward(x, *net, buf.h, buf.out)
+    network.forward(x, *net, buf.h, buf.out)
     h0 = 1 / (1 + np.exp(-1.67))
     assert buf.h.tolist() == pytest.approx([h0, 0.5], abs=1e-6)
     assert buf.out[0] == pytest.approx(1 / (1 + np.exp(1 - 2 * h0)), abs=1e-6)
@@ -719,27 +718,30 @@ def test_forward_with_known_weights() -> None:
 
 # -- values --------------------------------------------------------------------------
 
-def post0(r: np.ndarray, params: int, net: N.Network, tables: N.Tables) -> np.ndarray:
+def post0(r: np.ndarray, params: int, net: network.Network, tables: network.Tables) -> np.ndarray:
     buf = Buffers(net)
-    N.post0(np.ascontiguousarray(r, np.int8).copy(), params, net, tables, buf.x, buf.h, buf.out)
+    search.post0(np.ascontiguousarray(r, np.int8).copy(), params, net, tables, buf.x, buf.h, buf.out)
     return buf.out.copy()
 
 
-def post1(r: np.ndarray, params: int, net: N.Network, tables: N.Tables) -> np.ndarray:
+def post1(r: np.ndarray, params: int, net: network.Network, tables: network.Tables) -> np.ndarray:
     buf = Buffers(net)
-    N.post1(np.ascontiguousarray(r, np.int8).copy(), params, net, tables, buf.ws, buf.x, buf.h, buf.out, N.MONEY, 0)
+    search.post1(np.ascontiguousarray(r, np.int8).copy(), params, net, tables, buf.ws, buf.x, buf.h, buf.out,
+                 network.MONEY, 0)
     return buf.out.copy()
 
 
-def post2(r: np.ndarray, params: int, net: N.Network, tables: N.Tables) -> np.ndarray:
+def post2(r: np.ndarray, params: int, net: network.Network, tables: network.Tables) -> np.ndarray:
     buf = Buffers(net)
-    N.post2(np.ascontiguousarray(r, np.int8).copy(), params, net, tables, buf.ws, buf.x, buf.h, buf.out, N.MONEY, 0)
+    search.post2(np.ascontiguousarray(r, np.int8).copy(), params, net, tables, buf.ws, buf.x, buf.h, buf.out,
+                 network.MONEY, 0)
     return buf.out.copy()
 
 
-def post3(r: np.ndarray, params: int, net: N.Network, tables: N.Tables) -> np.ndarray:
+def post3(r: np.ndarray, params: int, net: network.Network, tables: network.Tables) -> np.ndarray:
     buf = Buffers(net)
-    N.post3(np.ascontiguousarray(r, np.int8).copy(), params, net, tables, buf.ws, buf.x, buf.h, buf.out, N.MONEY, 0)
+    search.post3(np.ascontiguousarray(r, np.int8).copy(), params, net, tables, buf.ws, buf.x, buf.h, buf.out,
+                 network.MONEY, 0)
     return buf.out.copy()
 
 
@@ -765,8 +767,8 @@ def test_terminal_results_give_the_exact_points(game: str, white: dict[int, int]
     assert pos.result() is not None
     net = random_network(pos.variant.kernel_id)
     params = pos.variant.params
-    for search in (post0, post1, post2):
-        assert search(pos.state, params, net, race()).tolist() == list(value)
+    for value_of in (post0, post1, post2):
+        assert value_of(pos.state, params, net, race()).tolist() == list(value)
 
 
 def test_mother_pin_single_point_rule() -> None:
@@ -785,7 +787,7 @@ def test_the_opponent_winning_is_a_loss() -> None:
     assert post1(pos.state, pos.variant.params, net, race()).tolist() == [0.0, 0.0, 0.0]
 
 
-def reference_post1(r: np.ndarray, params: int, net: N.Network, tables: N.Tables) -> np.ndarray:
+def reference_post1(r: np.ndarray, params: int, net: network.Network, tables: network.Tables) -> np.ndarray:
     """1 ply by hand: the opponent's best play by 0 ply, averaged over his 21 rolls."""
     code = K.outcome(r, params)
     if code != K.ONGOING:
@@ -803,7 +805,7 @@ def reference_post1(r: np.ndarray, params: int, net: N.Network, tables: N.Tables
     return np.array([1 - total[0], total[2], total[1]])
 
 
-def reference_post2(r: np.ndarray, params: int, net: N.Network, tables: N.Tables,
+def reference_post2(r: np.ndarray, params: int, net: network.Network, tables: network.Tables,
                     shallower: Callable[..., np.ndarray] = post1) -> np.ndarray:
     """``shallower`` plies deeper, by hand: the opponent's best play by 0 ply, valued by
     ``shallower``, averaged over his 21 rolls."""
@@ -832,7 +834,7 @@ def sample_results(game: str, seed: int, n: int) -> list[np.ndarray]:
     return rng.sample(out, n)
 
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_post1_is_the_average_over_21_rolls(game: str) -> None:
     variant = Position.start(game).variant
     net = random_network(variant.kernel_id, seed=4)
@@ -851,7 +853,7 @@ def test_post1_when_the_opponent_cannot_enter() -> None:
     expected = reference_post1(pos.state, params, net, race())
     np.testing.assert_allclose(post1(pos.state, params, net, race()), expected, rtol=0, atol=1e-12)
     # every roll leaves the same position: 1 ply is the 0-ply value of White to roll
-    static = N.static_values(pos.state[None, :], params, net, race())[0]
+    static = search.static_values(pos.state[None, :], params, net, race())[0]
     np.testing.assert_allclose(expected, static, rtol=0, atol=1e-12)
     assert not np.allclose(static, post0(pos.state, params, net, race()))
 
@@ -878,15 +880,15 @@ def test_pre_is_post_seen_by_the_other_side(depth: int) -> None:
     net = random_network(K.FEVGA, seed=1)
     buf = Buffers(net)
     # the 2-ply one against the search written out by hand, the 1-ply one against the kernel's post1
-    pre, post_ = (N.pre1, post1) if depth == 1 else (N.pre2, reference_post2)
+    pre, post_ = (search.pre1, post1) if depth == 1 else (search.pre2, reference_post2)
     for r in sample_results("fevga", 4 if depth == 1 else 2, 3):
         s = K.flip(r, variant.params)
-        pre(s, variant.params, net, race(), buf.ws, buf.x, buf.h, buf.out, N.MONEY, 0)
+        pre(s, variant.params, net, race(), buf.ws, buf.x, buf.h, buf.out, network.MONEY, 0)
         w, w2, l2 = post_(r, variant.params, net, race())
         assert buf.out.tolist() == pytest.approx([1 - w, l2, w2], abs=1e-12)
 
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_values_are_consistent_probabilities(game: str) -> None:
     variant = Position.start(game).variant
     # large random weights push the raw outputs anywhere: the values must still be consistent
@@ -894,20 +896,20 @@ def test_values_are_consistent_probabilities(game: str) -> None:
     states = np.array([p.state for p in positions_along_games(game, 2)])
     checked = []
     for tables in (race(), no_race()):
-        values = N.static_values(states, variant.params, net, tables)
+        values = search.static_values(states, variant.params, net, tables)
         checked.append(values)
     rows = Position.start(game).legal_plays(Dice(4, 2)).results
     ws = K.Workspace().args()
     for depth in (0, 1, 2):
-        values, _ = N.analyse(rows, variant.params, net, race(), ws, depth, np.array([8, 3]), np.array([2.0, 2.0]),
-                                  N.MONEY)
+        values, _ = search.analyse(rows, variant.params, net, race(), ws, depth, np.array([8, 3]), np.array([2.0, 2.0]),
+                                  network.MONEY)
         checked.append(values)
     for values in checked:
         win, win2, lose2 = values.T
         assert np.all((values >= 0) & (values <= 1))
         assert np.all(win2 <= win + 1e-12)
         assert np.all(lose2 <= 1 - win + 1e-12)
-    raw = N.static_values(states, variant.params, net, no_race())
+    raw = search.static_values(states, variant.params, net, no_race())
     assert np.any(raw[:, 1] == raw[:, 0]) or np.any(raw[:, 2] == 1 - raw[:, 0])  # the bounds were used
 
 
@@ -920,7 +922,7 @@ def test_races_are_valued_by_the_bearoff_tables() -> None:
             Position.from_checkers("portes", WHITE, {6: 15}, {1: 1}),
             Position.from_checkers("portes", WHITE, {1: 1}, {6: 15})]
     states = np.array([p.state for p in home])
-    values = N.static_values(states, K.PORTES, net, race())
+    values = search.static_values(states, K.PORTES, net, race())
     for pos, value in zip(home, values, strict=True):
         assert bearoff.all_home(pos.state, K.PORTES)
         expected = bearoff.race_probabilities(pos.state, K.PORTES, finish, first_off)
@@ -928,12 +930,12 @@ def test_races_are_valued_by_the_bearoff_tables() -> None:
     assert values[2].tolist() == [1.0, 1.0, 0.0]  # one checker on the 1 point: off next roll
     assert values[1][0] == 0.0  # the other side needs one roll only
     # without the tables, the network answers
-    by_network = N.static_values(states, K.PORTES, net, no_race())
+    by_network = search.static_values(states, K.PORTES, net, no_race())
     assert not np.allclose(by_network, values)
     # a position with a checker outside is the network's
     outside = Position.from_checkers("portes", WHITE, {7: 1, 1: 1}, {6: 15}).state[None, :]
-    np.testing.assert_array_equal(N.static_values(outside, K.PORTES, net, race()),
-                                  N.static_values(outside, K.PORTES, net, no_race()))
+    np.testing.assert_array_equal(search.static_values(outside, K.PORTES, net, race()),
+                                  search.static_values(outside, K.PORTES, net, no_race()))
 
 
 def test_fevga_race_uses_the_tables_with_its_own_home() -> None:
@@ -941,14 +943,14 @@ def test_fevga_race_uses_the_tables_with_its_own_home() -> None:
     net = random_network(K.FEVGA, seed=5)
     pos = Position.from_checkers("fevga", WHITE, {1: 3, 4: 2}, {2: 6, 6: 1})
     assert bearoff.all_home(pos.state, K.FEVGA)
-    value = N.static_values(pos.state[None, :], K.FEVGA, net, race())[0]
+    value = search.static_values(pos.state[None, :], K.FEVGA, net, race())[0]
     expected = bearoff.race_probabilities(pos.state, K.FEVGA, finish, first_off)
     assert value.tolist() == pytest.approx(list(expected), abs=1e-12)
 
 
 # -- analyse: the search filter ---------------------------------------------------
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_analyse_keeps_the_filter_limits(game: str) -> None:
     pos = next(p for k, p in enumerate(positions_along_games(game, 12)) if k == 9)
     legal = pos.legal_plays(Dice(5, 3))
@@ -960,9 +962,9 @@ def test_analyse_keeps_the_filter_limits(game: str) -> None:
     keep1, margin1, keep2, margin2, keep3, margin3 = 3, 0.5, 2, 0.3, 1, 0.2
     keeps = np.array([keep1, keep2, keep3], np.int64)
     margins = np.array([margin1, margin2, margin3])
-    v0, used0 = N.analyse(rows, params, net, race(), ws, 0, keeps, margins, N.MONEY)
-    v1, used1 = N.analyse(rows, params, net, race(), ws, 1, keeps, margins, N.MONEY)
-    v2, used2 = N.analyse(rows, params, net, race(), ws, 2, keeps, margins, N.MONEY)
+    v0, used0 = search.analyse(rows, params, net, race(), ws, 0, keeps, margins, network.MONEY)
+    v1, used1 = search.analyse(rows, params, net, race(), ws, 1, keeps, margins, network.MONEY)
+    v2, used2 = search.analyse(rows, params, net, race(), ws, 2, keeps, margins, network.MONEY)
     eq0 = np.array([equity(v) for v in v0])
     eq1 = np.array([equity(v) for v in v1])
     assert used0.tolist() == [0] * len(rows)
@@ -985,7 +987,7 @@ def test_analyse_keeps_the_filter_limits(game: str) -> None:
     for k in deeper:
         np.testing.assert_allclose(v2[k], post2(rows[k], params, net, race()), atol=1e-12)
     if game == "portes":  # level 3 (slow in the others with a random network's long games)
-        v3, used3 = N.analyse(rows, params, net, race(), ws, 3, keeps, margins, N.MONEY)
+        v3, used3 = search.analyse(rows, params, net, race(), ws, 3, keeps, margins, network.MONEY)
         eq2 = np.array([equity(v) for v in v2])
         top = max(deeper, key=lambda k: eq2[k])
         assert np.flatnonzero(used3 == 3).tolist() == [top]
@@ -995,8 +997,8 @@ def test_analyse_keeps_the_filter_limits(game: str) -> None:
 def test_analyse_with_a_zero_margin_searches_only_the_best() -> None:
     legal = Position.start("portes").legal_plays(Dice(6, 4))
     net = random_network(K.PORTES, seed=8)
-    _, used = N.analyse(legal.results, K.PORTES, net, race(), K.Workspace().args(), 2, np.array([8, 3]),
-                        np.array([0.0, 0.0]), N.MONEY)
+    _, used = search.analyse(legal.results, K.PORTES, net, race(), K.Workspace().args(), 2, np.array([8, 3]),
+                        np.array([0.0, 0.0]), network.MONEY)
     assert sorted(used.tolist()) == [0] * (len(legal) - 1) + [2]
 
 
@@ -1005,7 +1007,7 @@ def choice(values: np.ndarray, depth: np.ndarray) -> int:
     return max(range(len(values)), key=lambda k: (depth[k], equity(values[k])))
 
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_deciding_stops_where_one_play_is_left_and_chooses_the_same(game: str) -> None:
     net = random_network(Position.start(game).variant.kernel_id, scale=1.0, seed=3)
     keeps, margins = np.array([5, 2]), np.array([0.3, 0.1])
@@ -1017,8 +1019,8 @@ def test_deciding_stops_where_one_play_is_left_and_chooses_the_same(game: str) -
             continue
         rows, params = legal.results, pos.variant.params
         ws = K.Workspace().args()
-        full, used = N.analyse(rows, params, net, race(), ws, 2, keeps, margins, N.MONEY)
-        quick, used_quick = N.analyse(rows, params, net, race(), ws, 2, keeps, margins, N.MONEY, True)
+        full, used = search.analyse(rows, params, net, race(), ws, 2, keeps, margins, network.MONEY)
+        quick, used_quick = search.analyse(rows, params, net, race(), ws, 2, keeps, margins, network.MONEY, True)
         assert choice(quick, used_quick) == choice(full, used)
         assert (used_quick <= used).all()
         if used_quick.max() == used.max():
@@ -1032,15 +1034,15 @@ def test_deciding_stops_where_one_play_is_left_and_chooses_the_same(game: str) -
 
 # -- training ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_train_games_moves_the_network(game: str) -> None:
     pos = Position.start(game)
     variant = pos.variant
-    net = N.new_network(variant.kernel_id, hidden=6, seed=1)
-    assert net[0].shape == (N.N_INPUTS[variant.kernel_id], 6) and not net[1].any()
+    net = network.new_network(variant.kernel_id, hidden=6, seed=1)
+    assert net[0].shape == (features.N_INPUTS[variant.kernel_id], 6) and not net[1].any()
     before = tuple(a.copy() for a in net)
     ws = K.Workspace(nodes=1 << 12, plays=1 << 11).args()
-    stats = N.train_games(6, pos.state, variant.params, net, race(), ws, 0.1, 5, 5000)
+    stats = td.train_games(6, pos.state, variant.params, net, race(), ws, 0.1, 5, 5000)
     games, turns, points, aborted = stats.tolist()
     assert games + aborted == 6 and games >= 5
     assert 10 * games <= turns <= 5000 * 6
@@ -1050,13 +1052,13 @@ def test_train_games_moves_the_network(game: str) -> None:
     assert not np.array_equal(net[0], before[0]) and not np.array_equal(net[2], before[2])
     # same seed, same start: the same games and the same weights
     again = tuple(a.copy() for a in before)
-    stats2 = N.train_games(6, pos.state, variant.params, again, race(), ws, 0.1, 5, 5000)
+    stats2 = td.train_games(6, pos.state, variant.params, again, race(), ws, 0.1, 5, 5000)
     assert stats2.tolist() == stats.tolist()
     for a, b in zip(net, again, strict=True):
         np.testing.assert_array_equal(a, b)
     # a zero learning rate plays the games and leaves the weights alone
     frozen = tuple(a.copy() for a in before)
-    N.train_games(2, pos.state, variant.params, frozen, race(), ws, 0.0, 5, 5000)
+    td.train_games(2, pos.state, variant.params, frozen, race(), ws, 0.0, 5, 5000)
     for a, b in zip(frozen, before, strict=True):
         np.testing.assert_array_equal(a, b)
 
@@ -1064,15 +1066,15 @@ def test_train_games_moves_the_network(game: str) -> None:
 def test_train_games_learns_that_a_sure_win_is_won() -> None:
     # from a position White wins at once with any roll, the win output should rise
     pos = Position.from_checkers("portes", WHITE, {1: 1, 2: 1}, {13: 15})
-    net = N.new_network(K.PORTES, hidden=4, seed=2)
+    net = network.new_network(K.PORTES, hidden=4, seed=2)
     buf = Buffers(net)
-    x = np.zeros(N.N_INPUTS[K.PORTES], np.float32)
-    N.encode(pos.state.copy(), K.PORTES, x)
-    N.forward(x, *net, buf.h, buf.out)
+    x = np.zeros(features.N_INPUTS[K.PORTES], np.float32)
+    features.encode(pos.state.copy(), K.PORTES, x)
+    network.forward(x, *net, buf.h, buf.out)
     before = buf.out.copy()
-    stats = N.train_games(50, pos.state, pos.variant.params, net, race(), K.Workspace().args(), 0.5, 3, 10)
+    stats = td.train_games(50, pos.state, pos.variant.params, net, race(), K.Workspace().args(), 0.5, 3, 10)
     assert stats.tolist() == [50, 50, 100, 0]  # one turn each, two points each
-    N.forward(x, *net, buf.h, buf.out)
+    network.forward(x, *net, buf.h, buf.out)
     assert buf.out[0] > before[0] and buf.out[1] > before[1] and buf.out[2] < before[2]
 
 
@@ -1084,38 +1086,39 @@ def test_train_games_with_lookahead_learns_the_deeper_value(depth: int) -> None:
     params = pos.variant.params
     net = random_network(K.FEVGA, seed=4)
     buf = Buffers(net)
-    pre = N.pre1 if depth == 1 else N.pre2
-    pre(pos.state.copy(), params, net, race(), buf.ws, buf.x, buf.h, buf.out, N.MONEY, 0)
+    pre = search.pre1 if depth == 1 else search.pre2
+    pre(pos.state.copy(), params, net, race(), buf.ws, buf.x, buf.h, buf.out, network.MONEY, 0)
     target = buf.out.copy()
     expected = tuple(a.copy() for a in net)
-    N.encode(pos.state.copy(), K.FEVGA, buf.x)
-    N.forward(buf.x, *expected, buf.h, buf.out)
-    N._backprop(buf.x, buf.h, buf.out, target, 0.5, *expected, np.zeros(12, np.float32))
+    features.encode(pos.state.copy(), K.FEVGA, buf.x)
+    network.forward(buf.x, *expected, buf.h, buf.out)
+    td.backprop(buf.x, buf.h, buf.out, target, 0.5, *expected, np.zeros(12, np.float32))
     trained = tuple(a.copy() for a in net)
-    N.train_games(1, pos.state, params, trained, race(), buf.ws, 0.5, 7, 1, 0.0, depth)
+    td.train_games(1, pos.state, params, trained, race(), buf.ws, 0.5, 7, 1, 0.0, depth)
     for a, b in zip(trained, expected, strict=True):
         np.testing.assert_allclose(a, b, rtol=0, atol=1e-6)
     for other in {0, 1, 2} - {depth}:
         elsewhere = tuple(a.copy() for a in net)
-        N.train_games(1, pos.state, params, elsewhere, race(), buf.ws, 0.5, 7, 1, 0.0, other)
+        td.train_games(1, pos.state, params, elsewhere, race(), buf.ws, 0.5, 7, 1, 0.0, other)
         assert not np.allclose(elsewhere[2], expected[2], rtol=0, atol=1e-6)
 
 
-def gradients(x: np.ndarray, net: N.Network) -> tuple[np.ndarray, list[N.Network]]:
+def gradients(x: np.ndarray, net: network.Network) -> tuple[np.ndarray, list[network.Network]]:
     """The outputs for ``x`` and each output's gradient by every weight (a TD(0) step of rate 1
     towards the output plus one moves the weights by exactly that gradient)."""
     h = np.zeros(net[1].shape[0], np.float32)
     out = np.zeros(3, np.float64)
-    N.forward(x, *net, h, out)
+    network.forward(x, *net, h, out)
     grads = []
     for k in range(3):
         moved = tuple(a.copy() for a in net)
-        N._backprop(x, h, out, out + np.eye(3)[k], 1.0, *moved, np.zeros(net[1].shape[0], np.float32))
+        td.backprop(x, h, out, out + np.eye(3)[k], 1.0, *moved, np.zeros(net[1].shape[0], np.float32))
         grads.append(tuple(m.astype(np.float64) - a for m, a in zip(moved, net, strict=True)))
     return out, grads
 
 
-def traced(net: N.Network, steps: list[tuple[np.ndarray, np.ndarray]], alpha: float, lam: float) -> N.Network:
+def traced(net: network.Network, steps: list[tuple[np.ndarray, np.ndarray]], alpha: float,
+           lam: float) -> network.Network:
     """``net`` after TD(λ) steps ``(x, target)``, one a turn, by the kernel."""
     net = tuple(a.copy() for a in net)
     n_in, hidden = net[0].shape
@@ -1125,20 +1128,20 @@ def traced(net: N.Network, steps: list[tuple[np.ndarray, np.ndarray]], alpha: fl
     h = np.zeros(hidden, np.float32)
     out = np.zeros(3, np.float64)
     for x, target in steps:
-        N.forward(x, *net, h, out)
-        N._backprop_traced(x, h, out, target, alpha, lam, *net, np.zeros((hidden, 3), np.float32), *traces, seen)
+        network.forward(x, *net, h, out)
+        td.backprop_traced(x, h, out, target, alpha, lam, *net, np.zeros((hidden, 3), np.float32), *traces, seen)
     return net
 
 
 def test_a_td_lambda_step_with_no_past_is_a_td0_step() -> None:
     net = random_network(K.FEVGA, seed=6)
-    x = np.zeros(N.N_INPUTS[K.FEVGA], np.float32)
-    N.encode(Position.start("fevga").state.copy(), K.FEVGA, x)
+    x = np.zeros(features.N_INPUTS[K.FEVGA], np.float32)
+    features.encode(Position.start("fevga").state.copy(), K.FEVGA, x)
     target = np.array([0.9, 0.3, 0.05])
     expected = tuple(a.copy() for a in net)
     buf = Buffers(net)
-    N.forward(x, *expected, buf.h, buf.out)
-    N._backprop(x, buf.h, buf.out, target, 0.3, *expected, np.zeros(12, np.float32))
+    network.forward(x, *expected, buf.h, buf.out)
+    td.backprop(x, buf.h, buf.out, target, 0.3, *expected, np.zeros(12, np.float32))
     for a, b in zip(traced(net, [(x, target)], 0.3, 0.7), expected, strict=True):
         np.testing.assert_allclose(a, b, rtol=0, atol=1e-6)
 
@@ -1147,10 +1150,10 @@ def test_td_lambda_moves_the_last_turn_by_its_decayed_gradient_seen_from_the_oth
     # two turns, one by each side: the second turn's error also moves the first position's
     # value, by lam times its gradient, turned over (win -> 1 - win; the 2-point chances swap)
     pos = Position.start("plakoto")
-    x1, x2 = np.zeros(N.N_INPUTS[K.PLAKOTO], np.float32), np.zeros(N.N_INPUTS[K.PLAKOTO], np.float32)
-    N.encode(pos.state.copy(), K.PLAKOTO, x1)
+    x1, x2 = np.zeros(features.N_INPUTS[K.PLAKOTO], np.float32), np.zeros(features.N_INPUTS[K.PLAKOTO], np.float32)
+    features.encode(pos.state.copy(), K.PLAKOTO, x1)
     after = pos.play(pos.legal_plays(Dice(6, 5))[0])
-    N.encode(after.state.copy(), K.PLAKOTO, x2)
+    features.encode(after.state.copy(), K.PLAKOTO, x2)
     net = random_network(K.PLAKOTO, seed=8)
     t1, t2 = np.array([0.2, 0.1, 0.4]), np.array([0.7, 0.5, 0.0])
     alpha, lam = 0.2, 0.6
@@ -1172,12 +1175,12 @@ def test_td_lambda_moves_the_last_turn_by_its_decayed_gradient_seen_from_the_oth
 def test_train_games_by_td_lambda_is_repeatable_and_not_td0() -> None:
     pos = Position.start("fevga")
     variant = pos.variant
-    start = N.new_network(variant.kernel_id, hidden=6, seed=1)
+    start = network.new_network(variant.kernel_id, hidden=6, seed=1)
     ws = K.Workspace(nodes=1 << 12, plays=1 << 11).args()
     runs = []
     for lam in (0.7, 0.7, 0.0):
         net = tuple(a.copy() for a in start)
-        stats = N.train_games(4, pos.state, variant.params, net, race(), ws, 0.1, 5, 5000, 0.1, 0, lam)
+        stats = td.train_games(4, pos.state, variant.params, net, race(), ws, 0.1, 5, 5000, 0.1, 0, lam)
         assert all(np.all(np.isfinite(a)) for a in net)
         runs.append((stats.tolist(), net))
     assert runs[0][0] == runs[1][0]
@@ -1192,5 +1195,5 @@ def test_a_result_sure_after_every_roll_is_exact() -> None:
     net = random_network(K.PORTES, seed=3)
     assert post1(pos.state, K.PORTES, net, no_race()).tolist() == [0.0, 0.0, 1.0]
     buf = Buffers(net)
-    N.pre1(K.flip(pos.state, K.PORTES), K.PORTES, net, no_race(), buf.ws, buf.x, buf.h, buf.out, N.MONEY, 0)
+    search.pre1(K.flip(pos.state, K.PORTES), K.PORTES, net, no_race(), buf.ws, buf.x, buf.h, buf.out, network.MONEY, 0)
     assert buf.out.tolist() == [1.0, 1.0, 0.0]

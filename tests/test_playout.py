@@ -6,9 +6,10 @@ import pytest
 
 from tavli import BLACK, WHITE, Plakoto, Position
 from tavli.bots.playout import random_playout, random_playouts
+from tavli.variants import GAMES
 
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_same_seed_same_games(game: str) -> None:
     start = Position.start(game)
     first = random_playouts(start, 30, seed=11)
@@ -16,7 +17,7 @@ def test_same_seed_same_games(game: str) -> None:
     assert first != random_playouts(start, 30, seed=12)
 
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_games_end_with_a_scored_result(game: str) -> None:
     results = random_playouts(Position.start(game), 200, seed=3)
     for r in results:

@@ -23,6 +23,7 @@ from tavli import (
     Step,
     TavliError,
 )
+from tavli.variants import GAMES
 
 
 def names(legal: LegalPlays) -> set[str]:
@@ -73,7 +74,7 @@ def test_fevga_start() -> None:
     assert pos.result() is None
 
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_start_with_black_to_move(game: str) -> None:
     white_first = Position.start(game)
     black_first = Position.start(game, BLACK)
@@ -252,7 +253,7 @@ def test_fevga_55_from_the_start() -> None:
     assert names(Position.start("fevga").legal_plays("55")) == {"24/4", "24/19 24/9"}
 
 
-@pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
+@pytest.mark.parametrize("game", GAMES)
 def test_every_opening_roll_has_distinct_results(game: str) -> None:
     pos = Position.start(game)
     for a in range(1, 7):

@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from tavli import Dice, Position
-from tavli.bots import _neural as N
 from tavli.bots.bearoff import all_home
+from tavli.bots.features import N_INPUTS
+from tavli.bots.network import new_network
 from tavli.bots.neural import Evaluator
 from tavli.bots.teacher import (
     Lesson,
@@ -138,7 +139,7 @@ def test_gnu_backgammon_teaches_portes() -> None:
     assert not np.allclose(lesson.targets[0], [portes.probabilities(start).win, portes.probabilities(start).win2,
                                                portes.probabilities(start).lose2], atol=1e-4)
     # a network that knows nothing yet comes close to it on positions it did not learn
-    fresh = N.new_network(portes.kernel_id, hidden=32, seed=3, inputs=portes.network[0].shape[0])
+    fresh = new_network(portes.kernel_id, hidden=32, seed=3, inputs=portes.network[0].shape[0])
     taught = fit(fresh, lesson, epochs=40, rate=3e-3, seed=1)
     assert taught.before > 0.3 and taught.after < 0.5 * taught.before
 
@@ -160,7 +161,7 @@ def test_tavli_teach_saves_a_network_that_plays_and_learns_again_from_its_lesson
     meta = taught.meta["taught"]
     assert isinstance(meta, dict) and meta["teacher"] == "network" and meta["ply"] == 1 and meta["positions"] == 60
     assert taught.network[0].shape == (fevga.network[0].shape[0], wider)
-    assert taught.meta["hidden"] == wider and taught.network[0].shape[0] <= N.N_INPUTS[2]
+    assert taught.meta["hidden"] == wider and taught.network[0].shape[0] <= N_INPUTS[2]
     assert len(Lesson.load(lesson)) == 60
     json.dumps(taught.meta)  # the file's meta stays plain data
     # the lesson again and new positions beside it, from the taught network's own games

@@ -15,7 +15,8 @@ from click.testing import CliRunner
 
 from tavli import Position, TavliError
 from tavli import _kernel as K
-from tavli.bots import _neural as N
+from tavli.bots.features import N_INPUTS
+from tavli.bots.network import new_network
 from tavli.bots.neural import Evaluator, NeuralBot
 from tavli.bots.training import TrainConfig, Trainer, TrainState, measure_yardstick, new_state
 from tavli.cli import cli
@@ -66,8 +67,8 @@ def test_a_tiny_run_writes_a_loadable_checkpoint(trained: tuple[Path, TrainState
     ev = Evaluator.from_file(path)
     assert ev.kernel_id == 0 and ev.meta["variant"] == "portes"
     assert ev.meta["games"] == 200 and ev.meta["hidden"] == 6
-    assert ev.network[0].shape == (N.N_INPUTS[0], 6)
-    fresh = N.new_network(0, hidden=6, seed=1)
+    assert ev.network[0].shape == (N_INPUTS[0], 6)
+    fresh = new_network(0, hidden=6, seed=1)
     assert not np.array_equal(ev.network[0], fresh[0])  # training moved the weights
     for saved, live in zip(ev.network, state.network, strict=True):
         np.testing.assert_array_equal(saved, live)
@@ -231,7 +232,7 @@ def test_train_command_and_resume(tmp_path: Path) -> None:
     first = runner.invoke(cli, [*args, "--games", "100"])
     assert first.exit_code == 0, first.output
     assert "fevga: 100 games" in first.stdout and f"saved {path}" in first.stdout
-    assert Evaluator.from_file(path).network[0].shape == (N.N_INPUTS[2], 5)
+    assert Evaluator.from_file(path).network[0].shape == (N_INPUTS[2], 5)
     second = runner.invoke(cli, [*args, "--games", "200"])
     assert second.exit_code == 0, second.output
     assert "resuming" in second.stderr and "at 100 games" in second.stderr
@@ -302,7 +303,7 @@ def test_widening_keeps_every_value(trained: tuple[Path, TrainState]) -> None:
     before = Evaluator(K.PORTES, state.network, {"variant": "portes"})
     state.widen(10)
     after = Evaluator(K.PORTES, state.network, {"variant": "portes"})
-    assert state.network[0].shape == (N.N_INPUTS[K.PORTES], 10) and state.config.hidden == 10
+    assert state.network[0].shape == (N_INPUTS[K.PORTES], 10) and state.config.hidden == 10
     for position in positions:
         assert after.probabilities(position) == pytest.approx(before.probabilities(position), abs=1e-6)
     with pytest.raises(TavliError, match="grow, not shrink"):
@@ -437,7 +438,7 @@ def test_a_new_network_can_leave_out_the_last_groups_of_inputs(tmp_path: Path) -
     assert first.exit_code == 0, first.output
     state = TrainState.load(path)
     assert state.network[0].shape == (253, 5) and state.config.inputs == 253
-    assert np.any(state.network[0][:253] != N.new_network(K.FEVGA, 5, 1, 253)[0])  # it trained
+    assert np.any(state.network[0][:253] != new_network(K.FEVGA, 5, 1, 253)[0])  # it trained
     assert Evaluator.from_file(path).network[0].shape[0] == 253
     assert json.loads(str(np.load(path)["meta"]))["inputs"] == 253
     # resumed, it stays at 253; told so, it reads them all, the new ones silent at first
@@ -447,13 +448,13 @@ def test_a_new_network_can_leave_out_the_last_groups_of_inputs(tmp_path: Path) -
     before = Evaluator.from_file(path)
     state = TrainState.load(path)
     state.read_more(0)
-    assert state.network[0].shape[0] == N.N_INPUTS[K.FEVGA] and not state.network[0][253:].any()
+    assert state.network[0].shape[0] == N_INPUTS[K.FEVGA] and not state.network[0][253:].any()
     after = Evaluator(K.FEVGA, state.network, {"variant": "fevga"})
     for position in some_positions("fevga", 20):
         assert after.probabilities(position) == pytest.approx(before.probabilities(position), abs=1e-6)
     grown = CliRunner().invoke(cli, [*args, "--games", "200", "--inputs", "0"])
     assert grown.exit_code == 0, grown.output
-    assert TrainState.load(path).network[0].shape[0] == N.N_INPUTS[K.FEVGA]
+    assert TrainState.load(path).network[0].shape[0] == N_INPUTS[K.FEVGA]
     # a resume cannot read fewer; a width that is not where a group ends is refused, in one line
     fewer = CliRunner().invoke(cli, [*args, "--games", "250", "--inputs", "253"])
     assert fewer.exit_code == 2 and "it can read more, not 253" in fewer.output

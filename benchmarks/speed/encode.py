@@ -25,7 +25,8 @@ from numba import njit
 
 from tavli import Dice, Position
 from tavli.bots import RandomBot
-from tavli.bots import _neural as N
+from tavli.bots import features as F
+from tavli.bots import network as N
 from tavli.bots.neural import Evaluator
 from tavli.variants import GAMES
 
@@ -53,7 +54,7 @@ def _encode_all(states: np.ndarray, kernel_id: int, x: np.ndarray, repeats: int)
     check = 0.0  # read the inputs, so that the loop is not optimised away
     for _ in range(repeats):
         for i in range(states.shape[0]):
-            N.encode(states[i], kernel_id, x)
+            F.encode(states[i], kernel_id, x)
             check += x[x.shape[0] - 1]
     return check
 
@@ -86,7 +87,7 @@ def forward_seconds(states: np.ndarray, kernel_id: int, network: N.Network, repe
     """The time ``network`` takes to evaluate one position's inputs (best of five)."""
     inputs = np.zeros((len(states), network[0].shape[0]))
     for i, state in enumerate(states):
-        N.encode(state, kernel_id, inputs[i])
+        F.encode(state, kernel_id, inputs[i])
     return best_of_five(lambda: _forward_all(inputs, network, repeats)) / repeats / len(states)
 
 
@@ -106,7 +107,7 @@ def report(variant: str, games: int, repeats: int, seed: int) -> list[str]:
     lines = [f"{variant}: {len(states):,} positions of {games} random games; the shipped network "
              f"({shipped} inputs, {network[1].shape[0]} hidden) evaluates one in {forward * 1e6:.2f} µs"]
     previous = 0.0
-    for width in N.INPUT_GROUP_ENDS[kernel_id]:
+    for width in F.INPUT_GROUP_ENDS[kernel_id]:
         cost = seconds_a_position(states, kernel_id, width, repeats)
         mark = "  shipped" if width == shipped else ""
         lines.append(f"  {width:4d} inputs  {cost * 1e6:5.2f} µs a position  (+{(cost - previous) * 1e6:5.2f})"

@@ -236,7 +236,7 @@ class Kernel:
     def generate(self, state: np.ndarray, d1: int, d2: int, params: int) -> np.ndarray:
         while True:
             rows: np.ndarray = K.generate(state, d1, d2, params, *self.ws.args())
-            if self.ws.ints[K._STATUS] != K.OVERFLOW:
+            if self.ws.ints[K.STATUS] != K.OVERFLOW:
                 return rows
             self.ws = self.ws.grown()
 

@@ -16,7 +16,7 @@ Each kept position gets the network's 0-ply and 1-ply values (``Evaluator.probab
 the mean of ``Evaluator.roll_probabilities``); the *correction* is the 1-ply equity less the
 0-ply one. For each shape (hidden layers of sigmoid units: ``512`` is one layer, ``256,128``
 two) and each input width (``--inputs``: where one of the game's input groups ends, as
-``tavli.bots._neural.INPUT_GROUP_ENDS`` lists them), a fresh network with a linear output learns the
+``tavli.bots.features.INPUT_GROUP_ENDS`` lists them), a fresh network with a linear output learns the
 correction from the positions' inputs by Adam for ``--epochs`` passes over all but 20,000 of the
 positions, and the benchmark prints its root mean square error on those 20,000 held out, against
 the correction's own (the error of predicting no correction at all), and the share of the
@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from tavli import Dice, Position
-from tavli.bots import _neural as N
+from tavli.bots import network as N
 from tavli.bots import teacher
 from tavli.bots.bearoff import all_home
 from tavli.bots.neural import Evaluator, Probabilities

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from tavli import BLACK, WHITE, Color, Dice, LegalPlays, Position
-from tavli.bots import _neural as N
+from tavli.bots import features as N
 from tavli.bots.neural import Evaluator
 from tavli.engines.gnubg_player import GnubgPlayer
 from tavli.errors import TavliError
@@ -58,7 +58,7 @@ def phase(position: Position) -> str:
         return "first checker"
     if max(position.layout(position.turn), default=0) <= 6:
         return "all home"
-    if N._is_race(position.state, position.variant.kernel_id):
+    if N.is_race(position.state, position.variant.kernel_id):
         return "race"
     return "middle"
 

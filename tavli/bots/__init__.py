@@ -5,8 +5,10 @@
 ('random', 'heuristic', 'beginner')
 
 The floor above the rules core (``tavli``): ``basic`` (random and heuristic play, any bot
-by name), ``neural`` (the networks' ``Evaluator`` and ``NeuralBot`` at each level), the
-compiled network code, ``bearoff`` (the exact bear-off database), ``playout`` and ``rollout``,
+by name), ``levels`` (the neural bots' levels), ``neural`` (the networks' ``Evaluator`` and
+``NeuralBot`` at each level), the compiled network code (``features``: the inputs;
+``network``: the networks' shape and forward pass; ``search``: evaluation and search; ``td``:
+self-play training), ``bearoff`` (the exact bear-off database), ``playout`` and ``rollout``,
 ``match_equity`` (the chance of winning a match from any score), ``duel`` (bot against bot),
 and how the networks are made: ``training`` (self-play) and ``teacher``.
 See docs/architecture.md.

@@ -17,6 +17,7 @@ from typing import Protocol
 import numpy as np
 
 from tavli import _kernel as K
+from tavli.bots.levels import LEVEL_NAMES
 from tavli.position import LegalPlays
 
 
@@ -150,9 +151,9 @@ def _longest_run(made: np.ndarray) -> np.ndarray:
     return best
 
 
-LEVELS = ("beginner", "casual", "intermediate", "advanced", "expert", "champion")
-"""The neural bots' levels, weakest first (see ``tavli.bots.neural.LEVELS``)."""
-BOTS = ("random", "heuristic", *LEVELS)
+LEVELS = LEVEL_NAMES
+"""The neural bots' levels by name, weakest first (``tavli.bots.levels.LEVELS`` has the levels)."""
+BOTS = ("random", "heuristic", *LEVEL_NAMES)
 
 
 def make_bot(name: str, rng: random.Random | None = None) -> Player:

@@ -175,7 +175,7 @@ def _build(params: int, states: np.ndarray, steps: np.ndarray, hashes: np.ndarra
             for d2 in range(d1, 7):
                 chance = 1.0 / 36.0 if d1 == d2 else 2.0 / 36.0
                 rows = K.generate(root, d1, d2, params, states, steps, hashes, ints)
-                if ints[K._STATUS] == K.OVERFLOW:
+                if ints[K.STATUS] == K.OVERFLOW:
                     return finish.astype(np.float32), first.astype(np.float32), _OVERFLOW
                 if len(rows) == 0:
                     stay += chance
@@ -229,7 +229,7 @@ def cache_path() -> Path:
     return cache_dir() / f"bearoff-v{FORMAT_VERSION}-{MAX_ROLLS}.npz"
 
 
-def _read(path: Path) -> tuple[np.ndarray, np.ndarray] | None:
+def read_cache(path: Path) -> tuple[np.ndarray, np.ndarray] | None:
     """The tables from a cache file; None if it is missing, unreadable or not what it should be."""
     shape = (N_POSITIONS, MAX_ROLLS)
     try:
@@ -264,7 +264,7 @@ def load() -> tuple[np.ndarray, np.ndarray]:
     A cache file that cannot be read is rebuilt. The arrays are read-only.
     """
     path = cache_path()
-    tables = _read(path)
+    tables = read_cache(path)
     if tables is None:
         tables = build()
         with contextlib.suppress(OSError):  # a read-only cache folder only costs the build

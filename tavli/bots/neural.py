@@ -32,12 +32,16 @@ from pathlib import Path
 import numpy as np
 
 from tavli import _kernel as K
-from tavli.bots import _neural as N
-from tavli.bots import bearoff
+from tavli.bots import bearoff, search
+from tavli.bots.features import INPUT_GROUP_ENDS, N_INPUTS, ROLLS
+from tavli.bots.levels import DEFAULT_LEVEL as DEFAULT_LEVEL
+from tavli.bots.levels import LEVELS as LEVELS
+from tavli.bots.levels import Level as Level
 from tavli.bots.match_equity import AfterGame, MatchScore
+from tavli.bots.network import MONEY, Network, grown
 from tavli.dice import Dice
 from tavli.errors import TavliError
-from tavli.position import LegalPlays, Position, _grow_workspace, _workspace
+from tavli.position import LegalPlays, Position
 from tavli.variants import Variant, make_variant
 
 
@@ -89,11 +93,11 @@ FILTERS: Filters = ((8, 0.16), (3, 0.06), (2, 0.04))
 class Evaluator:
     """One game's network, with the bear-off database for races at home."""
 
-    def __init__(self, kernel_id: int, network: N.Network, meta: dict[str, object]) -> None:
+    def __init__(self, kernel_id: int, network: Network, meta: dict[str, object]) -> None:
         self.kernel_id = kernel_id
         self.network = network
         self.meta = meta
-        self._race = bearoff.load()
+        self.race = bearoff.load()  # the bear-off tables (``tavli.bots.network.Tables``)
 
     @classmethod
     def from_file(cls, path: str | Path) -> Evaluator:
@@ -107,7 +111,7 @@ class Evaluator:
         except (OSError, EOFError, KeyError, TypeError, ValueError, zipfile.BadZipFile, zlib.error) as e:
             raise WeightsError(f"cannot read network {path}: {e}") from None
         if (kernel_id not in (K.PORTES, K.PLAKOTO, K.FEVGA) or w1.ndim != 2 or w1.shape[1] != len(b1)
-                or w1.shape[0] not in N.INPUT_GROUP_ENDS[kernel_id] or w2.shape != (3, len(b1))
+                or w1.shape[0] not in INPUT_GROUP_ENDS[kernel_id] or w2.shape != (3, len(b1))
                 or b2.shape != (3,)):
             raise WeightsError(f"network {path} does not fit its game's inputs")
         # A network from before its game's last inputs were added keeps its own, fewer inputs:
@@ -125,7 +129,7 @@ class Evaluator:
         # as if the inputs the network cannot read were there with zero weights: the same
         # network whether it was saved before or after its game's inputs grew
         w1, b1, w2, b2 = self.network
-        for array in (N.grown(w1, N.N_INPUTS[self.kernel_id], 0), b1, w2, b2):
+        for array in (grown(w1, N_INPUTS[self.kernel_id], 0), b1, w2, b2):
             digest.update(str(array.shape).encode())
             digest.update(np.ascontiguousarray(array, dtype=np.float32).tobytes())
         return digest.hexdigest()[:12]
@@ -143,8 +147,8 @@ class Evaluator:
         """The 0-ply value for the side to roll in ``position``."""
         if position.variant.kernel_id != self.kernel_id:
             raise TavliError(f"this network plays {self.meta.get('variant')}, not {position.variant}")
-        w, w2, l2 = N.static_values(position.state[None, :], position.variant.params, self.network,
-                                    self._race)[0]
+        w, w2, l2 = search.static_values(position.state[None, :], position.variant.params, self.network,
+                                    self.race)[0]
         return Probabilities(float(w), float(w2), float(l2))
 
     def analyse(self, legal: LegalPlays, depth: int = 0, filters: Filters = FILTERS,
@@ -168,22 +172,17 @@ class Evaluator:
         """
         if legal.position.variant.kernel_id != self.kernel_id:
             raise TavliError(f"this network plays {self.meta.get('variant')}, not {legal.position.variant}")
-        if not 0 <= depth <= N.MAX_DEPTH:
-            raise ValueError(f"the search depth is 0 to {N.MAX_DEPTH} plies, not {depth}")
+        if not 0 <= depth <= search.MAX_DEPTH:
+            raise ValueError(f"the search depth is 0 to {search.MAX_DEPTH} plies, not {depth}")
         if len(filters) < depth:
             raise ValueError(f"a {depth}-ply search needs {depth} filters, not {len(filters)}")
         rows = legal.results
         params = legal.position.variant.params
-        weights = N.MONEY if after is None else search_weights(after)
+        weights = MONEY if after is None else search_weights(after)
         keeps = np.array([keep for keep, _ in filters[:depth]] or [0], np.int64)
         margins = np.array([margin for _, margin in filters[:depth]] or [0.0], np.float64)
-        while True:
-            ws = _workspace()
-            values, used = N.analyse(rows, params, self.network, self._race, ws.args(), depth,
-                                     keeps, margins, weights, decide)
-            if ws.ints[K._STATUS] == 0:
-                break
-            _grow_workspace(ws)
+        values, used = K.with_workspace(lambda ws: search.analyse(
+            rows, params, self.network, self.race, ws.args(), depth, keeps, margins, weights, decide))
         found = [Analysis(k, Probabilities(*map(float, values[k])), int(used[k]),
                           None if after is None else after.value(*map(float, values[k])))
                  for k in range(len(rows))]
@@ -197,16 +196,11 @@ class Evaluator:
         match equity after each outcome of the game) for the match."""
         if position.variant.kernel_id != self.kernel_id:
             raise TavliError(f"this network plays {self.meta.get('variant')}, not {position.variant}")
-        weights = N.MONEY[0] if after is None else search_weights(after)[0]
-        while True:
-            ws = _workspace()
-            values = N.roll_values(position.state, position.variant.params, self.network, self._race,
-                                   ws.args(), weights)
-            if ws.ints[K._STATUS] == 0:
-                break
-            _grow_workspace(ws)
+        weights = MONEY[0] if after is None else search_weights(after)[0]
+        values = K.with_workspace(lambda ws: search.roll_values(
+            position.state, position.variant.params, self.network, self.race, ws.args(), weights))
         return {Dice(int(d1), int(d2)): Probabilities(*map(float, v))
-                for (d1, d2, _), v in zip(N._ROLLS, values, strict=True)}
+                for (d1, d2, _), v in zip(ROLLS, values, strict=True)}
 
     def roll_equities(self, position: Position) -> dict[Dice, float]:
         """For each of the 21 rolls (lower die first), the equity of the side to
@@ -240,36 +234,16 @@ def roll_luck(values: Mapping[Dice, Probabilities], dice: Dice, worth: Callable[
 
 
 def search_weights(after: AfterGame) -> np.ndarray:
-    """The search's outcome weights (``tavli.bots._neural.weighted``) for the side to play, whose
+    """The search's outcome weights (``tavli.bots.network.weighted``) for the side to play, whose
     match equity after each outcome is ``after``, and for his opponent.
 
-    >>> from tavli.bots.match_equity import MONEY
-    >>> (search_weights(MONEY) == N.MONEY).all()
+    >>> from tavli.bots import match_equity, network
+    >>> (search_weights(match_equity.MONEY) == network.MONEY).all()
     np.True_
     """
     c0, c1, c2, c3 = after.weights()
     return np.array([[c0, c1, c2, c3], [-(c0 + c1), c1, -c3, -c2]], np.float64)
 
-
-@dataclass(frozen=True)
-class Level:
-    """How a neural bot plays: search depth, and noise added to its 0-ply judgement."""
-
-    name: str
-    depth: int
-    noise: float
-    description: str
-
-
-LEVELS: dict[str, Level] = {level.name: level for level in (
-    Level("beginner", 0, 0.11, "makes big mistakes often"),
-    Level("casual", 0, 0.07, "knows the game, still blunders"),
-    Level("intermediate", 0, 0.04, "a steady club player"),
-    Level("advanced", 0, 0.0, "the network's own judgement"),
-    Level("expert", 1, 0.0, "looks one roll ahead"),
-    Level("champion", 2, 0.0, "looks two rolls ahead"),
-)}
-DEFAULT_LEVEL = "expert"
 
 @dataclass(frozen=True)
 class NoiseRule:

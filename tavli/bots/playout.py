@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from tavli import _kernel as K
-from tavli.position import Position, _grow_workspace, _workspace
+from tavli.position import Position
 from tavli.variants import Color
 
 MAX_TURNS = 100_000
@@ -32,12 +32,8 @@ class PlayoutResult(NamedTuple):
 
 def random_playout(position: Position, max_turns: int = MAX_TURNS) -> PlayoutResult:
     """Play one random game from ``position`` to its end."""
-    while True:
-        ws = _workspace()
-        code, turns = K.playout(position.state, position.variant.params, max_turns, *ws.args())
-        if turns >= 0:
-            break
-        _grow_workspace(ws)
+    code, turns = K.with_workspace(lambda ws: K.playout(position.state, position.variant.params, max_turns,
+                                                        *ws.args()))
     code, turns = int(code), int(turns)
     if code in (K.ONGOING, K.TIE):
         return PlayoutResult(None, 0, turns)

@@ -126,7 +126,8 @@ def play_out(position: Position, trial: int, settings: RolloutSettings,
     raise RolloutError(f"a trial did not end in {MAX_TURNS} turns")
 
 
-def _chunk(job: tuple[Position, range, RolloutSettings]) -> list[tuple[int, float]]:
+def run_chunk(job: tuple[Position, range, RolloutSettings]) -> list[tuple[int, float]]:
+    """The trials ``trials`` of ``position`` (``job``), each as ``play_out`` answers: a worker's share."""
     position, trials, settings = job
     bot = NeuralBot(settings.level, seed=settings.seed + trials.start)
     return [play_out(position, t, settings, bot) for t in trials]
@@ -172,7 +173,7 @@ def _run_all(positions: Sequence[Position], settings: RolloutSettings, workers: 
     if progress is not None:
         progress(0, total)
     if workers <= 1:
-        results = (_chunk(job) for _, job in jobs)
+        results = (run_chunk(job) for _, job in jobs)
         for (k, _), outcome in zip(jobs, results, strict=True):
             found[k].extend(outcome)
             done += len(outcome)
@@ -180,7 +181,7 @@ def _run_all(positions: Sequence[Position], settings: RolloutSettings, workers: 
                 progress(done, total)
     else:
         with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as ex:
-            for (k, _), outcome in zip(jobs, ex.map(_chunk, [job for _, job in jobs]), strict=True):
+            for (k, _), outcome in zip(jobs, ex.map(run_chunk, [job for _, job in jobs]), strict=True):
                 found[k].extend(outcome)
                 done += len(outcome)
                 if progress is not None:
@@ -215,11 +216,11 @@ def rollout_plays(position: Position, dice: Dice, settings: RolloutSettings | No
         raise RolloutError(f"{dice} cannot be played here: the turn passes")
     ranked = Evaluator.for_variant(position.variant).analyse(legal, 1)[:max(1, candidates)]
     results = _run_all([legal.after(a.index) for a in ranked], settings, workers, progress)
-    found = [PlayRollout(str(legal[a.index]), _turned(r)) for a, r in zip(ranked, results, strict=True)]
+    found = [PlayRollout(str(legal[a.index]), turned(r)) for a, r in zip(ranked, results, strict=True)]
     return sorted(found, key=lambda f: -f.result.equity)
 
 
-def _turned(r: RolloutResult) -> RolloutResult:
+def turned(r: RolloutResult) -> RolloutResult:
     """The same rollout seen by the other side."""
     return RolloutResult(r.trials, -r.equity, r.ci95, r.lose, r.lose2, r.win2, r.win, -r.raw_equity, r.raw_ci95,
                          tuple(-v for v in r.points))

@@ -31,8 +31,9 @@ from typing import Protocol
 
 import numpy as np
 
-from tavli.bots import _neural as N
 from tavli.bots.bearoff import all_home
+from tavli.bots.features import N_INPUTS, encode
+from tavli.bots.network import Network, widened
 from tavli.bots.neural import Evaluator, Probabilities
 from tavli.dice import Dice
 from tavli.errors import TavliError
@@ -163,7 +164,7 @@ def inputs(states: np.ndarray, variant: str, width: int) -> np.ndarray:
     x = np.zeros(width, np.float32)
     out = np.zeros((len(states), width), np.float32)
     for i, state in enumerate(states):
-        N.encode(state, kernel_id, x)
+        encode(state, kernel_id, x)
         out[i] = x
     return out
 
@@ -215,8 +216,8 @@ class Regressor:
         self._t = 0
 
     @classmethod
-    def of_network(cls, network: N.Network) -> Regressor:
-        """A game's network (``tavli.bots._neural.Network``) to go on learning, its weights copied.
+    def of_network(cls, network: Network) -> Regressor:
+        """A game's network (``tavli.bots.network.Network``) to go on learning, its weights copied.
 
         >>> ev = Evaluator.for_variant("fevga")
         >>> x = inputs(Position.start("fevga").state[None, :], "fevga", ev.network[0].shape[0])
@@ -232,7 +233,7 @@ class Regressor:
         model._v = [np.zeros_like(p) for p in model.params]
         return model
 
-    def network(self) -> N.Network:
+    def network(self) -> Network:
         """The weights as a game's network (``of_network``'s models only)."""
         w1, b1, w2, b2 = (np.ascontiguousarray(a, np.float32) for a in self.params)
         return w1, b1, np.ascontiguousarray(w2.T), b2
@@ -290,25 +291,25 @@ class Fitted:
     """A network after ``fit``, and the root mean square of its equity less the teacher's on the
     positions held out, before and after."""
 
-    network: N.Network
+    network: Network
     before: float
     after: float
     held_out: int
 
 
-def fit(network: N.Network, lesson: Lesson, epochs: int, rate: float = RATE, seed: int = 1,
+def fit(network: Network, lesson: Lesson, epochs: int, rate: float = RATE, seed: int = 1,
         hidden: int = 0) -> Fitted:
     """``network`` after its own weights learned ``lesson``'s chances for ``epochs`` passes over
     all the positions but those held out; first widened to ``hidden`` hidden units, if more than
-    it has (the new units start silent: ``tavli.bots._neural.widened``)."""
+    it has (the new units start silent: ``tavli.bots.network.widened``)."""
     if epochs < 1:
         raise TeacherError("a fit takes at least one pass")
     if hidden > network[1].shape[0]:
-        network = N.widened(network, hidden, seed)
+        network = widened(network, hidden, seed)
     if len(lesson) < 2:
         raise TeacherError("a fit needs at least two positions")
     kernel_id = make_variant(lesson.variant).kernel_id
-    if N.N_INPUTS[kernel_id] < network[0].shape[0]:
+    if N_INPUTS[kernel_id] < network[0].shape[0]:
         raise TeacherError(f"the network reads more inputs than a {lesson.variant} position has")
     x = inputs(lesson.states, lesson.variant, network[0].shape[0])
     y = lesson.targets.astype(np.float32)
@@ -321,7 +322,7 @@ def fit(network: N.Network, lesson: Lesson, epochs: int, rate: float = RATE, see
     return Fitted(model.network(), before, rms(equity(model.predict(x[held])) - equity(y[held])), len(held))
 
 
-def save_network(path: Path, network: N.Network, meta: dict[str, object]) -> None:
+def save_network(path: Path, network: Network, meta: dict[str, object]) -> None:
     """A network file ``Evaluator.from_file`` and ``tavli train`` read."""
     w1, b1, w2, b2 = network
     np.savez_compressed(path, w1=w1, b1=b1, w2=w2, b2=b2, meta=np.array(json.dumps(meta)))

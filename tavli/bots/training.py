@@ -1,7 +1,7 @@
 """Self-play training of a game's network by temporal-difference learning.
 
 Worker threads play greedy 0-ply games against themselves in the compiled
-kernel (``tavli.bots._neural.train_games``) and move one shared network after
+kernel (``tavli.bots.td.train_games``) and move one shared network after
 every turn (TD(0), or TD(λ) with ``td_lambda``; lock-free updates). The main thread shows progress, saves
 checkpoints and, every so often, measures strength: the network at 0-ply
 against the heuristic bot of ``tavli.bots.basic`` and, less the rolls' luck, against
@@ -30,8 +30,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tavli import _kernel as K
-from tavli.bots import _neural as N
 from tavli.bots import bearoff
+from tavli.bots.features import INPUT_GROUP_ENDS, N_INPUTS
+from tavli.bots.network import N_HIDDEN, Network, grown, new_network, widened
+from tavli.bots.td import train_games
 from tavli.errors import TavliError
 from tavli.position import Position
 from tavli.variants import make_variant
@@ -54,10 +56,10 @@ class TrainConfig:
     variant: str = "portes"
     games: int = 100_000
     """Train until this many games in total (counting those before a resume)."""
-    hidden: int = N.N_HIDDEN
+    hidden: int = N_HIDDEN
     inputs: int = 0
     """The inputs the network reads: 0 for all of its game's, or fewer, where one of the game's
-    groups of inputs ends (``tavli.bots._neural.INPUT_GROUP_ENDS``), to leave out the last groups."""
+    groups of inputs ends (``tavli.bots.features.INPUT_GROUP_ENDS``), to leave out the last groups."""
     alpha: float = 0.1
     alpha_min: float = 0.02
     half_life: int = 300_000
@@ -66,7 +68,7 @@ class TrainConfig:
     """Chance that a self-play turn plays a random legal play (the value learned stays the best play's)."""
     lookahead: int = 0
     """1: learn each position's 1-ply value (all 21 rolls) instead of the value after the roll
-    played (``tavli.bots._neural.train_games``), about twenty times slower a game; 2: its 2-ply
+    played (``tavli.bots.td.train_games``), about twenty times slower a game; 2: its 2-ply
     value, about twenty times slower again."""
     td_lambda: float = 0.0
     """TD(λ)'s trace decay: each turn's error also moves the positions before it in the game,
@@ -88,11 +90,11 @@ class TrainConfig:
         (273, 253)
         """
         kernel_id = make_variant(self.variant).kernel_id
-        ends = N.INPUT_GROUP_ENDS[kernel_id]
+        ends = INPUT_GROUP_ENDS[kernel_id]
         if self.inputs and self.inputs not in ends:
             raise TavliError(f"{self.inputs} inputs is not where one of {self.variant}'s input groups ends: a "
                              f"network reads {', '.join(map(str, ends))}, not {self.inputs}")
-        return self.inputs or N.N_INPUTS[kernel_id]
+        return self.inputs or N_INPUTS[kernel_id]
 
     def alpha_at(self, games: int) -> float:
         return max(self.alpha_min, self.alpha * 0.5 ** (games / self.half_life))  # type: ignore[no-any-return]
@@ -103,7 +105,7 @@ class TrainState:
     """A network and how far its training has come."""
 
     config: TrainConfig
-    network: N.Network
+    network: Network
     games: int = 0
     turns: int = 0
     seconds: float = 0.0
@@ -135,7 +137,7 @@ class TrainState:
         (6, 6)
         """
         try:
-            self.network = N.widened(self.network, hidden, self.config.seed + self.games)
+            self.network = widened(self.network, hidden, self.config.seed + self.games)
         except ValueError as e:
             raise TavliError(str(e)) from None
         self.config.hidden = hidden
@@ -155,7 +157,7 @@ class TrainState:
             raise TavliError(f"the network reads {self.network[0].shape[0]} inputs; it can read more, not "
                              f"{n_in}")
         w1, b1, w2, b2 = self.network
-        self.network = (N.grown(w1, n_in, 0), b1, w2, b2)
+        self.network = (grown(w1, n_in, 0), b1, w2, b2)
         self.config = config
 
     @classmethod
@@ -180,13 +182,13 @@ class TrainState:
                 or b2.shape != (3,)):
             raise TavliError(f"cannot resume from {path}: its arrays are not a {config.variant} network "
                              f"({n_in} inputs)")
-        return cls(config, (N.grown(w1, n_in, 0), b1, w2, b2), int(meta["games"]), int(meta["turns"]),
+        return cls(config, (grown(w1, n_in, 0), b1, w2, b2), int(meta["games"]), int(meta["turns"]),
                    float(meta["seconds"]), list(meta["log"]))
 
 
 def new_state(config: TrainConfig) -> TrainState:
     v = make_variant(config.variant)
-    return TrainState(config, N.new_network(v.kernel_id, config.hidden, config.seed, config.input_count()))
+    return TrainState(config, new_network(v.kernel_id, config.hidden, config.seed, config.input_count()))
 
 
 def _candidate(state: TrainState) -> NeuralBot:
@@ -271,7 +273,7 @@ class Trainer:
                         return
                     games = self.state.games
                 seed = (cfg.seed * 7919 + games * 31 + index * 1_000_003 + chunk) % (2**31)
-                stats = N.train_games(chunk_games, self.start, self.variant.params, self.state.network,
+                stats = train_games(chunk_games, self.start, self.variant.params, self.state.network,
                                       self.race, ws, cfg.alpha_at(games), seed, 5000, cfg.explore,
                                       cfg.lookahead, cfg.td_lambda)
                 chunk += 1

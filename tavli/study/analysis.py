@@ -50,13 +50,14 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from tavli import _kernel as K
-from tavli.bots import _neural as N
+from tavli.bots import search
 from tavli.bots.match_equity import AfterGame, MatchEquityError, MatchScore
+from tavli.bots.network import MONEY
 from tavli.bots.neural import Evaluator, Filters, Probabilities, search_weights
 from tavli.dice import Dice
 from tavli.errors import TavliError
 from tavli.game import Game, Turn
-from tavli.position import LegalPlays, Play, Position, _grow_workspace, _workspace
+from tavli.position import LegalPlays, Play, Position
 from tavli.variants import BLACK, WHITE, Color, Variant, make_variant
 
 if TYPE_CHECKING:
@@ -340,15 +341,12 @@ def _searched(ev: Evaluator, legal: LegalPlays, k: int, depth: int, after: After
     """Play ``k`` of ``legal`` valued at ``depth`` whatever its 0-ply value."""
     rows = np.ascontiguousarray(legal.results[k:k + 1])
     params = legal.position.variant.params
-    weights = N.MONEY if after is None else search_weights(after)
-    while True:
-        ws = _workspace()
-        plies = max(depth, 1)  # one filter per ply, each letting the play through
-        values, _ = N.analyse(rows, params, ev.network, ev._race, ws.args(), depth, np.ones(plies, np.int64),
-                              np.full(plies, math.inf), weights)
-        if ws.ints[K._STATUS] == 0:
-            return Probabilities(*map(float, values[0]))
-        _grow_workspace(ws)
+    weights = MONEY if after is None else search_weights(after)
+    plies = max(depth, 1)  # one filter per ply, each letting the play through
+    values, _ = K.with_workspace(lambda ws: search.analyse(
+        rows, params, ev.network, ev.race, ws.args(), depth, np.ones(plies, np.int64), np.full(plies, math.inf),
+        weights))
+    return Probabilities(*map(float, values[0]))
 
 
 def _candidate(play: str, p: Probabilities, depth: int, after: AfterGame | None) -> Candidate:
@@ -503,13 +501,13 @@ def rank_plays(position: Position, dice: Dice, depth: int = 1, filters: Filters 
 
 def _rolled_out(legal: LegalPlays, indices: list[int], played: int, settings: RolloutSettings,
                 after: AfterGame | None) -> list[Candidate]:
-    from tavli.bots.rollout import _turned, rollout
+    from tavli.bots.rollout import rollout, turned
 
     chosen = indices if played in indices else [*indices, played]
     found = []
     for i in chosen:
         # the rollout is for the side to roll after the play: the opponent
-        r = _turned(rollout(legal.after(i), settings, workers=1))
+        r = turned(rollout(legal.after(i), settings, workers=1))
         mwc = None if after is None else after.value(r.win, r.win2, r.lose2)
         found.append(Candidate(str(legal[i]), r.equity, r.win, r.win2, r.lose2, -1, r.ci95, mwc))
     return sorted(found, key=lambda c: -(c.equity if c.mwc is None else c.mwc))

@@ -43,13 +43,13 @@ from pathlib import Path
 from typing import Any
 
 from tavli.bots.neural import LEVELS, Evaluator
-from tavli.bots.rollout import RolloutSettings, _chunk
+from tavli.bots.rollout import RolloutSettings, run_chunk
 from tavli.dice import Dice
 from tavli.errors import DiceError, Reason, TavliError
 from tavli.position import LegalPlays, Position
 from tavli.study.analysis import Thresholds
+from tavli.variants import GAMES
 
-GAMES = ("portes", "plakoto", "fevga")
 OPENING_ROLLS = tuple(Dice(high, low) for high in range(1, 7) for low in range(1, high + 1))
 """The 21 rolls that can open a game, higher die first (``6-5``, ``3-3``)."""
 FORMAT = "tavli-openings"
@@ -322,8 +322,8 @@ class OpeningTables:
         size = max(1, min(36, self.settings.trials // max(1, 4 * workers)))
         jobs = [(p, (legal.after(index[p]), range(s, min(s + size, self.settings.trials)), settings))
                 for p, r in todo for s in range(len(r["points"]), self.settings.trials, size)]
-        outcomes = (pool.map(_chunk, [j for _, j in jobs]) if pool is not None
-                    else (_chunk(j) for _, j in jobs))
+        outcomes = (pool.map(run_chunk, [j for _, j in jobs]) if pool is not None
+                    else (run_chunk(j) for _, j in jobs))
         for (p, _), found in zip(jobs, outcomes, strict=True):
             r = entry["rollouts"][p]
             # each trial is scored for the opponent, who rolls after the play: turn it round

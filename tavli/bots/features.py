@@ -1,38 +1,22 @@
-"""Compiled evaluator, search and self-play training shared by the three games.
+"""The networks' inputs: what ``encode`` tells a network of a position, for each game.
 
-A network reads a kernel state with the side to move (the *mover*) about to
-roll and answers three probabilities from the mover's view: he wins, he wins
-2 points, he loses 2 points. ``equity = 2 * win - 1 + win2 - lose2`` is the
-expected points in Tavli scoring.
-
-The network is one hidden layer of sigmoid units over inputs designed for
-each game (``encode``); inputs are sparse, so the first layer adds only the
-rows of the inputs that are not zero. A network is the tuple
-``(W1[n_in, H], b1[H], W2[3, H], b2[3])`` of ``float32`` arrays.
-
-When both sides have all their checkers home, ``tavli.bots.bearoff`` answers
-instead of the network (``race`` is its pair of tables; empty tables turn
-it off).
-
-Search depth follows GNU Backgammon's convention: 0-ply scores each play by
-the network; 1-ply averages the opponent's best answer (by 0-ply) over his
-21 rolls; 2-ply looks one roll further.
+A kernel state with the side to move (the *mover*) about to roll becomes a vector of inputs
+from the mover's view: each side's checkers on each point, then features designed for each
+game (escapes and containment, shots, Plakoto's pins, Fevga's timing, primes, lead and breaks).
+Inputs are sparse: most are zero. A game's inputs are only ever added at the end of its list
+(``INPUT_GROUP_ENDS``), and ``encode`` fills as many as the network reads.
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 from numba import njit
 
 from tavli import _kernel as K
-from tavli.bots.bearoff import all_home, race_probabilities
 
-N_HIDDEN = 80
 _BASE = 192  # 24 points x 2 sides x 4 units
 _COMMON = 8
-_CONTACT = 16  # Portes: each side's shots with blocks, contact and anchors (``_contact_game_inputs``)
+_CONTACT = 16  # Portes: each side's shots with blocks, contact and anchors (``contact_game_inputs``)
 _TIMING = 6  # Fevga: each side's spare pips, spare checkers and trapped checkers (``_timing_inputs``)
 _PRIMES = 18  # Fevga: each side's longest and second blocks with the other's checkers behind (``_prime_inputs``)
 _HOLDS = 8  # of those, the last: the rolls past the longest block, and the second block
@@ -50,56 +34,6 @@ INPUT_GROUP_ENDS = (
 """Per game, where each group of its inputs ends, in the order they were added: the input counts
 a network can have (``encode`` leaves out the groups that do not fit a shorter one)."""
 
-WIN, WIN2, LOSE2 = 0, 1, 2
-
-Network = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-"""``(W1[n_in, H], b1[H], W2[3, H], b2[3])``, all ``float32``."""
-Tables = tuple[np.ndarray, np.ndarray]
-"""The bear-off tables ``(finish, first_off)``."""
-Arrays = tuple[np.ndarray, ...]
-"""A move-generation workspace (``Workspace.args()``)."""
-
-
-def new_network(variant: int, hidden: int = N_HIDDEN, seed: int = 0, inputs: int = 0) -> Network:
-    """A freshly initialised network for ``variant`` (the kernel's game number), reading its
-    first ``inputs`` inputs (0: all of them; else where one of ``INPUT_GROUP_ENDS`` is)."""
-    rng = np.random.default_rng(seed)
-    n_in = inputs or N_INPUTS[variant]
-    w1 = rng.normal(0.0, 0.1, (n_in, hidden)).astype(np.float32)
-    w2 = rng.normal(0.0, 0.1, (3, hidden)).astype(np.float32)
-    return w1, np.zeros(hidden, np.float32), w2, np.zeros(3, np.float32)
-
-
-def grown(array: np.ndarray, size: int, axis: int) -> np.ndarray:
-    """``array`` with zeros appended along ``axis`` up to ``size``: weights that change nothing.
-
-    A game's inputs are only ever added at the end of its list, so a network saved before an
-    addition gets silent rows for the new inputs and plays exactly as it did.
-    """
-    shape = list(array.shape)
-    shape[axis] = size - array.shape[axis]
-    return np.ascontiguousarray(np.concatenate([array, np.zeros(shape, array.dtype)], axis=axis))
-
-
-def widened(network: Network, hidden: int, seed: int) -> Network:
-    """``network`` with ``hidden`` hidden units that values every position as before: the new
-    units get random input weights (so that learning can tell them apart) and no weight to the
-    outputs.
-
-    >>> net = widened(new_network(0, hidden=4), 6, seed=1)
-    >>> net[0].shape, net[2].shape, bool((net[2][:, 4:] == 0).all())
-    ((229, 6), (3, 6), True)
-    """
-    w1, b1, w2, b2 = network
-    have = b1.shape[0]
-    if hidden < have:
-        raise ValueError(f"the network has {have} hidden units; it can grow, not shrink to {hidden}")
-    fresh = np.random.default_rng(seed).normal(0.0, 0.1, (w1.shape[0], hidden - have)).astype(np.float32)
-    return (np.ascontiguousarray(np.concatenate([w1, fresh], axis=1)), grown(b1, hidden, 0), grown(w2, hidden, 1),
-            b2)
-
-
-# --- inputs -----------------------------------------------------------------
 
 @njit(cache=True, inline="always")
 def _opp_own(q: int, variant: int) -> int:
@@ -122,7 +56,7 @@ def _units(x: np.ndarray, at: int, n: int) -> None:
 
 
 @njit(cache=True)
-def _hits(dist_mask: np.int64) -> int:
+def hits(dist_mask: np.int64) -> int:
     """How many of the 36 rolls contain a distance in ``dist_mask`` (bit d = distance d),
     counting single dice, the sum, and multiples of a double; blocks are ignored."""
     n = 0
@@ -142,7 +76,7 @@ def _hits(dist_mask: np.int64) -> int:
 
 
 @njit(cache=True)
-def _is_race(s: np.ndarray, variant: int) -> bool:
+def is_race(s: np.ndarray, variant: int) -> bool:
     """No checker of either side can meet one of the other again."""
     top = 0
     for p in range(25, 0, -1):
@@ -252,7 +186,7 @@ def encode(s: np.ndarray, variant: int, x: np.ndarray) -> None:
             _escape_inputs(s, variant, x, c)
         c += 4
         if c + _CONTACT <= n:
-            _contact_game_inputs(s, x, c)
+            contact_game_inputs(s, x, c)
 
 
 @njit(cache=True)
@@ -308,9 +242,9 @@ def _contact_inputs(s: np.ndarray, variant: int, x: np.ndarray, c: int) -> None:
         their_home += s[K.OPP + 25 - p] >= 2
     x[c + 4] = home / 6.0
     x[c + 5] = their_home / 6.0
-    x[c + 6] = _hits(my_shots) / 36.0
-    x[c + 7] = _hits(their_shots) / 36.0
-    x[c + 8] = 1.0 if _is_race(s, variant) else 0.0
+    x[c + 6] = hits(my_shots) / 36.0
+    x[c + 7] = hits(their_shots) / 36.0
+    x[c + 8] = 1.0 if is_race(s, variant) else 0.0
 
 
 def _escape_table() -> np.ndarray:
@@ -327,11 +261,11 @@ def _escape_table() -> np.ndarray:
     return table
 
 
-_ESCAPES = _escape_table()
+ESCAPES = _escape_table()
 
 _POINTS = (1 << 25) - 2  # bits 1..24 of a mask of points
 # the 21 rolls: (die, die, how many of the 36 throws give it)
-_ROLLS = np.array([(d1, d2, 1 if d1 == d2 else 2) for d1 in range(1, 7) for d2 in range(d1, 7)],
+ROLLS = np.array([(d1, d2, 1 if d1 == d2 else 2) for d1 in range(1, 7) for d2 in range(d1, 7)],
                   np.int64)
 
 
@@ -361,7 +295,7 @@ def _escapes(s: np.ndarray, own: int, mine: bool, variant: int) -> int:
     for i in range(min(12, own - 1)):
         if _blocks(s, _mover_point(own - 1 - i, mine, variant), mine, variant):
             mask |= 1 << i
-    return int(_ESCAPES[mask])
+    return int(ESCAPES[mask])
 
 
 @njit(cache=True)
@@ -398,7 +332,7 @@ def _escape_inputs(s: np.ndarray, variant: int, x: np.ndarray, c: int) -> None:
 
 
 @njit(cache=True)
-def _side_frame(s: np.ndarray, mine: bool, own: np.ndarray, other: np.ndarray) -> None:
+def side_frame(s: np.ndarray, mine: bool, own: np.ndarray, other: np.ndarray) -> None:
     """Portes, one side's view: ``own[p]`` its checkers on its own point ``p`` (25: the bar),
     ``other[p]`` the other side's checkers there (0: the other side's bar)."""
     for p in range(1, 25):
@@ -412,15 +346,15 @@ def _side_frame(s: np.ndarray, mine: bool, own: np.ndarray, other: np.ndarray) -
 
 
 @njit(cache=True, inline="always")
-def _roll_index(d1: int, d2: int) -> int:
-    """A roll's place among the 36 slots of ``_roll_hits`` (``d1 <= d2``; 21 of them used)."""
+def roll_index(d1: int, d2: int) -> int:
+    """A roll's place among the 36 slots of ``roll_hits`` (``d1 <= d2``; 21 of them used)."""
     return 6 * (d1 - 1) + d2 - 1
 
 
 @njit(cache=True)
-def _roll_hits(own: np.ndarray, other: np.ndarray, best: np.ndarray) -> None:
-    """Into ``best[_roll_index(d1, d2)]`` (``d1 <= d2``), the farthest-back blot of the other
-    side's that a side (by ``_side_frame``) can hit with ``d1-d2``, as the pips it costs him (a
+def roll_hits(own: np.ndarray, other: np.ndarray, best: np.ndarray) -> None:
+    """Into ``best[roll_index(d1, d2)]`` (``d1 <= d2``), the farthest-back blot of the other
+    side's that a side (by ``side_frame``) can hit with ``d1-d2``, as the pips it costs him (a
     blot on the hitter's point ``t`` loses ``t``); 0 when the roll hits nothing. Points of two
     stop the steps and checkers on the bar enter first; which plays the rules then force is not
     looked at."""
@@ -437,13 +371,13 @@ def _roll_hits(own: np.ndarray, other: np.ndarray, best: np.ndarray) -> None:
             if dist <= 6 and (bar <= 1 or entering):
                 for e in range(1, 7):  # the other die; a checker on the bar enters with it
                     if e != dist and (bar == 0 or entering or other[25 - e] < 2):
-                        k = _roll_index(min(e, dist), max(e, dist))
+                        k = roll_index(min(e, dist), max(e, dist))
                         best[k] = max(best[k], t)
             if bar == 0 or (bar == 1 and entering):  # one checker, both dice
                 for d1 in range(max(1, dist - 6), (dist + 1) // 2):
                     d2 = dist - d1
                     if other[src - d1] < 2 or other[src - d2] < 2:
-                        k = _roll_index(d1, d2)
+                        k = roll_index(d1, d2)
                         best[k] = max(best[k], t)
             for d in range(1, 7):  # doubles
                 if dist % d != 0 or (bar > 0 and other[25 - d] >= 2):
@@ -457,20 +391,20 @@ def _roll_hits(own: np.ndarray, other: np.ndarray, best: np.ndarray) -> None:
                         open_ = False
                         break
                 if open_:
-                    k = _roll_index(d, d)
+                    k = roll_index(d, d)
                     best[k] = max(best[k], t)
 
 
 @njit(cache=True)
 def _shots_with_blocks(own: np.ndarray, other: np.ndarray, best: np.ndarray) -> tuple[int, int]:
-    """The rolls of 36 that hit (``_roll_hits``, into ``best``), and their pips lost summed
+    """The rolls of 36 that hit (``roll_hits``, into ``best``), and their pips lost summed
     over the 36."""
-    _roll_hits(own, other, best)
+    roll_hits(own, other, best)
     rolls = 0
     loss = 0
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
-            t = best[_roll_index(d1, d2)]
+            t = best[roll_index(d1, d2)]
             if t > 0:
                 w = 1 if d1 == d2 else 2
                 rolls += w
@@ -479,7 +413,7 @@ def _shots_with_blocks(own: np.ndarray, other: np.ndarray, best: np.ndarray) -> 
 
 
 @njit(cache=True)
-def _contact_game_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
+def contact_game_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
     """Portes, eight inputs for each side, the mover first: the rolls that hit a blot of the
     other's (blocks and the bar counted) and the pips they cost him (GNU Backgammon's pip
     loss), the pips still to play to get past the other's rearmost checker and those of
@@ -489,7 +423,7 @@ def _contact_game_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
     other = np.zeros(26, np.int64)
     best = np.zeros(36, np.int64)
     for side in range(2):
-        _side_frame(s, side == 0, own, other)
+        side_frame(s, side == 0, own, other)
         at = c + 8 * side
         rolls, loss = _shots_with_blocks(own, other, best)
         x[at] = rolls / 36.0
@@ -532,7 +466,7 @@ def _contact_game_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
 
 
 @njit(cache=True)
-def _movers(s: np.ndarray, mine: bool, variant: int, n: np.ndarray) -> None:
+def movers(s: np.ndarray, mine: bool, variant: int, n: np.ndarray) -> None:
     """Into ``n[d - 1]``, how many of a side's points hold a checker that can move ``d`` pips (a
     single step by the rules, whatever the other die): into an open point, or off once every
     checker is home. A checker on the bar must enter first; a pinned one cannot move; in Fevga,
@@ -579,7 +513,7 @@ def _mobility_inputs(s: np.ndarray, variant: int, x: np.ndarray, c: int) -> None
     points can (to four): a side that cannot use a number is stuck when it comes."""
     n = np.zeros(6, np.int64)
     for side in range(2):
-        _movers(s, side == 0, variant, n)
+        movers(s, side == 0, variant, n)
         for d in range(6):
             at = c + 12 * side + 2 * d
             x[at] = 1.0 if n[d] == 0 else 0.0
@@ -632,7 +566,7 @@ def _fevga_inputs(s: np.ndarray, mine_blocking: np.ndarray, theirs_blocking: np.
     x[c + 5] = their_home / 6.0
     x[c + 6] = mine_blocking.sum() / 6.0
     x[c + 7] = theirs_blocking.sum() / 6.0
-    x[c + 8] = 1.0 if _is_race(s, K.FEVGA) else 0.0
+    x[c + 8] = 1.0 if is_race(s, K.FEVGA) else 0.0
 
 
 @njit(cache=True)
@@ -714,11 +648,11 @@ def _longest_block(s: np.ndarray, mine: bool, skip_front: int, skip_back: int) -
 def _passing_rolls(open_: int, start: int, front: int) -> int:
     """The rolls on which a checker on its side's point ``start`` lands in front of the point
     ``front``, one die at a time over open points (bit ``p`` of ``open_``, by that side's
-    numbers), as a mask over ``_ROLLS``' 21 rolls. Doubles move up to four times."""
+    numbers), as a mask over ``ROLLS``' 21 rolls. Doubles move up to four times."""
     mask = 0
     for r in range(21):
-        d1 = _ROLLS[r, 0]
-        d2 = _ROLLS[r, 1]
+        d1 = ROLLS[r, 0]
+        d2 = ROLLS[r, 1]
         if d1 == d2:
             at = start
             for _ in range(4):
@@ -799,7 +733,7 @@ def _prime_inputs(s: np.ndarray, x: np.ndarray, c: int, holds: bool) -> None:
         escapes = 0
         for r in range(21):
             if rolls >> r & 1:
-                escapes += _ROLLS[r, 2]
+                escapes += ROLLS[r, 2]
         at = c + 10 + 4 * side
         x[at] = escapes / 36.0
         length, front, held = _longest_block(s, mine, front, back)
@@ -839,9 +773,9 @@ def _lead_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
         rolls = 0
         lost = 0.0
         for r in range(21):
-            d1 = _ROLLS[r, 0]
-            d2 = _ROLLS[r, 1]
-            weight = _ROLLS[r, 2]
+            d1 = ROLLS[r, 0]
+            d2 = ROLLS[r, 1]
+            weight = ROLLS[r, 2]
             if passing >> r & 1:
                 rolls += weight
                 continue  # past the other's start, the rest of the roll can be played
@@ -868,7 +802,7 @@ def _lead_inputs(s: np.ndarray, x: np.ndarray, c: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def _bit_count(mask: int) -> int:
+def bit_count(mask: int) -> int:
     """The set bits of a mask of points (bits below 32)."""
     mask = mask - (mask >> 1 & 0x55555555)
     mask = (mask & 0x33333333) + (mask >> 2 & 0x33333333)
@@ -877,43 +811,43 @@ def _bit_count(mask: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _checkers_on(planes: np.ndarray, mask: int) -> int:
+def checkers_on(planes: np.ndarray, mask: int) -> int:
     """The checkers on the points of ``mask``, the counts held as bit planes (bit ``p`` of
     ``planes[b]``: bit ``b`` of the count on point ``p``), so a sum over points is four counts of
     bits rather than a loop."""
-    return (_bit_count(mask & planes[0]) + 2 * _bit_count(mask & planes[1])
-            + 4 * _bit_count(mask & planes[2]) + 8 * _bit_count(mask & planes[3]))
+    return (bit_count(mask & planes[0]) + 2 * bit_count(mask & planes[1])
+            + 4 * bit_count(mask & planes[2]) + 8 * bit_count(mask & planes[3]))
 
 
 @njit(cache=True, inline="always")
 def _occupied(planes: np.ndarray) -> int:
-    """The points with a checker on them, of counts held as bit planes (``_checkers_on``)."""
+    """The points with a checker on them, of counts held as bit planes (``checkers_on``)."""
     return int(planes[0] | planes[1] | planes[2] | planes[3])
 
 
 @njit(cache=True)
 def _playable_pips(planes: np.ndarray, occupied: int, masks: np.ndarray, d1: int, d2: int) -> int:
     """Fevga: the most pips of the roll ``d1``-``d2`` that a side's checkers, counted on its own
-    points by the bit ``planes`` (``_checkers_on``; ``occupied``: ``_occupied(planes)``), can
+    points by the bit ``planes`` (``checkers_on``; ``occupied``: ``_occupied(planes)``), can
     play: bit ``p`` of ``masks[d]`` says a checker on the side's point ``p`` can move ``d`` (the
     point ``d`` in front is open to it, or it may bear off). A side's own checkers never stand in
     its way, and the other side's do not move during the turn, so each die is open or closed to a
     checker whatever the rest of the play does."""
     if d1 == d2:
         chain = occupied & masks[d1]
-        steps = _checkers_on(planes, chain)
+        steps = checkers_on(planes, chain)
         for k in range(1, 4):
             if steps >= 4:
                 break
             chain &= masks[d1] << (k * d1)  # the checkers that can move once more
             if chain == 0:
                 break
-            steps += _checkers_on(planes, chain)
+            steps += checkers_on(planes, chain)
         return min(4, steps) * d1
     if occupied & (masks[d1] & masks[d2] << d1 | masks[d2] & masks[d1] << d2):
         return d1 + d2  # one checker plays both dice
-    first = _checkers_on(planes, masks[d1])
-    second = _checkers_on(planes, masks[d2])
+    first = checkers_on(planes, masks[d1])
+    second = checkers_on(planes, masks[d2])
     either = occupied & (masks[d1] | masks[d2])
     if first > 0 and second > 0 and not (first == 1 and second == 1 and either & (either - 1) == 0):
         return d1 + d2  # two checkers, one die each
@@ -962,9 +896,9 @@ def _break_inputs(s: np.ndarray, mine_blocking: np.ndarray, theirs_blocking: np.
         spare_lost = 0.0
         lost = 0.0
         for r in range(21):
-            d1 = _ROLLS[r, 0]
-            d2 = _ROLLS[r, 1]
-            weight = _ROLLS[r, 2]
+            d1 = ROLLS[r, 0]
+            d2 = ROLLS[r, 1]
+            weight = ROLLS[r, 2]
             whole = 4 * d1 if d1 == d2 else d1 + d2
             by_spares = _playable_pips(spare_planes, spared, masks, d1, d2)
             if by_spares < whole:
@@ -975,529 +909,3 @@ def _break_inputs(s: np.ndarray, mine_blocking: np.ndarray, theirs_blocking: np.
         x[at] = forced / 36.0
         x[at + 1] = spare_lost / 36.0
         x[at + 2] = lost / 36.0
-
-
-# --- evaluation -------------------------------------------------------------
-
-@njit(cache=True, inline="always")
-def _sigmoid(a: float) -> float:
-    if a < -30.0:
-        return 0.0
-    return 1.0 / (1.0 + math.exp(-a))
-
-
-@njit(cache=True)
-def forward(x: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
-            h: np.ndarray, out: np.ndarray) -> None:
-    """The network's outputs for inputs ``x`` into ``out``; hidden activations into ``h``."""
-    hidden = b1.shape[0]
-    for j in range(hidden):
-        h[j] = b1[j]
-    for i in range(x.shape[0]):
-        v = x[i]
-        if v != 0.0:
-            for j in range(hidden):
-                h[j] += v * w1[i, j]
-    for j in range(hidden):
-        h[j] = _sigmoid(h[j])
-    for k in range(3):
-        a = b2[k]
-        for j in range(hidden):
-            a += h[j] * w2[k, j]
-        out[k] = _sigmoid(a)
-
-
-@njit(cache=True, inline="always")
-def equity(w: float, w2: float, l2: float) -> float:
-    return 2.0 * w - 1.0 + w2 - l2
-
-
-MONEY = np.array([[-1.0, 2.0, 1.0, -1.0], [-1.0, 2.0, 1.0, -1.0]])
-"""Outcome weights for points per game, for either side: see ``weighted``."""
-
-
-@njit(cache=True, inline="always")
-def weighted(out: np.ndarray, c: np.ndarray) -> float:
-    """A value's worth to its side, ``c[0] + c[1] win + c[2] win2 + c[3] lose2``: with
-    ``MONEY``'s row, ``equity``; at a match score, match equity scaled to points
-    (``tavli.bots.match_equity.AfterGame.weights``). A search takes the weights as ``wt[2, 4]``:
-    row 0 for the side whose plays it values, row 1 for his opponent."""
-    return float(c[0] + c[1] * out[0] + c[2] * out[1] + c[3] * out[2])
-
-
-@njit(cache=True)
-def _static(s: np.ndarray, params: int, net: Network, race: Tables, x: np.ndarray, h: np.ndarray,
-            out: np.ndarray) -> None:
-    """0-ply value of ``s`` (mover to roll), mover's view, into ``out``."""
-    variant = params & 3
-    if race[0].shape[0] > 1 and all_home(s, variant):
-        w, w2, l2 = race_probabilities(s, variant, race[0], race[1])
-        out[0] = w
-        out[1] = w2
-        out[2] = l2
-        return
-    encode(s, variant, x)
-    forward(x, net[0], net[1], net[2], net[3], h, out)
-    # consistency: a 2-point win is a win, a 2-point loss is a loss
-    if out[1] > out[0]:
-        out[1] = out[0]
-    if out[2] > 1.0 - out[0]:
-        out[2] = 1.0 - out[0]
-
-
-@njit(cache=True, inline="always")
-def _terminal(code: int, out: np.ndarray) -> None:
-    if code == K.TIE:
-        out[0] = 0.5
-        out[1] = 0.0
-        out[2] = 0.0
-    elif code > 0:
-        out[0] = 1.0
-        out[1] = 1.0 if code >= 2 else 0.0
-        out[2] = 0.0
-    else:
-        out[0] = 0.0
-        out[1] = 0.0
-        out[2] = 1.0 if code <= -2 else 0.0
-
-
-@njit(cache=True, inline="always")
-def _turn_over(v: np.ndarray) -> None:
-    """Turn a value seen by one side into the same value seen by the other."""
-    w = v[0]
-    w2 = v[1]
-    v[0] = 1.0 - w
-    v[1] = v[2]
-    v[2] = w2
-
-
-@njit(cache=True)
-def post0(r: np.ndarray, params: int, net: Network, race: Tables, x: np.ndarray, h: np.ndarray,
-          out: np.ndarray) -> None:
-    """0-ply value of ``r``, the mover's position right after his play, mover's view."""
-    code = K.outcome(r, params)
-    if code != K.ONGOING:
-        _terminal(code, out)
-        return
-    _static(K.flip(r, params), params, net, race, x, h, out)
-    _turn_over(out)
-
-
-# A free slot of the workspace header: set when any ``generate`` of a search
-# overflowed, since each later call clears the kernel's own status.
-_OVERFLOWED = 7
-
-
-@njit(cache=True, inline="always")
-def _note_overflow(ints: np.ndarray) -> None:
-    if ints[K._STATUS] != 0:
-        ints[_OVERFLOWED] = 1
-
-
-@njit(cache=True)
-def _best0(rows: np.ndarray, params: int, net: Network, race: Tables, x: np.ndarray, h: np.ndarray,
-           out: np.ndarray, c: np.ndarray) -> int:
-    best = -1
-    best_eq = -1e300
-    for k in range(rows.shape[0]):
-        post0(rows[k, :K.STATE_SIZE], params, net, race, x, h, out)
-        e = weighted(out, c)
-        if e > best_eq:
-            best_eq = e
-            best = k
-    return best
-
-
-@njit(cache=True)
-def _best_after(s: np.ndarray, d1: int, d2: int, params: int, net: Network, race: Tables, ws: Arrays,
-                x: np.ndarray, h: np.ndarray, out: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """The mover's position after his best play of ``d1-d2`` by 0-ply, by his weights ``c``
-    (``s`` itself when he cannot move)."""
-    rows = K.generate(s, d1, d2, params, ws[0], ws[1], ws[2], ws[3])
-    _note_overflow(ws[3])
-    if rows.shape[0] == 0:
-        return s
-    return rows[_best0(rows, params, net, race, x, h, out, c), :K.STATE_SIZE].copy()
-
-
-@njit(cache=True)
-def pre1(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
-         h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int) -> None:
-    """1-ply value of ``s`` with the mover (``wt`` row ``side``) to roll: his best play by
-    0-ply, over 21 rolls."""
-    acc = np.zeros(3, np.float64)
-    for i in range(_ROLLS.shape[0]):
-        after = _best_after(s, _ROLLS[i, 0], _ROLLS[i, 1], params, net, race, ws, x, h, out, wt[side])
-        post0(after, params, net, race, x, h, out)
-        acc += _ROLLS[i, 2] * out
-    out[:] = acc / 36.0
-
-
-@njit(cache=True)
-def post1(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
-          h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int) -> None:
-    """1-ply value of the mover's position ``r`` after his play, mover's view (the mover's
-    weights are ``wt`` row ``side``)."""
-    code = K.outcome(r, params)
-    if code != K.ONGOING:
-        _terminal(code, out)
-        return
-    pre1(K.flip(r, params), params, net, race, ws, x, h, out, wt, 1 - side)
-    _turn_over(out)
-
-
-@njit(cache=True)
-def pre2(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
-         h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int) -> None:
-    """2-ply value of ``s`` with the mover (``wt`` row ``side``) to roll: his best play of
-    each of the 21 rolls by 0-ply, valued at 1-ply."""
-    acc = np.zeros(3, np.float64)
-    for i in range(_ROLLS.shape[0]):
-        after = _best_after(s, _ROLLS[i, 0], _ROLLS[i, 1], params, net, race, ws, x, h, out, wt[side])
-        post1(after, params, net, race, ws, x, h, out, wt, side)
-        acc += _ROLLS[i, 2] * out
-    out[:] = acc / 36.0
-
-
-@njit(cache=True)
-def post2(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
-          h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int) -> None:
-    """2-ply value of ``r``: over the opponent's 21 rolls, his best play by 0-ply,
-    valued at 1-ply."""
-    code = K.outcome(r, params)
-    if code != K.ONGOING:
-        _terminal(code, out)
-        return
-    pre2(K.flip(r, params), params, net, race, ws, x, h, out, wt, 1 - side)
-    _turn_over(out)
-
-
-# Each depth has its own function: numba's cache cannot hold a recursive one.
-@njit(cache=True)
-def post3(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
-          h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int) -> None:
-    """3-ply value of ``r``: as ``post2``, the replies valued at 2-ply."""
-    code = K.outcome(r, params)
-    if code != K.ONGOING:
-        _terminal(code, out)
-        return
-    s = K.flip(r, params)
-    acc = np.zeros(3, np.float64)
-    for i in range(_ROLLS.shape[0]):
-        after = _best_after(s, _ROLLS[i, 0], _ROLLS[i, 1], params, net, race, ws, x, h, out, wt[1 - side])
-        post2(after, params, net, race, ws, x, h, out, wt, 1 - side)
-        acc += _ROLLS[i, 2] * out
-    out[:] = acc / 36.0
-    _turn_over(out)
-
-
-MAX_DEPTH = 3
-
-
-@njit(cache=True, nogil=True)
-def analyse(rows: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, depth: int,
-            keeps: np.ndarray, margins: np.ndarray, wt: np.ndarray,
-            decide: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Value every play of a roll (rows from ``generate``), searching the promising
-    ones deeper: ``(values[n, 3], depth_used[n])``. Plays are ranked, and both
-    sides choose their plays in the search, by the outcome weights ``wt``
-    (``weighted``; ``MONEY`` for points per game).
-
-    All plays get 0-ply; at most ``keeps[0]`` within ``margins[0]`` of the best
-    go to 1-ply; of those, at most ``keeps[1]`` within ``margins[1]`` go to
-    2-ply, and so on to ``depth`` plies (at most ``MAX_DEPTH``). With
-    ``decide`` the search stops where only one play would go deeper: it is
-    the choice whatever its deeper value.
-    If the workspace was too small anywhere, ``ws[3][K._STATUS]`` says so
-    on return.
-    """
-    ws[3][_OVERFLOWED] = 0
-    n = rows.shape[0]
-    n_in = net[0].shape[0]
-    x = np.zeros(n_in, np.float32)
-    h = np.zeros(net[1].shape[0], np.float32)
-    out = np.zeros(3, np.float64)
-    values = np.zeros((n, 3), np.float64)
-    used = np.zeros(n, np.int64)
-    eq = np.zeros(n, np.float64)
-    for k in range(n):
-        post0(rows[k, :K.STATE_SIZE], params, net, race, x, h, out)
-        values[k] = out
-        eq[k] = weighted(out, wt[0])
-    for level in range(1, depth + 1):
-        keep = keeps[level - 1]
-        margin = margins[level - 1]
-        best = -1e300
-        for k in range(n):
-            if used[k] == level - 1 and eq[k] > best:
-                best = eq[k]
-        order = np.argsort(-eq)
-        if decide:
-            rivals = 0
-            for k in range(n):
-                if used[k] == level - 1 and eq[k] >= best - margin:
-                    rivals += 1
-            if rivals < 2 or keep < 2:
-                break
-        taken = 0
-        for t in range(n):
-            k = order[t]
-            if used[k] != level - 1 or eq[k] < best - margin or taken >= keep:
-                continue
-            r = rows[k, :K.STATE_SIZE].copy()
-            if level == 1:
-                post1(r, params, net, race, ws, x, h, out, wt, 0)
-            elif level == 2:
-                post2(r, params, net, race, ws, x, h, out, wt, 0)
-            else:
-                post3(r, params, net, race, ws, x, h, out, wt, 0)
-            values[k] = out
-            eq[k] = weighted(out, wt[0])
-            used[k] = level
-            taken += 1
-    if ws[3][_OVERFLOWED] != 0:  # the caller grows the workspace and asks again
-        ws[3][K._STATUS] = K.OVERFLOW
-    return values, used
-
-
-@njit(cache=True, nogil=True)
-def roll_values(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays,
-                c: np.ndarray) -> np.ndarray:
-    """The mover's chances ``[21, 3]`` (win, win 2, lose 2) after his best play by 0-ply,
-    by his weights ``c`` (see ``weighted``), of each of the 21 rolls (in ``_ROLLS``
-    order) in ``s``, the mover to roll. As ``analyse``, ``ws[3][K._STATUS]`` tells of a
-    workspace too small."""
-    ws[3][_OVERFLOWED] = 0
-    x = np.zeros(net[0].shape[0], np.float32)
-    h = np.zeros(net[1].shape[0], np.float32)
-    out = np.zeros(3, np.float64)
-    values = np.zeros((_ROLLS.shape[0], 3), np.float64)
-    for i in range(_ROLLS.shape[0]):
-        after = _best_after(s, _ROLLS[i, 0], _ROLLS[i, 1], params, net, race, ws, x, h, out, c)
-        post0(after, params, net, race, x, h, out)
-        values[i] = out
-    if ws[3][_OVERFLOWED] != 0:
-        ws[3][K._STATUS] = K.OVERFLOW
-    return values
-
-
-@njit(cache=True, nogil=True)
-def static_values(states: np.ndarray, params: int, net: Network, race: Tables) -> np.ndarray:
-    """0-ply values ``[n, 3]`` of states with the mover to roll."""
-    x = np.zeros(net[0].shape[0], np.float32)
-    h = np.zeros(net[1].shape[0], np.float32)
-    out = np.zeros(3, np.float64)
-    values = np.zeros((states.shape[0], 3), np.float64)
-    for k in range(states.shape[0]):
-        _static(states[k], params, net, race, x, h, out)
-        values[k] = out
-    return values
-
-
-# --- training ---------------------------------------------------------------
-
-@njit(cache=True)
-def _backprop(x: np.ndarray, h: np.ndarray, out: np.ndarray, target: np.ndarray, alpha: float,
-              w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
-              dh: np.ndarray) -> None:
-    """One gradient step of squared error from ``out`` towards ``target``."""
-    hidden = b1.shape[0]
-    for j in range(hidden):
-        dh[j] = 0.0
-    for k in range(3):
-        delta = (target[k] - out[k]) * out[k] * (1.0 - out[k])
-        if delta == 0.0:
-            continue
-        for j in range(hidden):
-            dh[j] += delta * w2[k, j]
-            w2[k, j] += alpha * delta * h[j]
-        b2[k] += alpha * delta
-    for j in range(hidden):
-        dh[j] *= h[j] * (1.0 - h[j]) * alpha
-        b1[j] += dh[j]
-    for i in range(x.shape[0]):
-        v = x[i]
-        if v != 0.0:
-            for j in range(hidden):
-                w1[i, j] += v * dh[j]
-
-
-@njit(cache=True)
-def _backprop_traced(x: np.ndarray, h: np.ndarray, out: np.ndarray, target: np.ndarray, alpha: float,
-                     lam: float, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
-                     g: np.ndarray, e1: np.ndarray, eb1: np.ndarray, e2: np.ndarray, eb2: np.ndarray,
-                     seen: np.ndarray) -> None:
-    """One TD(λ) step from ``out`` towards ``target``.
-
-    The traces hold, for each output k, the sum of its past gradients decayed by ``lam`` a
-    turn: ``e1[i, j, k]`` for ``w1[i, j]``, ``eb1[j, k]``, ``e2[r, j, k]`` for ``w2[r, j]``,
-    ``eb2[r, k]``. Each turn they are first seen from the other side, as ``_turn_over`` turns a
-    value (win becomes 1 - win, so its gradient changes sign; the 2-point chances swap), then
-    decayed and added to; every weight then moves by ``alpha`` times the outputs' errors
-    times their traces. With ``lam`` 0 it is ``_backprop``'s TD(0) step.
-
-    ``seen[i]`` marks the inputs that have not been zero since the traces were last cleared:
-    the others' traces are zero, and are skipped.
-    """
-    hidden = b1.shape[0]
-    d0 = target[0] - out[0]
-    d1 = target[1] - out[1]
-    d2 = target[2] - out[2]
-    o = (out[0] * (1.0 - out[0]), out[1] * (1.0 - out[1]), out[2] * (1.0 - out[2]))
-    for j in range(hidden):  # each output's gradient by the hidden unit's input sum
-        s = h[j] * (1.0 - h[j])
-        g[j, 0] = o[0] * w2[0, j] * s
-        g[j, 1] = o[1] * w2[1, j] * s
-        g[j, 2] = o[2] * w2[2, j] * s
-    for r in range(3):  # w2[r] moves output r alone
-        for j in range(hidden):
-            w2[r, j] += alpha * _trace_step(e2[r, j], lam, o[r] * h[j], r, d0, d1, d2)
-        b2[r] += alpha * _trace_step(eb2[r], lam, o[r], r, d0, d1, d2)
-    for j in range(hidden):
-        b1[j] += alpha * _trace_steps(eb1[j], lam, g[j, 0], g[j, 1], g[j, 2], d0, d1, d2)
-    for i in range(x.shape[0]):
-        v = x[i]
-        if v != 0.0:
-            seen[i] = True
-        elif not seen[i]:
-            continue
-        for j in range(hidden):
-            w1[i, j] += alpha * _trace_steps(e1[i, j], lam, v * g[j, 0], v * g[j, 1], v * g[j, 2], d0, d1, d2)
-
-
-@njit(cache=True, inline="always")
-def _trace_steps(e: np.ndarray, lam: float, g0: float, g1: float, g2: float, d0: float, d1: float,
-                 d2: float) -> float:
-    """One weight's traces ``e`` (win, win 2, lose 2) seen from the other side, as ``_turn_over``
-    turns a value, decayed by ``lam`` and added the outputs' gradients; the errors ``d`` times
-    the new traces."""
-    win2 = e[1]
-    e[0] = -lam * e[0] + g0
-    e[1] = lam * e[2] + g1
-    e[2] = lam * win2 + g2
-    return float(d0 * e[0] + d1 * e[1] + d2 * e[2])
-
-
-@njit(cache=True, inline="always")
-def _trace_step(e: np.ndarray, lam: float, grad: float, k: int, d0: float, d1: float, d2: float) -> float:
-    """``_trace_steps`` for a weight that moves output ``k`` alone, by ``grad``."""
-    return _trace_steps(e, lam, grad if k == 0 else 0.0, grad if k == 1 else 0.0, grad if k == 2 else 0.0,
-                        d0, d1, d2)
-
-
-@njit(cache=True)
-def _clear_traces(e1: np.ndarray, eb1: np.ndarray, e2: np.ndarray, eb2: np.ndarray, seen: np.ndarray) -> None:
-    for i in range(seen.shape[0]):
-        if seen[i]:
-            e1[i] = 0.0
-            seen[i] = False
-    eb1[:] = 0.0
-    e2[:] = 0.0
-    eb2[:] = 0.0
-
-
-@njit(cache=True, nogil=True)
-def train_games(n_games: int, start: np.ndarray, params: int, net: Network, race: Tables,
-                ws: Arrays, alpha: float, seed: int, max_turns: int, explore: float = 0.0,
-                lookahead: int = 0, lam: float = 0.0) -> np.ndarray:
-    """Play ``n_games`` games of greedy 0-ply self-play from ``start``, moving the
-    network by TD(0) after every turn, in place.
-
-    With probability ``explore`` a turn plays a random legal play instead of
-    the best, so that training also sees the lopsided positions weak play
-    leads to; the value learned is still that of the best play.
-
-    With ``lookahead`` 1 the value before the roll moves towards its 1-ply value
-    (the best play of each of the 21 rolls, ``pre1``) instead of the value
-    after the one roll played: the target no longer carries that roll's luck,
-    at about twenty times the cost of a turn. With 2 it moves towards its 2-ply
-    value (``pre2``, the champion's judgement), twenty times more again.
-
-    With ``lam`` above 0 it learns by TD(λ) (``_backprop_traced``): each turn's error also
-    moves the values of the positions before it in the game, by ``lam`` less a turn further
-    back. A random play cuts the traces, since the positions after it do not follow from
-    those before by the best play whose value they learn.
-
-    Returns counts ``[games, turns, points won by the side that moved first,
-    aborted]``.
-    """
-    np.random.seed(seed)
-    variant = params & 3
-    x = np.zeros(net[0].shape[0], np.float32)
-    x_next = np.zeros(net[0].shape[0], np.float32)
-    h = np.zeros(net[1].shape[0], np.float32)
-    h_next = np.zeros(net[1].shape[0], np.float32)
-    dh = np.zeros(net[1].shape[0], np.float32)
-    out = np.zeros(3, np.float64)
-    cur = np.zeros(3, np.float64)
-    target = np.zeros(3, np.float64)
-    stats = np.zeros(4, np.int64)
-    n_in = net[0].shape[0]
-    n_hidden = net[1].shape[0]
-    traced = lam > 0.0
-    size = n_in if traced else 1
-    g = np.zeros((n_hidden, 3), np.float32)
-    e1 = np.zeros((size, n_hidden if traced else 1, 3), np.float32)
-    eb1 = np.zeros((n_hidden, 3), np.float32)
-    e2 = np.zeros((3, n_hidden, 3), np.float32)
-    eb2 = np.zeros((3, 3), np.float32)
-    seen = np.zeros(size, np.bool_)
-    for _ in range(n_games):
-        s = start.copy()
-        sign = 1
-        if traced:
-            _clear_traces(e1, eb1, e2, eb2, seen)
-        for _turn in range(max_turns):
-            d1 = np.random.randint(1, 7)
-            d2 = np.random.randint(1, 7)
-            rows = K.generate(s, d1, d2, params, ws[0], ws[1], ws[2], ws[3])
-            if ws[3][K._STATUS] != 0:
-                stats[3] += 1
-                break
-            stats[1] += 1
-            explored = False
-            if rows.shape[0] == 0:
-                chosen = s.copy()
-                post0(chosen, params, net, race, x_next, h_next, target)
-                code = K.ONGOING
-            else:
-                best = -10.0
-                k_best = 0
-                for k in range(rows.shape[0]):
-                    post0(rows[k, :K.STATE_SIZE], params, net, race, x_next, h_next, out)
-                    e = equity(out[0], out[1], out[2])
-                    if e > best:
-                        best = e
-                        k_best = k
-                        target[:] = out
-                explored = explore > 0.0 and np.random.random() < explore
-                if explored:
-                    k_best = np.random.randint(0, rows.shape[0])
-                chosen = rows[k_best, :K.STATE_SIZE].copy()
-                code = K.outcome(chosen, params)
-            # learn: the value before the roll moves towards the value after the play, or with
-            # lookahead towards its mean over all 21 rolls
-            if not (race[0].shape[0] > 1 and all_home(s, variant)):
-                if lookahead == 1:
-                    pre1(s, params, net, race, ws, x_next, h_next, target, MONEY, 0)
-                elif lookahead == 2:
-                    pre2(s, params, net, race, ws, x_next, h_next, target, MONEY, 0)
-                encode(s, variant, x)
-                forward(x, net[0], net[1], net[2], net[3], h, cur)
-                if traced:
-                    _backprop_traced(x, h, cur, target, alpha, lam, net[0], net[1], net[2], net[3],
-                                     g, e1, eb1, e2, eb2, seen)
-                    if explored:
-                        _clear_traces(e1, eb1, e2, eb2, seen)
-                else:
-                    _backprop(x, h, cur, target, alpha, net[0], net[1], net[2], net[3], dh)
-            if code != K.ONGOING:
-                if code != K.TIE:
-                    stats[2] += sign * code
-                stats[0] += 1
-                break
-            s = K.flip(chosen, params)
-            sign = -sign
-        else:
-            stats[3] += 1
-    return stats
