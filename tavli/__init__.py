@@ -57,7 +57,7 @@ _MOVED = {
     "tavli.duel": "tavli.bots.duel",
     "tavli.engine": "tavli.engines.arena",
     "tavli.engine_protocol": "tavli.engines.tavli_protocol",
-    "tavli.gnubg_player": "tavli.engines.gnubg_player",
+    "tavli.gnubg_player": "tavli.bots.gnubg_player",
     "tavli.mat": "tavli.formats.mat",
     "tavli.met": "tavli.bots.match_equity",
     "tavli.neural": "tavli.bots.neural",

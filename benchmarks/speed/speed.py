@@ -9,7 +9,7 @@ self-play games of the ``advanced`` level (fixed seed), each with the roll
 that was played there and at least two legal plays. For each level
 ``NeuralBot(level).choose(legal)`` is timed on every one of them (after a
 warm-up, the legal plays generated beforehand), and for Portes
-``tavli.engines.gnubg_player.GnubgPlayer(0)`` too, in the same run so that the ratio
+``tavli.bots.gnubg_player.GnubgPlayer(0)`` too, in the same run so that the ratio
 shares the machine's load. With ``--whole-search`` the expert and the
 champion are timed a second time searching every ply to their depth, as
 hints do (a bot's choice stops where one play is left), on the same
@@ -169,7 +169,7 @@ def decisions(args: argparse.Namespace, err: Console) -> list[DecisionTimes]:
             err.print(f"  {figures.player}: median {figures.median_ms:.2f} ms over {figures.positions} positions")
         if game == "portes":
             try:
-                from tavli.engines.gnubg_player import GnubgPlayer
+                from tavli.bots.gnubg_player import GnubgPlayer
 
                 gnubg_player = GnubgPlayer(0)
             except RuntimeError as e:

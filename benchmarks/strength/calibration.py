@@ -46,10 +46,10 @@ from pathlib import Path
 
 import numpy as np
 
+from tavli.bots import gnubg_player
 from tavli.bots.bearoff import all_home
 from tavli.bots.neural import Evaluator, NeuralBot, Probabilities
 from tavli.dice import Dice
-from tavli.engines import gnubg_player
 from tavli.position import Position
 from tavli.variants import GAMES, WHITE, Color
 

@@ -27,8 +27,8 @@ from pathlib import Path
 
 from tavli.bots import Player, RandomBot
 from tavli.bots.duel import DuelResult, duel
+from tavli.bots.gnubg_player import GnubgPlayer
 from tavli.bots.neural import LEVELS, Evaluator, NeuralBot
-from tavli.engines.gnubg_player import GnubgPlayer
 from tavli.variants import GAMES
 
 Job = tuple[str, str, str, str, int, int]

@@ -6,7 +6,7 @@ Both classes follow the ``tavli.bots.Player`` protocol and choose among the
 legal plays tavli generates, so they play by exactly our rules (Portes is
 backgammon without the cube; a gammon or a backgammon counts 2 points):
 
-* ``GnubgPlayer(ply)`` (``tavli.engines.gnubg_player``, imported here) values every
+* ``GnubgPlayer(ply)`` (``tavli.bots.gnubg_player``, imported here) values every
   result with GNU Backgammon's neural network (the PyPI ``gnubg`` module)
   from the opponent's side, scores it in Portes points
   (``2 p_win - 1 + p_gammon - p_lose_gammon``: backgammons count no more
@@ -47,7 +47,7 @@ import numpy as np
 
 from tavli import Dice, LegalPlays, Position
 from tavli import _kernel as K
-from tavli.engines.gnubg_player import (  # noqa: F401 (the other benchmarks import them from here)
+from tavli.bots.gnubg_player import (  # noqa: F401 (the other benchmarks import them from here)
     UTILITIES,
     Board,
     GnubgPlayer,

@@ -18,7 +18,7 @@ By default the judge is the same network: its figures are the network's own judg
 depths, not the truth, and say where a deeper look changes its mind. A decision whose chosen
 play the deeper search's filters dropped (it can happen when ``--plies`` is 0, or ``--deeper`` is
 3) is counted apart, as ``not compared``. In Portes ``--judge gnubg`` makes GNU Backgammon the
-judge instead (``tavli.engines.gnubg_player``, Portes scoring, at ``--deeper`` plies with its own move
+judge instead (``tavli.bots.gnubg_player``, Portes scoring, at ``--deeper`` plies with its own move
 filter; a chosen play the filter drops is valued at that depth on its own), and every decision
 is also put to GNU Backgammon at 0 ply, whose losses under the same judge stand beside the
 network's as the peer's: where the two differ most is where the other program's network judges
@@ -37,8 +37,8 @@ from typing import Protocol
 
 from tavli import BLACK, WHITE, Color, Dice, LegalPlays, Position
 from tavli.bots import features as N
+from tavli.bots.gnubg_player import GnubgPlayer
 from tavli.bots.neural import Evaluator
-from tavli.engines.gnubg_player import GnubgPlayer
 from tavli.errors import TavliError
 from tavli.variants import GAMES
 

@@ -154,7 +154,7 @@ def make_player(name: str, seed: int, gnubg_ply: int) -> Player:
 
         return PubevalPlayer()
     if name.startswith("gnubg"):
-        from tavli.engines.gnubg_player import GnubgPlayer
+        from tavli.bots.gnubg_player import GnubgPlayer
 
         return GnubgPlayer(gnubg_ply)
     return NeuralBot(ALL_LEVELS[name], seed=seed)

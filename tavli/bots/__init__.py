@@ -10,7 +10,8 @@ by name), ``levels`` (the neural bots' levels), ``neural`` (the networks' ``Eval
 ``network``: the networks' shape and forward pass; ``search``: evaluation and search; ``td``:
 self-play training), ``bearoff`` (the exact bear-off database), ``playout`` and ``rollout``,
 ``match_equity`` (the chance of winning a match from any score), ``duel`` (bot against bot),
-and how the networks are made: ``training`` (self-play) and ``teacher``.
+``gnubg_player`` (GNU Backgammon's network as a Portes player), and how the networks are made:
+``training`` (self-play) and ``teacher``.
 See docs/architecture.md.
 """
 

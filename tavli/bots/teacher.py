@@ -3,7 +3,7 @@
 Self-play (``tavli.bots.training``) teaches a network what its own play leads to. A *teacher* can
 teach it faster what a stronger judge thinks: anything with ``probabilities(position)`` giving
 the chances of the side to roll (win, win 2 points, lose 2 points). GNU Backgammon is one for
-Portes (``tavli.engines.gnubg_player.GnubgPlayer``, at any depth); ``SearchTeacher`` makes one of a
+Portes (``tavli.bots.gnubg_player.GnubgPlayer``, at any depth); ``SearchTeacher`` makes one of a
 network's own search. ``sample`` plays a network against itself at 0 ply, exploring, and keeps
 the positions before each roll (races with every checker home left out: the bear-off database
 values those, not the network); ``label`` asks the teacher; ``fit`` lets the network's own
@@ -336,7 +336,7 @@ def make_teacher(name: str, ply: int, evaluator: Evaluator, variant: Variant | s
     search at ``ply`` (0 or 1)."""
     variant = make_variant(variant)
     if name == "gnubg":
-        from tavli.engines import gnubg_player
+        from tavli.bots import gnubg_player
         if variant.kernel_id != make_variant("portes").kernel_id:
             raise TeacherError(f"GNU Backgammon teaches Portes only, not {variant.name}")
         if not gnubg_player.available():

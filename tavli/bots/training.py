@@ -218,17 +218,17 @@ def measure_yardstick(state: TrainState, games: int, seed: int) -> dict[str, flo
     """Points per game less luck (``tavli.bots.duel``) of the network at 0-ply against fixed references,
     each with the 95% half-width (``NAME_ci95``): ``shipped``, the game's shipped network at the
     same depth, and for Portes ``gnubg``, GNU Backgammon at 0-ply (left out when its module cannot
-    be imported: ``tavli.engines.gnubg_player.available``). The luck is valued by the shipped network, and
+    be imported: ``tavli.bots.gnubg_player.available``). The luck is valued by the shipped network, and
     with the same ``seed`` every measurement replays the same dice.
 
     >>> figures = measure_yardstick(new_state(TrainConfig(variant="fevga", hidden=4)), games=2, seed=1)
     >>> sorted(figures), figures["shipped"] < 0
     (['shipped', 'shipped_ci95'], True)
     """
+    from tavli.bots import gnubg_player
     from tavli.bots.basic import Player
     from tavli.bots.duel import duel
     from tavli.bots.neural import Evaluator, NeuralBot
-    from tavli.engines import gnubg_player
 
     v = make_variant(state.config.variant)
     references: dict[str, Player] = {"shipped": NeuralBot("advanced")}

@@ -196,7 +196,7 @@ def train(variant: str, games: int, checkpoint: Path | None, fresh: bool, thread
         except TavliError as e:
             raise InputError(str(e)) from None
     if variant == "portes" and eval_every and yardstick_games:
-        from tavli.engines.gnubg_player import available
+        from tavli.bots.gnubg_player import available
 
         if not available():
             click.echo("note: GNU Backgammon's module (pip install gnubg) cannot be imported: "

@@ -45,7 +45,6 @@ def read_position(variant_text: str | None, position_text: str) -> tuple[Positio
 
 
 SEATS = ("human", *BOTS)
-DEFAULT_LEVEL = "expert"  # tavli.bots.neural.DEFAULT_LEVEL, without loading the networks
 
 
 F = TypeVar("F", bound=Callable[..., object])

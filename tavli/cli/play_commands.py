@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 import click
 
 from tavli.bots import LEVELS
+from tavli.bots.levels import DEFAULT_LEVEL
 from tavli.cli.options import (
-    DEFAULT_LEVEL,
     SEATS,
     InputError,
     check_writable,

@@ -1,4 +1,3 @@
-"""Tavli as an engine for other programs, and other engines as Tavli players: the arena's line
-protocol (``arena``), Tavli's own protocol for every game (``tavli_protocol``) and GNU
-Backgammon's network as a Portes player (``gnubg_player``). See docs/engine.md.
+"""Tavli as an engine for other programs: the arena's line protocol for Portes (``arena``) and
+Tavli's own protocol for every game (``tavli_protocol``). See docs/engine.md.
 """
