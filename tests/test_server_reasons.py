@@ -48,7 +48,7 @@ WEB_MODULES = LIBRARY_MODULES + SERVER_MODULES
 
 
 def test_the_web_modules_are_read_the_ones_that_refuse_with_reasons_among_them() -> None:
-    assert {"tavli.server.app", "tavli.server.api", "tavli.server.websocket", "tavli.server.service",
+    assert {"tavli.server.app", "tavli.server.json_api", "tavli.server.websocket", "tavli.server.service",
             "tavli.server.seats", "tavli.server.review", "tavli.server.position_analysis",
             "tavli.server.openings_view", "tavli.server.chance_watch", "tavli.server.limits"} <= set(SERVER_MODULES)
 

@@ -1,7 +1,7 @@
 """The ASGI app: pages, the JSON API and the WebSocket protocol (docs/web.md).
 
 ``create_app`` wires the parts together: the pages (``tavli.server.pages``), the JSON API
-(``tavli.server.api``), the WebSocket of a match (``tavli.server.websocket``), what they share
+(``tavli.server.json_api``), the WebSocket of a match (``tavli.server.websocket``), what they share
 (``tavli.server.context``), the start, stop and background jobs (``tavli.server.lifespan``).
 
 >>> from starlette.testclient import TestClient
@@ -18,7 +18,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from tavli.server import api, pages, websocket
+from tavli.server import json_api, pages, websocket
 from tavli.server.context import POLL_SECONDS, AppContext, AppOptions
 from tavli.server.lifespan import lifespan
 from tavli.server.limits import (
@@ -71,7 +71,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
                                bot_workers=bot_workers, review_depth=review_depth)
     # X-Forwarded-For counts only from the proxies the operator names (uvicorn's own trust is off)
     middleware = [Middleware(ProxyHeadersMiddleware, trusted_hosts=proxies)] if proxies else []
-    app = Starlette(routes=pages.ROUTES + api.ROUTES + websocket.ROUTES, lifespan=lifespan, middleware=middleware)
+    app = Starlette(routes=pages.ROUTES + json_api.ROUTES + websocket.ROUTES, lifespan=lifespan, middleware=middleware)
     app.state.context = context
     app.state.service = context.service
     app.state.hub = context.hub

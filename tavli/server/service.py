@@ -10,6 +10,7 @@ request and the seats' tokens are ``tavli.server.seats``.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import datetime
 import secrets
 import time
@@ -64,6 +65,10 @@ class MatchService:
     def bot_workers(self) -> int:
         """Processes that think for the bots; 0: a thread of this process (tests, small sites)."""
         return self.bots.workers
+
+    def start_bots(self) -> list[concurrent.futures.Future[int]]:
+        """Start the bot processes (``BotPool.start``); the futures are done once they are ready."""
+        return self.bots.start()
 
     async def bots_ready(self, timeout: float = 300.0) -> None:
         """Start the bot processes and wait until they have loaded the networks (``BotPool.ready``)."""
