@@ -90,6 +90,7 @@ def spectator_rematch_token(spectator_hash: str, match_id: str) -> str:
     match before (``token_hash``): the server keeps only that hash, and a spectator's page works
     it out from the token it has, so the link leads on to the rematch for spectators too.
 
+    >>> from tavli.server.store import token_hash
     >>> spectator_rematch_token(token_hash("abc"), "m1") == rematch_token(token_hash("abc"), "m1")
     True
     """
