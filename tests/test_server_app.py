@@ -17,8 +17,10 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from tavli.fairdice import check_game, dice_of_rolls
-from tavli.server.app import RateLimiter, client_address, create_app
+from tavli.server.app import create_app
+from tavli.server.limits import RateLimiter, client_address
 from tavli.server.protocol import MAX_MESSAGE_BYTES
+from tavli.variants import GAMES
 
 Message = dict[str, Any]
 
@@ -71,6 +73,17 @@ def test_the_pages_files_come_compressed_to_browsers_that_take_it(client: TestCl
         assert again.status_code == 304 and not again.content
     assert client.get("/static/reasons.js", headers={"If-None-Match": '"other"'}).status_code == 200
     assert client.get("/static/strings.js").status_code == 200  # the other files beside it
+
+
+def test_the_pages_take_the_games_names_from_the_library(client: TestClient) -> None:
+    script = client.get("/static/games.js")
+    assert script.status_code == 200 and script.headers["content-type"].startswith("text/javascript")
+    assert script.text == f"export const GAMES = {json.dumps(list(GAMES), separators=(',', ':'))};\n"
+    assert client.get("/static/games.js", headers={"If-None-Match": script.headers["etag"]}).status_code == 304
+    for name in ("home.js", "openings.js", "practice.js", "review.js"):
+        page = client.get(f"/static/{name}").text
+        assert 'import { GAMES } from "/static/games.js";' in page
+        assert '"portes", "plakoto", "fevga"' not in page and "portes,plakoto,fevga" not in page
 
 
 @pytest.mark.parametrize(("body", "words"), [

@@ -12,7 +12,9 @@ from test_server_app import hello, is_state, new_match, token_of, until
 
 from tavli import Dice, Position
 from tavli.bots.neural import NeuralBot
-from tavli.server.service import MatchService, _bot_takes, rematch_token, spectator_rematch_token
+from tavli.server.bot_pool import bot_takes
+from tavli.server.seats import rematch_token, spectator_rematch_token
+from tavli.server.service import MatchService
 from tavli.server.store import Store, token_hash
 from tavli.variants import WHITE
 
@@ -118,10 +120,10 @@ def test_the_bots_answer_follows_the_network() -> None:
 def test_a_bot_judges_a_resignation_after_the_roll_by_the_roll() -> None:
     # White, none off, must bear off a checker now or lose 2 points: Black bears off his last next
     pos = Position.from_checkers("portes", WHITE, {6: 14, 1: 1}, {1: 1})
-    assert not _bot_takes("expert", pos, None, 1, None)  # before the roll: 2 points likely, 1 is too few
-    assert _bot_takes("expert", pos, Dice(6, 5), 1, None)  # 6/off: the bot can win 1 point and no more
-    assert not _bot_takes("expert", pos, Dice(4, 3), 1, None)  # nothing comes off: 2 points for sure
-    assert _bot_takes("expert", pos, Dice(4, 3), 2, None)
+    assert not bot_takes("expert", pos, None, 1, None)  # before the roll: 2 points likely, 1 is too few
+    assert bot_takes("expert", pos, Dice(6, 5), 1, None)  # 6/off: the bot can win 1 point and no more
+    assert not bot_takes("expert", pos, Dice(4, 3), 1, None)  # nothing comes off: 2 points for sure
+    assert bot_takes("expert", pos, Dice(4, 3), 2, None)
 
 
 def test_a_rematch_against_a_bot_swaps_the_seats_and_keeps_the_link(client: TestClient) -> None:

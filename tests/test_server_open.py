@@ -13,7 +13,8 @@ from starlette.testclient import TestClient
 from test_server_app import hello, is_state, new_match, token_of, until
 from test_server_store import URLS, run
 
-from tavli.server.service import OPEN_GRACE, MatchService, SeatTaken
+from tavli.server.seats import OPEN_GRACE, SeatTaken
+from tavli.server.service import MatchService
 from tavli.server.store import Store, token_hash
 
 

@@ -16,8 +16,8 @@ from tavli.server.app import create_app
 from tavli.server.protocol import (
     MAX_MESSAGE_BYTES,
     Hello,
+    MessageError,
     PlayMessage,
-    ProtocolError,
     Roll,
     message_id,
     parse,
@@ -65,14 +65,14 @@ def test_parse_reads_each_message_type() -> None:
     ('{"type": "ping", "id": [1]}', "id"),
 ])
 def test_parse_errors_are_one_line(text: str, words: str) -> None:
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(MessageError) as info:
         parse(text)
     assert words in str(info.value) and "\n" not in str(info.value)
     assert info.value.code == "bad-message"
 
 
 def test_oversized_messages() -> None:
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(MessageError) as info:
         parse(" " * (MAX_MESSAGE_BYTES + 1))
     assert info.value.code == "too-large"
 
@@ -81,7 +81,7 @@ def test_the_limit_counts_bytes_not_characters() -> None:
     wide = json.dumps({"type": "ping", "id": "x", "pad": "é" * 2100}, ensure_ascii=False)
     assert len(wide) <= MAX_MESSAGE_BYTES < len(wide.encode())
     for text in (wide, wide.encode()):
-        with pytest.raises(ProtocolError) as info:
+        with pytest.raises(MessageError) as info:
             parse(text)
         assert info.value.code == "too-large"
         assert message_id(text) is None
@@ -103,7 +103,7 @@ def test_message_id_is_echoed_only_when_usable() -> None:
 def test_parse_raises_only_protocol_errors(text: str) -> None:
     try:
         message = parse(text)
-    except ProtocolError as exc:
+    except MessageError as exc:
         assert "\n" not in str(exc) and exc.code in ("bad-message", "too-large")
     else:
         assert message.type in ("hello", "roll", "play", "claim", "ping")

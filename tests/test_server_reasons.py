@@ -13,6 +13,7 @@ import importlib
 import inspect
 import json
 import pickle
+import pkgutil
 import re
 import string
 from collections.abc import Callable
@@ -22,25 +23,35 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import tavli.server
 from tavli import ALL_ROLLS, Dice, DiceError, Position, PositionFormatError, TavliError
 from tavli.errors import Reason, translations
 from tavli.formats.mat import export_mat
 from tavli.formats.record import dumps
-from tavli.server.positions import position_json, read_position
+from tavli.server.position_analysis import position_json, read_position
 from tavli.server.reasons import one_line, reason_json
 from tavli.server.review import read_match_file
 from tests.test_server_review import played_record
 
 ROOT = Path(__file__).resolve().parent.parent
 
-WEB_MODULES = [
-    # what the position page, the review page, the opening pages and the HTTP API can refuse
+LIBRARY_MODULES = [
+    # the library's modules whose refusals the position page, the review page, the opening pages
+    # and the HTTP API pass on
     "tavli.dice", "tavli.position_text", "tavli.gnubg_id", "tavli.position", "tavli.notation",
     "tavli.game", "tavli.match", "tavli.variants", "tavli.bots.match_equity", "tavli.formats.mat",
-    "tavli.formats.record", "tavli.fairdice",
-    "tavli.study.analysis", "tavli.study.openings", "tavli.server.positions", "tavli.server.review",
-    "tavli.server.openings", "tavli.server.app", "tavli.server.service", "tavli.server.chances",
+    "tavli.formats.record", "tavli.fairdice", "tavli.study.analysis", "tavli.study.openings",
 ]
+SERVER_MODULES = sorted(f"tavli.server.{m.name}" for m in pkgutil.iter_modules(tavli.server.__path__))
+"""Every module of the web app: each may send a page its refusals."""
+WEB_MODULES = LIBRARY_MODULES + SERVER_MODULES
+
+
+def test_the_web_modules_are_read_the_ones_that_refuse_with_reasons_among_them() -> None:
+    assert {"tavli.server.app", "tavli.server.json_api", "tavli.server.websocket", "tavli.server.service",
+            "tavli.server.seats", "tavli.server.review", "tavli.server.position_analysis",
+            "tavli.server.openings_view", "tavli.server.chance_watch", "tavli.server.limits"} <= set(SERVER_MODULES)
+
 
 SAYERS = {"Reason": 0, "error": 0, "ActionError": 1}
 """Calls besides the errors' constructors that take a template, and which argument it is:

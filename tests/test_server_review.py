@@ -20,7 +20,7 @@ from tavli.dice import DiceRoller
 from tavli.formats.mat import export_mat
 from tavli.formats.record import MatchRecord, PlayerInfo, dumps, loads
 from tavli.match import Match, MatchSettings
-from tavli.server.app import MAX_FILE_BYTES
+from tavli.server.limits import MAX_FILE_BYTES
 from tavli.server.review import REVIEW_DEPTH, MatchFileError, read_match_file, review_json
 from tavli.study.analysis import evaluate_decision
 from tavli.variants import BLACK, WHITE
@@ -273,7 +273,7 @@ def test_an_upload_that_cannot_be_reviewed_gets_a_one_line_4xx(db: Path, monkeyp
         big = client.post("/api/review", content=b" " * (MAX_FILE_BYTES + 1))
         assert big.status_code == 413 and f"at most {MAX_FILE_BYTES} bytes" in big.json()["error"]
         small = dumps(played_record()).encode()
-        monkeypatch.setattr("tavli.server.app.FILE_REVIEWS_WAITING", 0)
+        monkeypatch.setattr("tavli.server.limits.FILE_REVIEWS_WAITING", 0)
         busy = client.post("/api/review", content=small)
         assert busy.status_code == 503 and "busy" in busy.json()["error"]
         monkeypatch.undo()

@@ -17,7 +17,8 @@ import pytest
 
 from tavli.fairdice import SeededRoller
 from tavli.match import Match
-from tavli.server.service import SEATS, ActionError, MatchService, settings_of
+from tavli.server.seats import SEATS, ActionError, settings_of
+from tavli.server.service import MatchService
 from tavli.server.store import ActionRow, Conflict, Store, async_url
 
 URLS = ["sqlite"] + (["postgresql"] if os.environ.get("TAVLI_TEST_POSTGRES") else [])

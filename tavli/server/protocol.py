@@ -5,7 +5,7 @@ Roll(type='roll', seq=3, id=None)
 >>> parse('{"type": "roll", "seq": "3"}')
 Traceback (most recent call last):
 ...
-tavli.server.protocol.ProtocolError: seq: Input should be a valid integer
+tavli.server.protocol.MessageError: seq: Input should be a valid integer
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ MessageId = Annotated[str, Field(max_length=64)] | Annotated[int, Field(ge=-(2**
 Seq = Annotated[int, Field(ge=0, le=10**9)]
 
 
-class ProtocolError(ValueError):
+class MessageError(ValueError):
     """A message that cannot be read; ``code`` is the error code sent back."""
 
     def __init__(self, message: str, code: str = "bad-message") -> None:
@@ -121,18 +121,18 @@ def size_in_bytes(text: str | bytes) -> int:
 
 
 def parse(text: str | bytes) -> Message:
-    """Read one client message; ProtocolError says in one line what is wrong."""
+    """Read one client message; MessageError says in one line what is wrong."""
     if size_in_bytes(text) > MAX_MESSAGE_BYTES:
-        raise ProtocolError(f"messages are at most {MAX_MESSAGE_BYTES} bytes", "too-large")
+        raise MessageError(f"messages are at most {MAX_MESSAGE_BYTES} bytes", "too-large")
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
-        raise ProtocolError("the message is not JSON") from None
+        raise MessageError("the message is not JSON") from None
     if not isinstance(data, dict):
-        raise ProtocolError("the message must be a JSON object")
+        raise MessageError("the message must be a JSON object")
     kind = data.get("type")
     if kind not in TYPES:
-        raise ProtocolError(f"unknown message type {kind!r}: use one of {', '.join(TYPES)}"
+        raise MessageError(f"unknown message type {kind!r}: use one of {', '.join(TYPES)}"
                             if isinstance(kind, str) and len(kind) < 40 else
                             f"the message needs a type: one of {', '.join(TYPES)}")
     try:
@@ -140,7 +140,7 @@ def parse(text: str | bytes) -> Message:
     except ValidationError as exc:
         error = exc.errors()[0]
         where = ".".join(str(part) for part in error["loc"][1:]) or "message"
-        raise ProtocolError(f"{where}: {error['msg']}") from None
+        raise MessageError(f"{where}: {error['msg']}") from None
 
 
 def message_id(text: str | bytes) -> str | int | None:

@@ -31,7 +31,7 @@ import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tavli.bots.match_equity import MatchScore
 from tavli.dice import Dice
@@ -39,13 +39,14 @@ from tavli.errors import TavliError
 from tavli.formats.mat import import_mat
 from tavli.formats.record import MatchRecord, loads
 from tavli.position import Position
+from tavli.server.live import LiveMatch
+from tavli.server.protocol import Hint
 from tavli.server.reasons import one_line
+from tavli.server.seats import SEATS, ActionError
+from tavli.server.service import MatchService
 from tavli.server.view import board_json, steps_json
 from tavli.study.analysis import Progress, Thresholds, analyse_record, evaluate_decision
 from tavli.variants import BLACK, WHITE
-
-if TYPE_CHECKING:
-    from tavli.server.service import MatchService
 
 REVIEW_DEPTH = 1
 """The depth of the server's reviews: a whole 7-point match in a few seconds on one core
@@ -178,6 +179,27 @@ def hint_json(position: Position, dice: Dice, play: str | None = None, depth: in
         checked = one(mine) | {"skill": decision.skill, "forced": decision.forced}
     return {"plays": [one(c) for c in ranked[:count]], "checked": checked, "depth": decision.depth,
             "thresholds": dataclasses.asdict(Thresholds.of(variant))}
+
+
+async def coach_hint(live: LiveMatch | None, role: str | None, message: Hint) -> dict[str, Any]:
+    """The coach's answer to a ``hint`` message from ``role``: the best plays of the roll of the
+    seat on its turn, for the match (as the bots play and the review ranks); ``ActionError`` where
+    there is no hint to give."""
+    if live is None:
+        raise ActionError("bad-token", "this link is not valid for this match")
+    if not live.row.settings.get("coach", False):
+        raise ActionError("no-coach", "this match was created without the coach")
+    match = live.match
+    if role not in SEATS or match.is_over or match.turn != SEATS[role]:
+        raise ActionError("not-your-turn", "hints are for the player on his turn")
+    if match.dice is None:
+        raise ActionError("not-rolled", "roll first: a hint is for the dice rolled")
+    seq, position, dice, score = live.seq, match.game.position, match.dice, MatchScore.of(match)
+    try:
+        found = await asyncio.to_thread(hint_json, position, dice, message.play, score=score)
+    except ValueError as exc:
+        raise ActionError("illegal", exc) from None
+    return {"type": "hint", "id": message.id, "seq": seq, "dice": str(dice)} | found
 
 
 @dataclass

@@ -1,379 +1,50 @@
-"""Matches as the web app runs them: created, replayed from the database, acted on, watched.
+"""Matches as the web app runs them: created, acted on, watched (``MatchService``).
 
 Every action is checked by the rules library and stored before anyone sees
 it; the ``Match`` objects kept here are only a cache of the stored actions
-replayed, and are rebuilt whenever the database is ahead of them.
+replayed (``tavli.server.replay``), and are rebuilt whenever the database is
+ahead of them. The bots think in ``tavli.server.bot_pool``; the checks of a
+request and the seats' tokens are ``tavli.server.seats``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import concurrent.futures
-import contextlib
 import datetime
-import hashlib
-import hmac
-import multiprocessing
-import os
-import re
 import secrets
 import time
-import unicodedata
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
-
-import orjson
-from sqlalchemy.exc import IntegrityError
+from typing import Any
 
 from tavli.bots.match_equity import MatchScore
-from tavli.bots.neural import LEVELS, NeuralBot
-from tavli.dice import Dice
-from tavli.errors import Reason, TavliError
-from tavli.fairdice import SeededRoller, commitment
+from tavli.bots.neural import LEVELS
+from tavli.errors import TavliError
+from tavli.fairdice import commitment
 from tavli.formats.record import MatchRecord, PlayerInfo
-from tavli.match import CLAIMED, Match, MatchSettings
-from tavli.position import LegalPlays, Play, Position
-from tavli.server.reasons import one_line, reason_of
-from tavli.server.store import ActionRow, Announcement, Conflict, MatchRow, Store, token_hash
-from tavli.server.workers import watch_parent
+from tavli.server.bot_pool import WARM_UP_STAGES, BotPool, warm_up
+from tavli.server.live import LiveMatch, apply_action, must_pass, replay
+from tavli.server.replay import Replays
+from tavli.server.seats import (
+    MATCH_ID,
+    OPEN_GRACE,
+    OPEN_LISTED,
+    PEOPLE,
+    SEATS,
+    ActionError,
+    MatchRequestError,
+    SeatTaken,
+    player_name,
+    rematch_token,
+    seat_name,
+    settings_from_request,
+    spectator_rematch_token,
+)
+from tavli.server.store import Announcement, Conflict, MatchRow, Store, token_hash
 from tavli.variants import BLACK, WHITE, Color
 
-SEATS: dict[str, Color] = {"white": WHITE, "black": BLACK}
-PRESENCE_SECONDS = 30.0
-"""A seat counts as connected this long after its last heartbeat."""
-
-
-def _compile_rules() -> None:
-    from tavli import Dice, Position
-
-    for game in ("portes", "plakoto", "fevga"):
-        Position.start(game).legal_plays(Dice(3, 1))
-
-
-def _build_bearoff() -> None:
-    from tavli.bots import bearoff
-    bearoff.load()
-
-
-def _compile_bots() -> None:
-    from tavli import Dice, Position
-
-    for game in ("portes", "plakoto", "fevga"):
-        legal = Position.start(game).legal_plays(Dice(3, 1))
-        for level in ("advanced", "expert", "champion"):
-            NeuralBot(level).choose(legal)
-
-
-WARM_UP_STAGES: tuple[tuple[str, Callable[[], None]], ...] = (
-    ("the rules kernel", _compile_rules),
-    ("the bear-off tables", _build_bearoff),
-    ("the networks and the bots' search", _compile_bots),
-)
-"""What the server does before it takes players, stage by stage (a name to show, the work):
-compile the rules kernel and the bots' search, load the networks, build the bear-off tables.
-The very first run takes about 90 s; all is cached on disk, and later starts take a second."""
-
-
-def warm_up() -> None:
-    """Every stage of ``WARM_UP_STAGES``, quietly (a worker process, once the first has filled the caches)."""
-    for _, work in WARM_UP_STAGES:
-        work()
-
-
-_pool_bots: dict[str, NeuralBot] = {}
-"""The bots of this process, by level: a bot process's, or the server's own without them."""
-T = TypeVar("T")
-
-
-def _start_bot_process(server: int) -> None:
-    """A bot process: below the server in priority (people's moves come first), networks loaded,
-    and gone with the server (``watch_parent``)."""
-    with contextlib.suppress(OSError):
-        os.nice(5)
-    watch_parent(server, lambda: os._exit(0))
-    _compile_bots()
-
-
-def _pool_bot(level: str) -> NeuralBot:
-    bot = _pool_bots.get(level)
-    if bot is None:
-        bot = _pool_bots[level] = NeuralBot(level)
-    return bot
-
-
-def _bot_choice(level: str, position: Position, dice: Dice, score: MatchScore | None) -> int:
-    """The bot's play (its index among the legal plays), in a bot process."""
-    return _pool_bot(level).choose(position.legal_plays(dice), score)
-
-
-def _bot_takes(level: str, position: Position, dice: Dice | None, points: int, score: MatchScore | None) -> bool:
-    """Whether the bot takes ``points`` from the side to play, who offers to resign: after his
-    roll, judged at the bot's depth; before it, by the network (``NeuralBot.accepts_resignation``)."""
-    offer = position if dice is None else position.legal_plays(dice)
-    return _pool_bot(level).accepts_resignation(offer, points, score)
-
-
-class ActionError(ValueError):
-    """An action the server refuses; ``code`` is the protocol's error code, ``reason`` says why
-    (a template and its values, or the library's error that refused it).
-
-    >>> str(ActionError("stale", "the match is at action {seq}, not {sent}: here is the state", seq=7, sent=6))
-    'the match is at action 7, not 6: here is the state'
-    """
-
-    def __init__(self, code: str, reason: str | BaseException, /, **params: object) -> None:
-        self.reason = Reason(reason, **params) if isinstance(reason, str) else reason_of(reason)
-        super().__init__(one_line(self.reason))
-        self.code = code
-
-
-class MatchRequestError(TavliError):
-    """A request for a new match that cannot be met: a field missing, of the wrong kind or out
-    of range."""
-
-
-class SeatTaken(TavliError):
-    """An open seat asked for that is not open (any more)."""
-
-
-MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
-NAME_LENGTH = 24
-"""The most characters a player's name may have."""
-
-
-def player_name(value: object) -> str | None:
-    """A player's name as given (None or empty: no name), its spaces tidied; ``MatchRequestError``
-    for one that is not text, too long, or holds control characters.
-
-    >>> player_name("  Eleni   K. "), player_name(None), player_name("")
-    ('Eleni K.', None, None)
-    """
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise MatchRequestError("a name must be text")
-    name = " ".join(value.split())
-    if len(name) > NAME_LENGTH or any(unicodedata.category(c)[0] == "C" for c in name):
-        raise MatchRequestError("a name has at most {count} letters and no control characters", count=NAME_LENGTH)
-    return name or None
-"""What a match's id may be: anything else names no match."""
-PEOPLE = ("friend", "anyone")
-"""The opponents that are people: a friend with a link, or anyone on the server (an open seat)."""
-OPEN_GRACE = 60.0
-"""Seconds an open match is listed before its creator's page has connected."""
-OPEN_LISTED = 50
-"""The most open matches listed at once, the newest."""
-
-
-def rematch_token(token: str, match_id: str) -> str:
-    """A seat's token in the rematch ``match_id``, from its token in the match before: the
-    player's page works it out too, so the old link leads on to the new match.
-
-    >>> rematch_token("abc", "m1")
-    'ePm5e2Sz-aIVQfrZVwasNFo_RmBM77FO'
-    """
-    digest = hmac.new(token.encode(), f"rematch:{match_id}".encode(), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest).decode()[:32]
-
-
-def spectator_rematch_token(spectator_hash: str, match_id: str) -> str:
-    """The spectators' token in the rematch ``match_id``, from the hash of their token in the
-    match before (``token_hash``): the server keeps only that hash, and a spectator's page works
-    it out from the token it has, so the link leads on to the rematch for spectators too.
-
-    >>> spectator_rematch_token(token_hash("abc"), "m1") == rematch_token(token_hash("abc"), "m1")
-    True
-    """
-    return rematch_token(spectator_hash, match_id)
-
-
-def seat_name(color: Color) -> str:
-    return "white" if color == WHITE else "black"
-
-
-def settings_from_request(body: dict[str, Any]) -> tuple[MatchSettings, dict[str, Any]]:
-    """Match settings from the start page's request, with one-line errors; also their JSON form."""
-    length = body.get("length", 5)
-    if type(length) is not int or not 1 <= length <= 25:
-        raise MatchRequestError("length must be a whole number of points from 1 to 25")
-    games_text = body.get("games", "tavli")
-    if not isinstance(games_text, str) or len(games_text) > 100:
-        raise MatchRequestError("games must be text such as tavli, portes or fevga,portes")
-    games = MatchSettings.parse_games(games_text)
-    mother_pin = body.get("mother_pin", "double")
-    prime_limits = body.get("prime_limits", True)
-    prime_in_start = body.get("prime_in_opponent_start", True)
-    if not isinstance(mother_pin, str):
-        raise MatchRequestError("mother_pin must be text")
-    if type(prime_limits) is not bool or type(prime_in_start) is not bool:
-        raise MatchRequestError("prime_limits and prime_in_opponent_start must be true or false")
-    settings = MatchSettings(length=length, games=games, mother_pin=mother_pin,  # type: ignore[arg-type]
-                             prime_limits=prime_limits, prime_in_opponent_start=prime_in_start)
-    return settings, settings_json(settings)
-
-
-def settings_json(settings: MatchSettings) -> dict[str, Any]:
-    return {"length": settings.length, "games": list(settings.games), "mother_pin": settings.mother_pin,
-            "prime_limits": settings.prime_limits, "prime_in_opponent_start": settings.prime_in_opponent_start}
-
-
-def settings_of(data: dict[str, Any]) -> MatchSettings:
-    return MatchSettings(length=data["length"], games=tuple(data["games"]), mother_pin=data["mother_pin"],
-                         prime_limits=data["prime_limits"], prime_in_opponent_start=data["prime_in_opponent_start"])
-
-
-BOARDS_KEPT = 3
-"""Boards a live match keeps encoded: the position on the board, the last finished game's final
-one, and the one before the last play (a spectator joining late)."""
-
-
-@dataclass
-class LiveMatch:
-    """A match replayed from its stored actions."""
-
-    row: MatchRow
-    match: Match
-    roller: SeededRoller
-    seq: int
-    last_action: float
-    moves: list[list[dict[str, Any]]] = field(default_factory=list)
-    """Per game, the turns as the protocol shows them (kept in step with ``match``)."""
-    passed: list[int] = field(default_factory=list)
-    offer: dict[str, Any] | None = None
-    """A resignation (``{"kind": "resign", "from": seat, "points": 1 or 2}``) or a rematch
-    (``{"kind": "rematch", "from": seat}``) waiting for the other side's answer."""
-    rematch: str | None = None
-    """The id of the rematch, once agreed."""
-    names: dict[str, str] = field(default_factory=dict)
-    """The names the players gave, by seat (set once each)."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-    _listed: tuple[object, dict[str, int]] | None = None
-    _boards: dict[Position, bytes] = field(default_factory=dict)
-    _moves_encoded: list[list[bytes]] = field(default_factory=list)
-    _encoded: dict[str, bytes] = field(default_factory=dict)
-    _encoded_at: int = -1
-
-    def encoded(self, key: str, build: Callable[[], Any]) -> bytes:
-        """``build()`` as JSON bytes, worked out once per action (parts of the state message)."""
-        if self._encoded_at != self.seq:
-            self._encoded.clear()
-            self._encoded_at = self.seq
-        found = self._encoded.get(key)
-        if found is None:
-            found = self._encoded[key] = orjson.dumps(build())
-        return found
-
-    def board(self, position: Position) -> bytes:
-        """``view.board_json(position)`` encoded, kept while the position stands: a roll leaves
-        the board as it was, and a finished game's final board is shown with every action after it."""
-        found = self._boards.get(position)
-        if found is None:
-            from tavli.server.view import board_json
-
-            if len(self._boards) >= BOARDS_KEPT:
-                del self._boards[next(iter(self._boards))]
-            found = self._boards[position] = orjson.dumps(board_json(position))
-        return found
-
-    def moves_json(self, index: int) -> bytes:
-        """The turns of game ``index`` (``moves``) as a JSON list, each turn encoded once, when it is
-        played: a state shows the whole game, and encoding it all again made every action of a long
-        game cost more than the one before."""
-        while len(self._moves_encoded) <= index:
-            self._moves_encoded.append([])
-        done = self._moves_encoded[index]
-        moves = self.moves[index] if index < len(self.moves) else []
-        done.extend(orjson.dumps(turn) for turn in moves[len(done):])
-        return b"[" + b",".join(done) + b"]"
-
-    def listed_plays(self) -> dict[str, int]:
-        """The legal plays of the rolled dice: their indexes by their notation, worked out once per roll."""
-        legal = self.match.legal_plays()
-        if self._listed is None or self._listed[0] is not legal:
-            self._listed = (legal, {text: k for k, text in enumerate(legal.notations())})
-        return self._listed[1]
-
-    def listed_play(self, text: str) -> Play | None:
-        """The legal play of the rolled dice written ``text`` in standard notation, if there is one."""
-        index = self.listed_plays().get(text)
-        return None if index is None else self.match.legal_plays()[index]
-
-    def kind(self, color: Color) -> str:
-        return self.row.white if color == WHITE else self.row.black
-
-    def bot_level(self, color: Color) -> str | None:
-        kind = self.kind(color)
-        return kind.split(":", 1)[1] if kind.startswith("bot:") else None
-
-
-def _replay(row: MatchRow, seeds: list[bytes], rows: list[ActionRow]) -> LiveMatch:
-    roller = SeededRoller(list(seeds))
-    match = Match(settings_of(row.settings), roller)
-    live = LiveMatch(row, match, roller, 0, row.created)
-    for action in rows:
-        _apply(live, action.kind, action.seat, action.data)
-        live.seq = action.seq
-        live.last_action = action.at
-    return live
-
-
-def _apply(live: LiveMatch, kind: str, seat: str, data: dict[str, Any]) -> None:
-    """Carry out one action on the cached match (already checked, or being replayed)."""
-    match = live.match
-    if kind == "roll":
-        dice = match.roll()
-        if "dice" in data and list(dice) != data["dice"]:
-            raise TavliError("stored roll {stored} differs from the seed's {rolled}", stored=data["dice"],
-                             rolled=list(dice))
-    elif kind == "play":
-        game_index = len(match.records) - 1
-        text = data["play"]
-        turn = match.play((live.listed_play(text) or text) if text else None)
-        _record_turn(live, game_index, turn.color, turn.dice, turn.play)
-    elif kind == "claim":
-        match.concede(SEATS[seat].other, CLAIMED)
-        live.offer = None
-    elif kind == "resign":
-        if data.get("match"):
-            match.resign_match(SEATS[seat])
-            live.offer = None
-        else:
-            live.offer = {"kind": "resign", "from": seat, "points": int(data["points"])}
-    elif kind == "rematch":
-        live.offer = {"kind": "rematch", "from": seat, "match": data["match"], "hash": data["hash"]}
-    elif kind in ("accept", "decline"):
-        offer = live.offer
-        if offer is None or offer["from"] == seat:
-            raise TavliError("stored {kind} answers no offer", kind=kind)
-        live.offer = None
-        if kind == "accept" and offer["kind"] == "resign":
-            match.resign(SEATS[offer["from"]], offer["points"])
-        elif kind == "accept":
-            live.rematch = str(data["match"])
-    else:
-        raise TavliError("unknown stored action {kind!r}", kind=kind)
-
-
-def _must_pass(live: LiveMatch) -> bool:
-    """Whether the side to move has rolled dice it cannot play (its pass is due at once)."""
-    match = live.match
-    return not match.is_over and match.dice is not None and len(match.legal_plays()) == 0
-
-
-def _record_turn(live: LiveMatch, game_index: int, color: Color, dice: Dice, play: Any) -> None:
-    from tavli.server.view import steps_json
-
-    while len(live.moves) <= game_index:
-        live.moves.append([])
-    variant = live.match.records[game_index].game.variant
-    live.moves[game_index].append({
-        "color": seat_name(color), "dice": list(dice),
-        "play": "" if play.is_pass else str(play),
-        "steps": steps_json(variant, color, play.steps)})
-
+# WARM_UP_STAGES and warm_up are tavli.server.bot_pool's, named here too for tavli serve
+__all__ = ["WARM_UP_STAGES", "Listener", "MatchService", "warm_up"]
 
 Listener = Callable[[LiveMatch], Awaitable[None]]
 
@@ -386,52 +57,25 @@ class MatchService:
         self.store = store
         self.claim_after = claim_after
         self.bot_delay = bot_delay
-        self.bot_workers = bot_workers
-        """Processes that think for the bots; 0: a thread of this process (tests, small sites)."""
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
-        self._live: dict[str, LiveMatch] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
+        self.bots = BotPool(bot_workers)
+        self.replays = Replays(store)
         self.listeners: list[Listener] = []
 
+    @property
+    def bot_workers(self) -> int:
+        """Processes that think for the bots; 0: a thread of this process (tests, small sites)."""
+        return self.bots.workers
+
     def start_bots(self) -> list[concurrent.futures.Future[int]]:
-        """Start the bot processes (each loads the networks); the futures are done once they are ready."""
-        if not self.bot_workers or self._pool is not None:
-            return []
-        self._pool = concurrent.futures.ProcessPoolExecutor(
-            self.bot_workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_bot_process,
-            initargs=(os.getpid(),))
-        return [self._pool.submit(int) for _ in range(self.bot_workers)]
+        """Start the bot processes (``BotPool.start``); the futures are done once they are ready."""
+        return self.bots.start()
 
     async def bots_ready(self, timeout: float = 300.0) -> None:
-        """Start the bot processes and wait until they have loaded the networks (at most ``timeout``
-        seconds), so that no one waits for that at a bot's first move."""
-        started = self.start_bots()
-        if started:
-            await asyncio.wait([asyncio.wrap_future(f) for f in started], timeout=timeout)
+        """Start the bot processes and wait until they have loaded the networks (``BotPool.ready``)."""
+        await self.bots.ready(timeout)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
-
-    async def _think(self, level: str, legal: LegalPlays, score: MatchScore) -> int:
-        """A bot's choice, away from the event loop: people's moves never wait for a bot's thinking."""
-        return await self._off_loop(_bot_choice, level, legal.position, legal.dice, score)
-
-    async def _off_loop(self, work: Callable[..., T], *args: Any) -> T:
-        """``work(*args)`` in a bot process (or a thread, with no bot processes), so the event
-        loop goes on serving everyone else meanwhile."""
-        if not self.bot_workers:
-            return await asyncio.to_thread(work, *args)
-        self.start_bots()
-        assert self._pool is not None
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._pool, work, *args)
-        except concurrent.futures.process.BrokenProcessPool:  # a bot process died: start them again
-            self._pool = None
-            self.start_bots()
-            return await loop.run_in_executor(self._pool, work, *args)
+        self.bots.close()
 
     # -- creating and loading ------------------------------------------------
     async def create(self, body: object) -> dict[str, Any]:
@@ -511,98 +155,6 @@ class MatchService:
         if len(live.names) < 2:
             live.names = await self.store.names_of(live.row.id)
 
-    async def get(self, match_id: str) -> LiveMatch | None:
-        """The match, replayed from the database the first time it is asked for."""
-        live = self._live.get(match_id)
-        if live is not None:
-            return live
-        lock = self._loading.setdefault(match_id, asyncio.Lock())
-        async with lock:
-            live = self._live.get(match_id)
-            if live is None:
-                live = await self._load(match_id)
-                if live is not None:
-                    self._live[match_id] = live
-        self._loading.pop(match_id, None)
-        return live
-
-    async def _load(self, match_id: str) -> LiveMatch | None:
-        loaded = await self.store.load(match_id)
-        if loaded is None:
-            return None
-        row, seeds, rows = loaded
-        try:
-            live = _replay(row, seeds, rows)
-        except TavliError as exc:  # the stored actions do not replay: say so, never guess
-            raise ActionError("corrupt", "match {match} cannot be replayed from the database: {reason}",
-                              match=match_id, reason=exc) from None
-        if len(live.roller.seeds) > len(seeds):  # the first game's seed, drawn on the first load
-            try:
-                await self.store.add_seeds(match_id, dict(enumerate(live.roller.seeds[len(seeds):], len(seeds))))
-            except IntegrityError:  # another process drew it first: use that one
-                return await self._load(match_id)
-        if not await self._complete(live):
-            return await self._load(match_id)
-        live.names = await self.store.names_of(match_id)
-        return live
-
-    async def _complete(self, live: LiveMatch) -> bool:
-        """Store the pass of a roll that cannot be played if the stored actions stop after the roll
-        (a database written before rolls and passes were stored together); False if another
-        process stored it first."""
-        if not _must_pass(live):
-            return True
-        seat, seeds_before = seat_name(live.match.turn), len(live.roller.seeds)
-        _apply(live, "play", seat, {"play": ""})
-        try:
-            live.last_action = await self.store.append_actions(
-                live.row.id, live.seq + 1, [(seat, "play", {"play": ""})],
-                dict(enumerate(live.roller.seeds[seeds_before:], seeds_before)), live.match.is_over)
-        except Conflict:
-            return False
-        live.seq += 1
-        return True
-
-    async def catch_up(self, match_id: str, heard: Sequence[Announcement] = ()) -> LiveMatch | None:
-        """Apply the actions another server process stored since this one's cached replay (those
-        ``heard`` in its announcements if they follow on, else read from the database); the
-        match if it moved on, None if nothing was new (or it is not cached here)."""
-        live = self._live.get(match_id)
-        if live is None:
-            return None
-        async with live.lock:
-            live = self._live.get(match_id, live)
-            rows = [a for note in heard for a in note.actions or () if a.seq > live.seq]
-            if rows and rows[0].seq == live.seq + 1 and all(note.actions is not None for note in heard):
-                known = dict(enumerate(live.roller.seeds))
-                for note in heard:
-                    known.update(note.seeds)
-                seeds = [known[g] for g in range(len(known))] if set(known) == set(range(len(known))) else []
-            else:
-                seeds, rows = await self.store.load_since(match_id, live.seq)
-            if not rows:
-                return None
-            try:
-                live.roller.seeds.extend(seeds[len(live.roller.seeds):])  # games the other process began
-                for action in rows:
-                    if action.seq != live.seq + 1:
-                        raise TavliError("action {seq} follows {last}", seq=action.seq, last=live.seq)
-                    _apply(live, action.kind, action.seat, action.data)
-                    live.seq, live.last_action = action.seq, action.at
-            except TavliError:  # not a simple continuation: replay the whole match
-                return await self.refresh(match_id)
-            return live
-
-    async def refresh(self, match_id: str) -> LiveMatch | None:
-        """Replay the match again from the database (another process acted on it)."""
-        fresh = await self._load(match_id)
-        if fresh is not None:
-            old = self._live.get(match_id)
-            if old is not None:
-                fresh.lock = old.lock
-            self._live[match_id] = fresh
-        return fresh
-
     async def wake(self, match_id: str) -> None:
         """Let the bots act if it is their turn, or answer an offer made to them (after a restart
         cut them off, say)."""
@@ -612,20 +164,32 @@ class MatchService:
         to_answer = live.offer is not None and any(live.bot_level(c) is not None for c in SEATS.values())
         if to_answer or (not live.match.is_over and live.bot_level(live.match.turn) is not None):
             async with live.lock:
-                live = self._live.get(match_id, live)
+                live = self.replays.current(live)
                 await self._bot_answers(live)
                 await self._run_bots(live)
 
     def forget(self, match_id: str) -> None:
         """Drop the cached replay of a match nobody watches any more."""
-        self._live.pop(match_id, None)
+        self.replays.forget(match_id)
 
     def peek(self, match_id: str) -> LiveMatch | None:
         """The cached replay of a match, if this process has one (loads nothing)."""
-        return self._live.get(match_id)
+        return self.replays.peek(match_id)
 
     def cached(self) -> list[str]:
-        return list(self._live)
+        return self.replays.cached()
+
+    async def get(self, match_id: str) -> LiveMatch | None:
+        """The match, replayed from the database the first time it is asked for."""
+        return await self.replays.get(match_id)
+
+    async def catch_up(self, match_id: str, heard: Sequence[Announcement] = ()) -> LiveMatch | None:
+        """The actions another server process stored since this one's replay (``Replays.catch_up``)."""
+        return await self.replays.catch_up(match_id, heard)
+
+    async def refresh(self, match_id: str) -> LiveMatch | None:
+        """Replay the match again from the database (another process acted on it)."""
+        return await self.replays.refresh(match_id)
 
     # -- acting ------------------------------------------------------------
     async def act(self, match_id: str, role: str, kind: str, seq: int, play: str | None = None, *,
@@ -640,7 +204,7 @@ class MatchService:
         if live is None:
             raise ActionError("bad-token", "no such match")
         async with live.lock:
-            live = self._live.get(match_id, live)
+            live = self.replays.current(live)
             if role not in SEATS:
                 raise ActionError("spectator", "spectators can only watch")
             if seq != live.seq:
@@ -741,8 +305,8 @@ class MatchService:
             await self._commit(live, seat, "accept", {"match": offer["match"]})
             return
         # at the score; after the resigner's roll at the bot's own depth, as tavli play judges it
-        takes = await self._off_loop(_bot_takes, level, live.match.game.position, live.match.dice, offer["points"],
-                                     MatchScore.of(live.match))
+        takes = await self.bots.takes(level, live.match.game.position, live.match.dice, offer["points"],
+                                      MatchScore.of(live.match))
         await self._commit(live, seat, "accept" if takes else "decline", {})
 
     async def _create_rematch(self, live: LiveMatch, hashes: dict[str, str]) -> None:
@@ -762,11 +326,11 @@ class MatchService:
         It is replayed here as a load would replay it (which draws the first game's seed, for the
         roll-off) and stored with that seed in one transaction: no load and no second write."""
         created = time.time()
-        live = _replay(MatchRow(match_id, created, settings, white, black, 0, False, created), [], [])
+        live = replay(MatchRow(match_id, created, settings, white, black, 0, False, created), [], [])
         live.names = dict(seat_names or {})
         await self.store.create_with_hashes(match_id, settings, white, black, hashes,
                                             dict(enumerate(live.roller.seeds)), created, open_seat, seat_names)
-        live = self._live.setdefault(match_id, live)
+        live = self.replays.keep(live)
         async with live.lock:
             await self._run_bots(live)
 
@@ -780,8 +344,8 @@ class MatchService:
             await self.refresh(live.row.id)
             raise ActionError("illegal", exc) from None
         entries: list[tuple[str, str, dict[str, Any]]] = [(seat, "roll", {"dice": list(dice)})]
-        if _must_pass(live):
-            _apply(live, "play", seat, {"play": ""})
+        if must_pass(live):
+            apply_action(live, "play", seat, {"play": ""})
             entries.append((seat, "play", {"play": ""}))
         await self._store(live, entries, seeds_before)
 
@@ -793,7 +357,7 @@ class MatchService:
                 dice = live.match.roll()
                 data = {"dice": list(dice)}
             else:
-                _apply(live, kind, seat, data)
+                apply_action(live, kind, seat, data)
         except TavliError as exc:
             await self.refresh(live.row.id)
             raise ActionError("illegal", exc) from None
@@ -830,7 +394,7 @@ class MatchService:
                 await self._roll(live, seat)
                 continue
             legal = match.legal_plays()
-            index = await self._think(level, legal, MatchScore.of(match))  # plays for the match
+            index = await self.bots.choose(level, legal, MatchScore.of(match))  # plays for the match
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             await self._commit(live, seat, "play", {"play": str(legal[index])})

@@ -47,6 +47,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
+from tavli.fairdice import commitment
+
 metadata = MetaData()
 
 matches = Table(
@@ -619,8 +621,6 @@ class OpenSeat:
 
 def _seed_rows(match_id: str, new_seeds: dict[int, bytes]) -> list[dict[str, Any]]:
     """The ``seeds`` rows of a match's games ``{index: seed}``, with the commitment shown before each game."""
-    from tavli.fairdice import commitment
-
     return [{"match_id": match_id, "game": g, "seed": s.hex(), "commitment": commitment(s)}
             for g, s in new_seeds.items()]
 

@@ -1,22 +1,17 @@
-"""The match as the protocol shows it: the ``state`` message, in White's numbering.
+"""The game as the pages draw it: boards, steps and results, in White's numbering.
 
-See docs/web.md for every field.
+The parts of the ``state`` message (``tavli.server.state_message``), of the opening tables, of a
+position's analysis and of a review; see docs/web.md for every field.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
-import orjson
-
-from tavli.fairdice import commitment
 from tavli.position import LegalPlays, Position, Step
 from tavli.variants import BLACK, WHITE, Color, Variant
-
-if TYPE_CHECKING:
-    from tavli.server.service import LiveMatch
 
 BAR, OFF = 25, 0
 
@@ -63,7 +58,8 @@ def black_numbers(variant: Variant) -> list[int]:
 
 
 def board_json(position: Position) -> dict[str, Any]:
-    """The board of the ``state`` message (``LiveMatch.board`` keeps it while the position stands).
+    """The board of the ``state`` message (``LiveMatch.board`` keeps it while the position stands)
+    and of every page that draws one.
 
     >>> board = board_json(Position.start("portes"))
     >>> board["points"][5], board["pips"]
@@ -104,74 +100,6 @@ def result_json(result: Any) -> dict[str, Any] | None:
     winner = None if result.winner is None else ("white" if result.winner == WHITE else "black")
     why = WHY.get(result.reason, "claimed" if result.reason.startswith("claimed") else "other")
     return {"winner": winner, "points": result.points, "reason": result.reason, "why": why}
-
-
-def shared_state(live: LiveMatch) -> dict[str, Any]:
-    """The part of the ``state`` message that is the same for every viewer of the match, for
-    ``orjson``: the board and the game's turns come already encoded (``orjson.Fragment``),
-    each once (``LiveMatch.board``, ``LiveMatch.moves_json``), not again with every action."""
-    match = live.match
-    record = match.records[-1]
-    game = record.game
-    index = len(match.records) - 1
-    seeds = live.roller.seeds
-    winner = match.winner
-    state: dict[str, Any] = {
-        "type": "state", "seq": live.seq, "match": live.row.id,
-        "settings": live.row.settings,
-        "score": {"white": match.score[WHITE], "black": match.score[BLACK]},
-        "over": match.is_over, "winner": None if winner is None else ("white" if winner == WHITE else "black"),
-        "turn": "white" if match.turn == WHITE else "black",
-        "dice": list(match.dice) if match.dice is not None else None,
-        "game": orjson.Fragment(joined(orjson.dumps({
-            "index": index, "variant": game.variant.name, "rules": str(game.variant),
-            "commitment": commitment(seeds[index]) if index < len(seeds) else None,
-            "opening": [list(r) for r in record.opening_rolls],
-            "result": result_json(game.result),
-        }), b'{"moves":' + live.moves_json(index) + b"}", live.board(game.position))),
-        "games": [{"index": k, "variant": r.game.variant.name,
-                   "commitment": commitment(seeds[k]) if k < len(seeds) else None,
-                   "seed": seeds[k].hex() if k < len(seeds) and r.game.is_over else None,
-                   "result": result_json(r.game.result)} for k, r in enumerate(match.records)],
-        "offer": None if live.offer is None else {k: v for k, v in live.offer.items() if k != "hash"},
-        "rematch": live.rematch,
-    }
-    finished = [k for k, r in enumerate(match.records) if r.game.is_over]
-    if finished:  # the final position of the last finished game, to show it once it ends
-        last = match.records[finished[-1]].game
-        state["games"][finished[-1]]["final"] = orjson.Fragment(live.board(last.position))
-        state["games"][finished[-1]]["moves"] = len(last.history)
-    return state
-
-
-def seat_state(live: LiveMatch, you: str, *, steps: bool, connected: dict[str, bool], can_claim: bool,
-               claim_after: float, joined: Collection[str] = ()) -> dict[str, Any]:
-    """The part of the ``state`` message that depends on who looks (and who is connected).
-
-    ``joined`` names the seats that have come to the match at least once; a seat connected
-    now has too.
-    """
-    match = live.match
-    on_turn = you == ("white" if match.turn == WHITE else "black") and not match.is_over
-    legal = match.legal_plays() if on_turn and match.dice is not None else None
-    state: dict[str, Any] = {
-        "you": you,
-        "players": {name: {"kind": "bot" if live.bot_level(color) else "human",
-                           "level": live.bot_level(color), "connected": connected.get(name, False),
-                           "joined": connected.get(name, False) or name in joined,
-                           "name": live.names.get(name)}
-                    for name, color in (("white", WHITE), ("black", BLACK))},
-        "can_roll": on_turn and match.dice is None and not match.game.is_over,
-        "can_play": legal is not None and len(legal) > 0,
-        "can_claim": can_claim, "claim_after": claim_after,
-        "legal": None,
-        "can_resign": on_turn and live.offer is None,
-    }
-    if legal is not None:
-        state["legal"] = {"plays": list(live.listed_plays())}
-        if steps:
-            state["legal"]["tree"] = step_tree_json(legal)
-    return state
 
 
 def joined(*objects: bytes) -> bytes:

@@ -19,12 +19,17 @@ import os
 import signal
 import socket
 import sys
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from multiprocessing.process import BaseProcess
 from typing import Any
+
+import uvicorn
+
+from tavli.server.app import create_app
+from tavli.server.parent_watch import watch_parent
+from tavli.server.timeouts import header_timeout_protocol
 
 RESTART_PAUSE = 1.0
 """Seconds between restarts of a worker that keeps dying, so that a broken one does not spin."""
@@ -55,11 +60,6 @@ class ServeOptions:
 
 def run_server(sock: socket.socket, options: ServeOptions) -> None:
     """Serve the app on a bound socket until stopped (in this process)."""
-    import uvicorn
-
-    from tavli.server.app import create_app
-    from tavli.server.timeouts import header_timeout_protocol
-
     app = create_app(**options.app_options())
     quiet_garbage_collection()
     # moves are small: compressing each message costs more CPU than it saves
@@ -78,20 +78,6 @@ def quiet_garbage_collection() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 50, 100)
-
-
-def watch_parent(parent: int, when_gone: Callable[[], None], every: float = 1.0) -> None:
-    """Call ``when_gone`` (in a thread of its own) once ``parent``, the process that started
-    this one (it passes its pid: it may be gone before this one runs), is gone. A process killed
-    outright (``kill -9``) cannot stop its children, and they would otherwise go on for ever:
-    bot processes waiting for work, workers holding the port."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(every)
-        when_gone()
-
-    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
 
 
 def _worker(sock: socket.socket, options: ServeOptions, warm_up: Callable[[], None], supervisor: int) -> None:

@@ -1,5 +1,6 @@
 // The start page: choose the opponent, the length, the games and the house rules; create the match;
 // or take the seat of an open match, one that anyone on this server may join.
+import { GAMES } from "/static/games.js";
 import { language, languageSwitch, sayable, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -57,7 +58,7 @@ async function start(event) {
   button.textContent = t("starting");
   try {
     const body = request();
-    const unknown = body.games.split(",").map((g) => g.trim().toLowerCase()).find((g) => !["tavli", "portes", "plakoto", "fevga", ""].includes(g));
+    const unknown = body.games.split(",").map((g) => g.trim().toLowerCase()).find((g) => !["tavli", ...GAMES, ""].includes(g));
     if (unknown !== undefined) throw new Error(t("unknownGame", { name: unknown }));
     const answer = await fetch("/api/matches", {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
@@ -89,7 +90,7 @@ $("new-match").addEventListener("submit", start);
 let openShown = [];
 
 function gamesName(games) {
-  if (games.join(",") === "portes,plakoto,fevga") return t("orderTavli");
+  if (games.join(",") === GAMES.join(",")) return t("orderTavli");
   return games.map((g) => t(g[0].toUpperCase() + g.slice(1))).join(", ");
 }
 

@@ -2,15 +2,15 @@
 // valued by rollouts (GET /api/openings/{game} and /api/openings/{game}/{roll}, docs/web.md). The
 // address keeps what is shown (#plakoto/6-5/1: the game, the roll and the play), so it can be shared.
 import { BoardView, diceFaces, portraitScreen } from "/static/board.js";
+import { GAMES } from "/static/games.js";
 import { languageSwitch, num, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
 const view = new BoardView($("board"));
-const GAMES = ["portes", "plakoto", "fevga"];
 
 const overviews = {};  // game -> its tables in brief: each roll's best play
 const details = {};    // "game/roll" -> the plays of the roll
-let game = "portes";
+let game = GAMES[0];
 let rollIndex = 0;     // in the overview's rolls
 let playIndex = 0;     // in the roll's plays
 let shown = 0;         // the latest request: an older answer arriving late is not drawn
@@ -148,7 +148,7 @@ translatePage();
 /** Show what the address names (#plakoto/6-5/1), the first roll of Portes where it names nothing known. */
 function fromAddress() {
   const [g, roll, k] = decodeURIComponent(location.hash.slice(1)).split("/");
-  show(GAMES.includes(g) ? g : "portes", roll || 0, Number(k) || 0);
+  show(GAMES.includes(g) ? g : GAMES[0], roll || 0, Number(k) || 0);
 }
 
 window.addEventListener("hashchange", fromAddress);  // an address typed or followed on this page

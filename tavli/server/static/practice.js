@@ -3,12 +3,12 @@
 // (GET /api/openings/{game}/{roll}/practice, docs/web.md). The address names the game and roll
 // (#plakoto/6-5); the tally of each game is kept in the browser (localStorage "tavli:practice").
 import { BoardView, diceFaces, portraitScreen } from "/static/board.js";
+import { GAMES } from "/static/games.js";
 import { StepInput } from "/static/steps.js";
 import { languageSwitch, num, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
 const view = new BoardView($("board"));
-const GAMES = ["portes", "plakoto", "fevga"];
 const TALLY = "tavli:practice";
 
 const quizzes = {};  // "game/roll" -> the roll to practise
@@ -182,7 +182,7 @@ translatePage();
 /** Practise what the address names (#plakoto/6-5), or a random roll of it (of Portes if none). */
 function fromAddress() {
   const [g, roll] = decodeURIComponent(location.hash.slice(1)).split("/");
-  const game = GAMES.includes(g) ? g : "portes";
+  const game = GAMES.includes(g) ? g : GAMES[0];
   load(game, roll || nextRoll(game));
 }
 

@@ -5,6 +5,7 @@
 // for it until it is ready, showing the progress. At /review, without a match, it reviews a match
 // file the player opens instead (POST /api/review): a match record or a GNU Backgammon .mat file.
 import { BoardView, diceFaces, el, portraitScreen } from "/static/board.js";
+import { GAMES } from "/static/games.js";
 import { languageSwitch, num, say, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -141,7 +142,7 @@ function renderDecision(game, decision, frame) {
   $("analyse-position").hidden = !decision;
   if (decision) {
     const address = new URLSearchParams({ position: decision.position, dice: diceText(decision), depth: "2" });
-    const order = review.order?.join(",") === "portes,plakoto,fevga" ? "tavli" : review.order?.length === 1 ? "single" : null;
+    const order = review.order?.join(",") === GAMES.join(",") ? "tavli" : review.order?.length === 1 ? "single" : null;
     if (decision.away && order) {  // at the decision's score, in a match of an order the page knows
       const [mine, theirs] = decision.away.map((need) => review.length - need);
       const [white, black] = decision.player === "white" ? [mine, theirs] : [theirs, mine];

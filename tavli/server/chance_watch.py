@@ -24,15 +24,14 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from tavli.match import Match, MatchSettings
 from tavli.position import Position
+from tavli.server.live import LiveMatch
+from tavli.server.seats import SEATS, ActionError
 from tavli.study.chances import match_chances
 from tavli.variants import BLACK, WHITE, Color
-
-if TYPE_CHECKING:
-    from tavli.server.service import LiveMatch
 
 CACHE_SIZE = 4096
 """How many positions' chances a server keeps."""
@@ -75,7 +74,7 @@ def chances_json(snap: Snapshot) -> dict[str, Any]:
 
 
 class Receiver(Protocol):
-    """A connection that can be sent a message (``tavli.server.app.Connection``)."""
+    """A connection that can be sent a message (``tavli.server.hub.Connection``)."""
 
     async def send(self, message: dict[str, Any]) -> None: ...
 
@@ -97,8 +96,6 @@ class ChanceWatch:
         """Start (and send the chances now) or stop sending ``conn`` the chances. Spectators may
         have them, and players against a bot; a player against a person may not (``ActionError``
         ``no-chances``): they would help him play."""
-        from tavli.server.service import SEATS, ActionError
-
         if not on:
             self._on.pop(conn, None)
             return

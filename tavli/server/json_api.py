@@ -1,0 +1,224 @@
+"""The web app's JSON API (docs/web.md): matches made, open seats taken, a match's dice and
+record, the reviews, the opening tables, a position's analysis, the bot levels."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import orjson
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from tavli.bots.neural import DEFAULT_LEVEL, LEVELS
+from tavli.errors import Reason
+from tavli.formats.record import dumps
+from tavli.server import limits
+from tavli.server.context import context_of
+from tavli.server.limits import MAX_FILE_BYTES, client_of, json_body, read_body
+from tavli.server.openings_view import openings_json, practice_json, roll_json
+from tavli.server.position_analysis import PositionAnalysisError, position_json
+from tavli.server.responses import error
+from tavli.server.review import read_match_file
+from tavli.server.seats import MATCH_ID, ActionError, MatchRequestError, SeatTaken
+from tavli.server.view import joined
+from tavli.study.openings import OpeningsError
+
+
+async def health(request: Request) -> Response:
+    return JSONResponse({"ok": True})
+
+
+async def levels(request: Request) -> Response:
+    return JSONResponse({"levels": [{"name": lv.name, "description": lv.description, "depth": lv.depth}
+                                    for lv in LEVELS.values()], "default": DEFAULT_LEVEL})
+
+
+def too_many_matches(request: Request) -> Response:
+    count = context_of(request).options.matches_per_minute
+    return error(Reason("at most {count} new matches a minute: try again soon", count=count), 429)
+
+
+async def new_match(request: Request) -> Response:
+    context = context_of(request)
+    client = client_of(request)
+    body = await json_body(request, context.options.request_seconds)
+    if isinstance(body, Response):
+        return body
+    if not context.creations.allow(client):
+        return too_many_matches(request)
+    try:
+        answer = await context.service.create(body)
+    except (ValueError, TypeError, RecursionError) as exc:  # only valid requests count
+        context.creations.refund(client)
+        return error(exc if isinstance(exc, ValueError) else "the request is malformed", 400)
+    context.unwatched(answer["match"])
+    return JSONResponse(answer, status_code=201)
+
+
+async def open_matches(request: Request) -> Response:
+    listed = await context_of(request).service.open_matches()
+    return JSONResponse({"matches": listed}, headers={"Cache-Control": "no-store"})
+
+
+async def take_open_seat(request: Request) -> Response:
+    context = context_of(request)
+    client = client_of(request)
+    body = await json_body(request, context.options.request_seconds)
+    if isinstance(body, Response):
+        return body
+    if not isinstance(body, dict) or set(body) - {"name"}:
+        return error("the request is a JSON object with at most a name", 400)
+    if not context.creations.allow(client):  # taking a seat counts as making a match
+        return too_many_matches(request)
+    try:
+        answer = await context.service.take_open_seat(request.path_params["match_id"], body.get("name"))
+    except SeatTaken as exc:
+        context.creations.refund(client)
+        return error(exc, 409)
+    except MatchRequestError as exc:
+        context.creations.refund(client)
+        return error(exc, 400)
+    return JSONResponse(answer, status_code=201)
+
+
+async def dice(request: Request) -> Response:
+    context = context_of(request)
+    match_id = request.path_params["match_id"]
+    if not MATCH_ID.fullmatch(match_id):
+        return error("no such match", 404)
+    try:
+        record = await context.service.dice_record(match_id)
+    except ActionError as exc:
+        return error(exc, 500)
+    finally:
+        context.unwatched(match_id)
+    if record is None:
+        return error("no such match", 404)
+    return JSONResponse(record)
+
+
+async def match_record(request: Request) -> Response:
+    context = context_of(request)
+    match_id = request.path_params["match_id"]
+    try:
+        record = await context.service.match_record(match_id)
+    except ActionError as exc:
+        return error(exc, 500)
+    finally:
+        context.unwatched(match_id)
+    if record is None:
+        return error("no such match", 404)
+    return Response(dumps(record), media_type="application/json")
+
+
+async def analysis(request: Request) -> Response:
+    """A match's review: stored, being made (its progress), or refused."""
+    context = context_of(request)
+    match_id = request.path_params["match_id"]
+    if not MATCH_ID.fullmatch(match_id):
+        return error("no such match", 404)
+    auth = request.headers.get("authorization", "")
+    token = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
+    role = await context.store.role(match_id, token) if 0 < len(token) <= 128 else None
+    try:
+        status, answer = await context.reviewer.review(match_id, role)
+    except ActionError as exc:
+        return error(exc, 500)
+    finally:
+        context.unwatched(match_id)
+    if isinstance(answer, str):  # the stored review, with who asks (a page draws it from his side)
+        body = joined(answer.encode(), orjson.dumps({"you": role or "spectator"}))
+        return Response(body, media_type="application/json", headers={"Cache-Control": "no-cache"})
+    return JSONResponse(answer, status_code=status, headers={"Cache-Control": "no-cache"})
+
+
+async def review_file(request: Request) -> Response:
+    """The review of an uploaded match file."""
+    context = context_of(request)
+    client = client_of(request)
+    raw = await read_body(request, MAX_FILE_BYTES, context.options.request_seconds)
+    if isinstance(raw, Response):
+        return raw
+    if not context.file_reviews.allow(client):
+        return error(Reason("at most {count} match files a minute: try again soon",
+                            count=context.options.file_reviews_per_minute), 429)
+    try:  # reading a record replays and checks every play: off the event loop
+        record = await asyncio.to_thread(read_match_file, raw)
+    except (ValueError, RecursionError) as exc:
+        context.file_reviews.refund(client)  # only files reviewed count
+        return error(exc if isinstance(exc, ValueError) else "the file is malformed", 400)
+    if context.files_waiting >= limits.FILE_REVIEWS_WAITING:
+        context.file_reviews.refund(client)
+        return error("the server is busy reviewing other files: try again in a minute", 503)
+    context.files_waiting += 1
+    try:
+        text = await context.reviewer.review_file(record)
+    finally:
+        context.files_waiting -= 1
+    body = joined(text.encode(), orjson.dumps({"you": "spectator"}))
+    return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
+
+
+POSITION_NUMBERS = (
+    ("depth", "1", Reason("the depth is 0, 1 or 2 plies")),
+    ("length", "0", Reason("the match length is a number of points (0: points per game)")),
+    ("white", "0", Reason("White's score is a number of points")),
+    ("black", "0", Reason("Black's score is a number of points")),
+)
+"""The numbers ``GET /api/position`` reads: name, default, and what a value that is not one says."""
+
+
+async def position_analysis(request: Request) -> Response:
+    """Every legal play of a roll in a position, ranked (``position_json``)."""
+    context = context_of(request)
+    query = request.query_params
+    numbers = {}
+    for name, default, what in POSITION_NUMBERS:
+        try:
+            numbers[name] = int(query.get(name, default) or default)
+        except ValueError:
+            return error(what, 400)
+    client = client_of(request)
+    if not context.analyses.allow(client):
+        return error(Reason("at most {count} analyses a minute: try again soon",
+                            count=context.options.analyses_per_minute), 429)
+    try:
+        async with context.analysing:  # the search runs off the event loop, a core at a time
+            answer = await asyncio.to_thread(position_json, query.get("position", ""), query.get("dice", ""),
+                                             order=query.get("order", "tavli"), **numbers)
+    except PositionAnalysisError as exc:
+        context.analyses.refund(client)  # only what was analysed counts
+        return error(exc, 400)
+    return JSONResponse(answer, headers={"Cache-Control": "public, max-age=86400"})
+
+
+def from_opening_tables(build: Callable[..., dict[str, Any]]) -> Callable[[Request], Awaitable[Response]]:
+    """A route that answers ``build(**path parameters)`` from the opening tables, or a 404
+    saying why not (an unknown game or roll)."""
+    async def answer(request: Request) -> Response:
+        try:  # the first call of each reads the tables and builds the boards: off the event loop
+            found = await asyncio.to_thread(build, **request.path_params)
+        except OpeningsError as exc:
+            return error(exc, 404)
+        return JSONResponse(found, headers={"Cache-Control": "public, max-age=3600"})
+    return answer
+
+
+ROUTES: list[BaseRoute] = [
+    Route("/api/review", review_file, methods=["POST"]),
+    Route("/api/openings/{game}", from_opening_tables(openings_json)),
+    Route("/api/openings/{game}/{roll}", from_opening_tables(roll_json)),
+    Route("/api/openings/{game}/{roll}/practice", from_opening_tables(practice_json)),
+    Route("/api/position", position_analysis),
+    Route("/healthz", health),
+    Route("/api/levels", levels),
+    Route("/api/matches", new_match, methods=["POST"]),
+    Route("/api/open", open_matches),
+    Route("/api/open/{match_id}", take_open_seat, methods=["POST"]),
+    Route("/api/matches/{match_id}/dice", dice),
+    Route("/api/matches/{match_id}/record", match_record),
+    Route("/api/matches/{match_id}/analysis", analysis),
+]

@@ -1,0 +1,79 @@
+"""The web app's start and stop (``lifespan``), and its background jobs: the seats' heartbeat,
+hearing the other server processes' actions (PostgreSQL), and polling for them."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+from starlette.applications import Starlette
+
+from tavli.server.context import AppContext, context_of
+
+HEARTBEAT_SECONDS = 10.0
+"""How often the stored presence of this process's seats is made fresh."""
+
+
+async def pause(context: AppContext, seconds: float) -> bool:
+    """Wait ``seconds``; False if the app is stopping meanwhile."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(context.stopping.wait(), seconds)
+    return not context.stopping.is_set()
+
+
+# The background jobs end between rounds when the app stops, never in the middle of one: a
+# job cancelled inside a database call can leave its connection to be closed at garbage
+# collection, after the event loop has gone (and then the closing waits for ever).
+async def every(context: AppContext, seconds: float, job: Callable[[], Awaitable[None]]) -> None:
+    """``job()`` every ``seconds`` until the app stops."""
+    while await pause(context, seconds):
+        with contextlib.suppress(Exception):  # a failed round is retried at the next
+            await job()
+
+
+async def listen(context: AppContext) -> None:
+    """Hear the other server processes' actions (PostgreSQL); reconnect if the line drops."""
+    store, hub = context.store, context.hub
+    while not context.stopping.is_set():
+        with contextlib.suppress(Exception):
+            if not store.listening() and not await store.listen(hub.heard):
+                return  # SQLite: one process, nothing to hear
+        await pause(context, 1.0)
+
+
+def start_jobs(context: AppContext) -> list[asyncio.Task[None]]:
+    hub = context.hub
+    tasks = [asyncio.create_task(every(context, HEARTBEAT_SECONDS, hub.heartbeat)),
+             asyncio.create_task(listen(context))]
+    if context.options.poll_seconds > 0:
+        tasks.append(asyncio.create_task(every(context, context.options.poll_seconds, hub.poll)))
+    return tasks
+
+
+async def stop(context: AppContext, tasks: list[asyncio.Task[None]]) -> None:
+    """End the jobs, the reviews and the bots, let the sessions record their leaving, then close
+    the database."""
+    context.stopping.set()
+    await asyncio.wait(tasks, timeout=10.0)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    context.reviewer.close()
+    context.service.close()
+    if context.sessions:  # let closing connections record their absence before the database goes
+        await asyncio.wait(context.sessions, timeout=5.0)
+    await context.store.close()
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    """Make the tables and start the bots before the first request; stop all after the last."""
+    context = context_of(app)
+    await context.store.create_tables()
+    await context.service.bots_ready()
+    tasks = start_jobs(context)
+    try:
+        yield
+    finally:
+        await stop(context, tasks)

@@ -1,0 +1,189 @@
+"""The WebSocket of a match (``/ws/{match_id}``, docs/web.md): the connection's checks (its
+page's origin, the connections of one address, the hello deadline, the message rate) and each
+message the client sends, carried out."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+
+from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.types import Message as AsgiMessage
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from tavli.server.context import AppContext, context_of
+from tavli.server.hub import Connection
+from tavli.server.limits import REFUSALS_BEFORE_CLOSE, TokenBucket, client_of, same_origin
+from tavli.server.protocol import (
+    Answer,
+    Chances,
+    Claim,
+    Hello,
+    Hint,
+    Message,
+    MessageError,
+    Ping,
+    PlayMessage,
+    Rematch,
+    Resign,
+    Roll,
+    message_id,
+    parse,
+)
+from tavli.server.reasons import reason_json
+from tavli.server.review import coach_hint
+from tavli.server.seats import MATCH_ID, SEATS, ActionError, MatchRequestError
+
+WORKER = str(os.getpid()).encode()
+"""This server process, as the ``x-tavli-worker`` header of each WebSocket names it (for operators)."""
+
+STALE = ("stale", "illegal", "not-your-turn")
+"""The refusals after which the sender is sent the state again (his page was behind)."""
+
+
+async def socket(websocket: WebSocket) -> None:
+    """A match's WebSocket: refused for a page of another origin or an address with too many open."""
+    context = context_of(websocket)
+    task = asyncio.current_task()
+    if task is not None:
+        context.keep(task)
+    origin = websocket.headers.get("origin")
+    if origin is not None and not same_origin(origin, websocket.headers.get("host", ""), context.options.origins):
+        await websocket.close(code=1008, reason="this page's origin may not connect")  # 403 before accepting
+        return
+    await websocket.accept(headers=[(b"x-tavli-worker", WORKER)])  # which server process: for operators
+    address, most = client_of(websocket), context.options.connections_per_address
+    if context.open_per_address[address] >= most:
+        await websocket.send_text(json.dumps({
+            "type": "error", "code": "rate-limited", "id": None,
+            "message": f"at most {most} open connections from one address"}))
+        await websocket.close(code=1008, reason="too many connections")
+        return
+    context.open_per_address[address] += 1
+    try:
+        await session(context, websocket)
+    finally:
+        context.open_per_address[address] -= 1
+        if context.open_per_address[address] <= 0:
+            del context.open_per_address[address]
+
+
+async def receive(context: AppContext, conn: Connection, hello_by: float) -> AsgiMessage | None:
+    """The next message of the socket; None (and the socket closed) if a connection that has
+    not joined its match lets the hello deadline pass."""
+    if conn.role is not None:
+        return await conn.socket.receive()
+    try:  # not joined yet: wait no longer than the hello deadline
+        async with asyncio.timeout(max(0.0, hello_by - time.monotonic())):
+            return await conn.socket.receive()
+    except TimeoutError:
+        await conn.send({"type": "error", "code": "not-joined", "id": None,
+                         "message": f"no hello within {context.options.hello_seconds:g} s: closing"})
+        await conn.socket.close(code=1008, reason="no hello")
+        return None
+
+
+async def session(context: AppContext, websocket: WebSocket) -> None:
+    """Read and carry out the messages until the client leaves (or is sent away)."""
+    options = context.options
+    conn = Connection(websocket, bucket=TokenBucket(options.messages_per_second, options.message_burst))
+    match_id = websocket.path_params["match_id"]
+    hello_by = time.monotonic() + options.hello_seconds
+    try:
+        while True:
+            message = await receive(context, conn, hello_by)
+            if message is None or message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                text = message.get("bytes") or b""
+            await handle(context, conn, match_id, text)
+            if conn.refusals >= REFUSALS_BEFORE_CLOSE:
+                await websocket.close(code=1008, reason="too many messages")
+                break
+    except WebSocketDisconnect:
+        pass
+    finally:
+        # in a task of its own, so that a cancelled session still records the absence
+        leaving = asyncio.create_task(context.hub.leave(conn))
+        context.keep(leaving)
+        await asyncio.shield(leaving)
+
+
+async def handle(context: AppContext, conn: Connection, match_id: str, text: str | bytes) -> None:
+    """One message: refused beyond the rate, or unreadable; else carried out (``dispatch``)."""
+    if not conn.bucket.take():
+        conn.refusals += 1
+        await conn.send({"type": "error", "code": "rate-limited", "id": message_id(text),
+                         "message": f"at most {context.options.messages_per_second:g} messages a second: slow down"})
+        return
+    try:
+        msg = parse(text)
+    except MessageError as exc:
+        await conn.send({"type": "error", "code": exc.code, "message": str(exc), "id": message_id(text)})
+        return
+    try:
+        await dispatch(context, conn, match_id, msg)
+    except ActionError as exc:
+        await conn.send({"type": "error", "code": exc.code, "message": str(exc), "reason": reason_json(exc.reason),
+                         "id": msg.id})
+        if exc.code in STALE and conn.match_id is not None:
+            live = await context.service.get(conn.match_id)
+            if live is not None:
+                await conn.send_text(await context.hub.state_for(live, conn))
+
+
+async def dispatch(context: AppContext, conn: Connection, match_id: str, msg: Message) -> None:
+    """Carry out a message read; ``ActionError`` if it is refused."""
+    if isinstance(msg, Ping):
+        await conn.send({"type": "pong", "id": msg.id})
+    elif isinstance(msg, Hello):
+        await hello(context, conn, match_id, msg)
+    elif conn.role is None:
+        raise ActionError("not-joined", "send hello with your token first")
+    elif isinstance(msg, Hint):
+        await conn.send(await coach_hint(await context.service.get(match_id), conn.role, msg))
+    elif isinstance(msg, Chances):
+        live = await context.service.get(match_id)
+        if live is not None:
+            await context.hub.chances.subscribe(conn, live, conn.role, msg.on)
+    else:
+        await act(context, conn, match_id, msg)
+
+
+async def hello(context: AppContext, conn: Connection, match_id: str, msg: Hello) -> None:
+    """Join the match with a token: as its seat, or as a spectator."""
+    service, hub = context.service, context.hub
+    if conn.role is not None:
+        raise ActionError("bad-message", "already joined: send hello once")
+    role = await context.store.role(match_id, msg.token) if MATCH_ID.fullmatch(match_id) else None
+    live = await service.get(match_id) if role else None
+    if role is None or live is None:
+        raise ActionError("bad-token", "this link is not valid for this match")
+    conn.steps, conn.token = msg.steps, msg.token
+    if match_id not in hub.rooms:  # not watched here until now: another process may be ahead
+        live = await service.catch_up(match_id) or live
+    if role in SEATS and msg.name is not None:  # before joining: the join tells the other processes
+        try:
+            await service.name_seat(live, role, msg.name)
+        except MatchRequestError as exc:
+            raise ActionError("bad-message", exc) from None
+    await hub.join(conn, match_id, role)
+    await hub.broadcast(live)
+    await service.wake(match_id)
+
+
+async def act(context: AppContext, conn: Connection, match_id: str, msg: Message) -> None:
+    """A roll, a play, a claim, a resignation, a rematch offer or an answer to an offer."""
+    assert isinstance(msg, Roll | PlayMessage | Claim | Resign | Answer | Rematch)
+    assert conn.role is not None
+    play = msg.play if isinstance(msg, PlayMessage) else None
+    await context.service.act(match_id, conn.role, msg.type, msg.seq, play,
+                              points=msg.points if isinstance(msg, Resign) else 1,
+                              resign_match=isinstance(msg, Resign) and msg.match,
+                              accept=isinstance(msg, Answer) and msg.accept, token=conn.token)
+
+
+ROUTES: list[BaseRoute] = [WebSocketRoute("/ws/{match_id}", socket)]
