@@ -18,9 +18,9 @@ from benchmark_module import ROOT, benchmark
 from tavli import Dice, Position
 from tavli import _kernel as K
 from tavli.bots.features import encode
+from tavli.bots.gnubg_player import GnubgPlayer, NotPortesError
 from tavli.bots.network import LOSE2, WIN, WIN2, forward
 from tavli.bots.neural import Evaluator
-from tavli.engines.gnubg_player import GnubgPlayer, NotPortesError
 from tavli.errors import TavliError
 from tavli.variants import BLACK, WHITE
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tavli import BLACK, Dice, Position
-from tavli.engines.gnubg_player import GnubgPlayer, NotPortesError, available, board_after, board_before
+from tavli.bots.gnubg_player import GnubgPlayer, NotPortesError, available, board_after, board_before
 
 gnubg = pytest.importorskip("gnubg")
 

@@ -11,8 +11,8 @@ from types import ModuleType
 from benchmark_module import ROOT, benchmark
 
 from tavli import BLACK, WHITE, Dice, Position
+from tavli.bots.gnubg_player import GnubgPlayer
 from tavli.bots.neural import Evaluator
-from tavli.engines.gnubg_player import GnubgPlayer
 
 
 def phase_loss() -> ModuleType:

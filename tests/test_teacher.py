@@ -14,6 +14,7 @@ import pytest
 from tavli import Dice, Position
 from tavli.bots.bearoff import all_home
 from tavli.bots.features import N_INPUTS
+from tavli.bots.gnubg_player import available as gnubg_available
 from tavli.bots.network import new_network
 from tavli.bots.neural import Evaluator
 from tavli.bots.teacher import (
@@ -26,7 +27,6 @@ from tavli.bots.teacher import (
     make_teacher,
     sample,
 )
-from tavli.engines.gnubg_player import available as gnubg_available
 
 
 @pytest.fixture(scope="module")

@@ -16,11 +16,11 @@ from click.testing import CliRunner
 from tavli import Position, TavliError
 from tavli import _kernel as K
 from tavli.bots.features import N_INPUTS
+from tavli.bots.gnubg_player import available
 from tavli.bots.network import new_network
 from tavli.bots.neural import Evaluator, NeuralBot
 from tavli.bots.training import TrainConfig, Trainer, TrainState, measure_yardstick, new_state
 from tavli.cli import cli
-from tavli.engines.gnubg_player import available
 
 
 def tiny(variant: str = "portes", games: int = 200, **kw: object) -> TrainConfig:
@@ -393,7 +393,7 @@ def test_train_reports_the_yardstick(tmp_path: Path) -> None:
 
 
 def test_without_gnubg_the_yardstick_leaves_it_out(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from tavli.engines import gnubg_player
+    from tavli.bots import gnubg_player
     monkeypatch.setattr(gnubg_player, "available", lambda: False)  # as where the module is not installed
     figures = measure_yardstick(new_state(tiny("portes")), games=2, seed=1)
     assert set(figures) == {"shipped", "shipped_ci95"}

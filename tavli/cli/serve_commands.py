@@ -71,7 +71,7 @@ def serve(host: str, port: int, database: str, claim_after: float, bot_delay: fl
     """Run the web app: play in the browser against a bot or a friend (docs/web.md)."""
     import socket
 
-    from tavli.server.app import check_proxies, origin_netloc
+    from tavli.server.limits import check_proxies, origin_netloc
     from tavli.server.store import async_url
     from tavli.server.workers import ServeOptions, run_server, run_workers
 
@@ -91,7 +91,7 @@ def serve(host: str, port: int, database: str, claim_after: float, bot_delay: fl
         sock = socket.create_server((host, port), reuse_port=False)
     except OSError as e:
         raise InputError(f"cannot listen on {host}:{port}: {e.strerror}") from None
-    from tavli.server.service import WARM_UP_STAGES, warm_up
+    from tavli.server.bot_pool import WARM_UP_STAGES, warm_up
 
     click.echo("Getting ready (the very first start compiles and builds tables, about 90 s; "
                "later starts take a second):", err=True)

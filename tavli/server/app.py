@@ -27,19 +27,15 @@ from tavli.server.limits import (
     FILE_REVIEWS_PER_MINUTE,
     HELLO_SECONDS,
     MATCHES_PER_MINUTE,
-    MAX_FILE_BYTES,
     MESSAGE_BURST,
     MESSAGES_PER_SECOND,
     REQUEST_SECONDS,
-    RateLimiter,
     check_origins,
     check_proxies,
-    client_address,
-    origin_netloc,
 )
 from tavli.server.review import REVIEW_DEPTH
 
-__all__ = ["MAX_FILE_BYTES", "RateLimiter", "check_proxies", "client_address", "create_app", "origin_netloc"]
+__all__ = ["create_app"]
 
 
 def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120.0, bot_delay: float = 0.0,

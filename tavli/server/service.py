@@ -22,7 +22,7 @@ from tavli.bots.neural import LEVELS
 from tavli.errors import TavliError
 from tavli.fairdice import commitment
 from tavli.formats.record import MatchRecord, PlayerInfo
-from tavli.server.bot_pool import WARM_UP_STAGES, BotPool, warm_up
+from tavli.server.bot_pool import BotPool
 from tavli.server.live import LiveMatch, apply_action, must_pass, replay
 from tavli.server.replay import Replays
 from tavli.server.seats import (
@@ -44,7 +44,7 @@ from tavli.server.store import Announcement, Conflict, MatchRow, Store, token_ha
 from tavli.variants import BLACK, WHITE, Color
 
 # WARM_UP_STAGES and warm_up are tavli.server.bot_pool's, named here too for tavli serve
-__all__ = ["WARM_UP_STAGES", "Listener", "MatchService", "warm_up"]
+__all__ = ["Listener", "MatchService"]
 
 Listener = Callable[[LiveMatch], Awaitable[None]]
 

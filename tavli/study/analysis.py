@@ -67,7 +67,7 @@ if TYPE_CHECKING:
 
 DEFAULT_DEPTH = 2
 """The strongest depth that analyses a whole 7-point match within the speed goal
-(benchmarks/analysis_speed.py)."""
+(benchmarks/speed/analysis_speed.py)."""
 
 ERROR_SCALE = 1000.0
 """Error rates are in millipoints per unforced decision: 1000 times the mean loss."""
@@ -125,7 +125,7 @@ THRESHOLDS: dict[str, Thresholds] = {
     # GNU Backgammon's defaults for backgammon, which Portes is without the cube
     "portes": Thresholds(0.04, 0.08, 0.16),
     # as rare as Portes' in bot games: the same quantiles of the losses
-    # (benchmarks/analysis_thresholds.py, docs/analysis.md)
+    # (benchmarks/strength/analysis_thresholds.py, docs/analysis.md)
     "plakoto": Thresholds(0.025, 0.05, 0.115),
     "fevga": Thresholds(0.015, 0.035, 0.085),
 }
