@@ -10,10 +10,12 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import subprocess
+import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import settings
@@ -67,6 +69,25 @@ def pytest_configure(config: pytest.Config) -> None:
 
     legal = Position.start("portes").legal_plays(Dice(6, 5))
     NeuralBot("champion").choose(legal)
+
+
+def program_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment for ``tavli`` as a program: English whatever the user's locale (``--lang el``
+    speaks Greek), no colour forced, no width set; ``env`` adds to it (``{"LANG": "el_GR.UTF-8"}``)."""
+    unset = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "FORCE_COLOR", "TTY_COMPATIBLE", "COLUMNS")
+    return {k: v for k, v in os.environ.items() if k not in unset} | {"LANG": "C.UTF-8"} | dict(env or {})
+
+
+def run_tavli(*args: str, stdin: str | None = None, env: Mapping[str, str] | None = None,
+              timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``tavli ARGS`` run as a program (``python -m tavli.cli``) in ``program_env(env)``."""
+    return subprocess.run([sys.executable, "-m", "tavli.cli", *args], input=stdin, capture_output=True, text=True,
+                          timeout=timeout, env=program_env(env))
+
+
+def start_tavli(*args: str, env: Mapping[str, str] | None = None, **options: Any) -> subprocess.Popen[Any]:
+    """``tavli ARGS`` started as a program in ``program_env(env)``, with ``subprocess.Popen``'s ``options``."""
+    return subprocess.Popen([sys.executable, "-m", "tavli.cli", *args], env=program_env(env), **options)
 
 
 @pytest.fixture

@@ -42,6 +42,7 @@ FEVGA = board("fevga", {8: "1w", 7: "1w", 6: "1w", 5: "1w", 4: "1w", 3: "1w", 2:
                         10: "3b", 9: "3b", 13: "3b", 14: "3b", 16: "3b"})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("depth", [0, 1])
 def test_leaving_the_mother_to_be_pinned_is_a_blunder(depth: int) -> None:
     d = evaluate_decision(PLAKOTO, Dice(6, 5), "24/18 14/9", depth)
@@ -67,6 +68,7 @@ def test_the_played_play_is_valued_at_the_depth_of_the_best() -> None:
     assert d.loss == pytest.approx(d.candidates[0].equity - played.equity)
 
 
+@pytest.mark.slow
 def test_three_plies_search_the_played_play_as_deep_as_the_best() -> None:
     d = evaluate_decision(Position.start("portes"), Dice(6, 5), "13/7 13/8", 3)
     assert d.depth == 3 and d.candidates[0].depth == 3
@@ -94,6 +96,7 @@ def test_rank_plays_ranks_every_play_as_a_decision_ranks_its_best(depth: int) ->
     assert decision.candidates[0].equity == pytest.approx(ranked[0].equity)
 
 
+@pytest.mark.slow
 def test_rank_plays_of_a_pass_a_single_play_and_a_finished_game() -> None:
     shut = Position.from_string("portes ......3b.....12w.....2b2b2b2b2b2b w 3:0 0:0")
     assert rank_plays(shut, Dice(6, 5)) == []
@@ -273,6 +276,7 @@ def test_a_game_after_the_match_is_over_cannot_be_analysed_at_a_score() -> None:
         analyse_games([won, game], depth=0, workers=1, match=MatchSettings(length=2, games=("portes",)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", GAMES)
 def test_error_rates_order_the_players(variant: str) -> None:
     """random >> beginner >> expert, over a few games each (0-ply analysis)."""

@@ -100,6 +100,7 @@ def test_index_of_int8_counts_and_every_single_move_lowers_it() -> None:
 
 
 # -- the tables -----------------------------------------------------------------
+@pytest.mark.slow
 def test_shapes_and_rows_are_distributions(tables: Tables) -> None:
     for table in tables:
         assert table.shape == (B.N_POSITIONS, B.MAX_ROLLS)

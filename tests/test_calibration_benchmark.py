@@ -74,6 +74,7 @@ def test_a_perfect_forecast_has_no_bias_and_a_constant_one_no_skill() -> None:
         c.row([c.Game()], 0)
 
 
+@pytest.mark.gnubg
 def test_the_benchmark_prints_each_chance_beside_gnubgs() -> None:
     done = subprocess.run([sys.executable, "benchmarks/strength/calibration.py",
                            "--games", "6", "--variants", "portes,fevga"],
@@ -89,6 +90,7 @@ def test_the_benchmark_prints_each_chance_beside_gnubgs() -> None:
     assert refused.returncode == 2 and "--games needs 2 or more" in refused.stderr
 
 
+@pytest.mark.gnubg
 def test_gnubg_values_portes_positions_only() -> None:
     player = GnubgPlayer()
     p = player.probabilities(Position.start("portes", BLACK))

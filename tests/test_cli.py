@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_tavli
 
 from tavli import BLACK, WHITE, Dice, Position
 from tavli.formats.record import PlayerInfo, loads
@@ -26,10 +25,8 @@ CLOSED_OUT = Position.from_checkers("portes", WHITE, {25: 1, 6: 14},
 
 @functools.cache
 def tavli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """The program in English whatever the locale (``--lang el`` speaks Greek)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")} | {"LANG": "C.UTF-8"}
-    return subprocess.run([sys.executable, "-m", "tavli.cli", *args], input=stdin,
-                          capture_output=True, text=True, timeout=120, env=env)
+    """``tavli ARGS`` (``conftest.run_tavli``), each command once however many tests read it."""
+    return run_tavli(*args, stdin=stdin, timeout=120)
 
 
 def expected_lines(pos: Position, dice: str) -> list[tuple[str, Position]]:
@@ -69,6 +66,7 @@ def test_legal_with_a_gnubg_id() -> None:
     assert ["8/5 6/5", "portes 2b...2w4w.2w...5b5w...3b.5b....2w b 0:0 0:0", "4HPwATDgc/ABMA"] not in rows
 
 
+@pytest.mark.gnubg
 def test_legal_gnubg_id_column_agrees_with_gnubg() -> None:
     gnubg = pytest.importorskip("gnubg")
     run = tavli("legal", "-p", START_ID, "-d", "31")
@@ -142,6 +140,7 @@ BAD_INPUT = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(BAD_INPUT))
 def test_bad_input_is_one_line_on_stderr_and_status_2(case: str) -> None:
     args, fragment = BAD_INPUT[case]
@@ -217,6 +216,7 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.Comple
     return runs[0], texts[0], texts[1]
 
 
+@pytest.mark.slow
 def test_selfplay_summary(records: tuple[subprocess.CompletedProcess[str], str, str]) -> None:
     lines = records[0].stdout.splitlines()
     assert lines[0] == "3 games of plakoto,mother_pin=single (random as White, heuristic as Black), seed 5"

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_tavli
 
 from tavli.bots import RandomBot
 from tavli.bots.match_equity import MatchScore
@@ -21,12 +19,7 @@ from tavli.position import Position
 from tavli.study.analysis import rank_plays
 from tavli.variants import BLACK, WHITE
 
-
-def tavli(*args: str) -> subprocess.CompletedProcess[str]:
-    """The program in English whatever the locale (``--lang el`` speaks Greek)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")} | {"LANG": "C.UTF-8"}
-    return subprocess.run([sys.executable, "-m", "tavli.cli", *args], capture_output=True, text=True, timeout=300,
-                          env=env)
+tavli = run_tavli
 
 
 def random_against_advanced() -> Match:
@@ -49,6 +42,7 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_analyse_prints_rates_and_the_worst_mistakes(record: Path, tmp_path: Path) -> None:
     plot = tmp_path / "match.png"
     done = tavli("analyse", str(record), "--depth", "0", "--top", "2", "--plot", str(plot))
@@ -63,6 +57,7 @@ def test_analyse_prints_rates_and_the_worst_mistakes(record: Path, tmp_path: Pat
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow
 def test_analyse_json(record: Path) -> None:
     done = tavli("analyse", str(record), "-d", "0", "--json", "-j", "1")
     assert done.returncode == 0, done.stderr
@@ -84,6 +79,7 @@ def test_analyse_json(record: Path) -> None:
         d["mwc_loss"] for d in data["decisions"] if d["player"] == "white" and not d["forced"]), abs=1e-4)
 
 
+@pytest.mark.slow
 def test_analyse_a_series_for_points(record: Path, tmp_path: Path) -> None:
     data = json.loads(record.read_text())
     data["settings"]["length"] = 0  # a series of games outside a match
@@ -101,6 +97,7 @@ def test_analyse_a_series_for_points(record: Path, tmp_path: Path) -> None:
     assert "MWC" not in text and "Analysis at 0-ply" in text
 
 
+@pytest.mark.slow
 def test_analyse_a_rollout_for_one_decision(record: Path) -> None:
     done = tavli("analyse", str(record), "-d", "0", "--json", "--rollout", "1:2", "--trials", "6", "-j", "1")
     assert done.returncode == 0, done.stderr
@@ -119,6 +116,7 @@ def test_analyse_bad_input_is_one_line(record: Path, args: tuple[str, ...], mess
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_analyse_a_bad_record_names_where(tmp_path: Path, record: Path) -> None:
     data = json.loads(record.read_text())
     data["games"][0]["turns"][3]["play"] = "24/1"
@@ -129,6 +127,7 @@ def test_analyse_a_bad_record_names_where(tmp_path: Path, record: Path) -> None:
     assert len(done.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_rollout_of_a_position_and_of_a_roll() -> None:
     # White has one checker left on his 1-point and Black all fifteen at home: White wins a double game
     done = tavli("rollout", "portes 1w.................15b..... w 0:0 14:0", "-n", "36", "-j", "1", "--json")
@@ -141,12 +140,11 @@ def test_rollout_of_a_position_and_of_a_roll() -> None:
     assert len(lines) == 3 and "trials" in lines[1] and lines[1].split()[0:2] == ["8/5", "6/5"]
 
 
+@pytest.mark.slow
 def test_analyse_and_rollout_speak_greek(record: Path, tmp_path: Path) -> None:
     plot = tmp_path / "match.png"
-    greek = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")} | {
-        "LANG": "el_GR.UTF-8"}
-    done = subprocess.run([sys.executable, "-m", "tavli.cli", "analyse", str(record), "-d", "0", "--top", "1", "-j",
-                           "1", "--plot", str(plot)], capture_output=True, text=True, timeout=300, env=greek)
+    done = run_tavli("analyse", str(record), "-d", "0", "--top", "1", "-j", "1", "--plot", str(plot),
+                     env={"LANG": "el_GR.UTF-8"})
     assert done.returncode == 0, done.stderr  # the locale's language, without --lang
     out = done.stdout
     assert "Ανάλυση σε βάθος 0" in out and "Λευκά (υπολογιστής, τυχαίος)" in out and "Το ακριβότερο λάθος" in out
@@ -167,6 +165,7 @@ def test_rollout_bad_input_is_one_line(args: tuple[str, ...], message: str) -> N
     assert len(done.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_hint_ranks_every_play() -> None:
     done = tavli("hint", "4HPwATDgc/ABMA", "13", "--depth", "1", "--json")
     assert done.returncode == 0, done.stderr
@@ -185,6 +184,7 @@ def test_hint_ranks_every_play() -> None:
     assert done.returncode == 0 and "White cannot play 6-5" in done.stdout
 
 
+@pytest.mark.slow
 def test_hint_for_a_match_at_its_score() -> None:
     # docs/match-equity.md, "Gammon-go: the trailer hits": Black trails 1-2 in a match to 3
     position = "portes 2w2w3w.2w3w3b..1b.2b2w1b..1w.4b.2b.2b. b 0:0 0:0"

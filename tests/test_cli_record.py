@@ -5,26 +5,22 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from conftest import run_tavli, start_tavli
 
 from tavli.formats.mat import export_mat, import_mat
 from tavli.formats.record import MatchRecord, PlayerInfo, RecordError, dumps, read
 from tavli.variants import BLACK, WHITE
 
-LOCALE = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
-
 
 def tavli(*args: str, stdin: str = "", config: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """``tavli ARGS`` in English; ``config`` is the user's folder for programs (XDG_CONFIG_HOME)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "COLUMNS", *LOCALE)} | {
-        "NO_COLOR": "1", "LANG": "C.UTF-8"} | ({} if config is None else {"XDG_CONFIG_HOME": str(config)})
-    return subprocess.run([sys.executable, "-m", "tavli.cli", *args], input=stdin, capture_output=True,
-                          text=True, timeout=120, env=env)
+    """``tavli ARGS`` without colour; ``config`` is the user's folder for programs (XDG_CONFIG_HOME)."""
+    return run_tavli(*args, stdin=stdin, timeout=120,
+                     env={"NO_COLOR": "1"} | ({} if config is None else {"XDG_CONFIG_HOME": str(config)}))
 
 
 @pytest.fixture(scope="module")
@@ -69,6 +65,7 @@ def test_play_save_to_a_bad_place_is_one_line(tmp_path: Path) -> None:
     assert run.stdout == ""
 
 
+@pytest.mark.slow
 def test_export_to_stdout_and_to_a_file(saved: tuple[Path, subprocess.CompletedProcess[str]],
                                         tmp_path: Path) -> None:
     path, _ = saved
@@ -117,6 +114,7 @@ def test_bad_files_are_one_line_and_status_2(tmp_path: Path, args: tuple[str, ..
     assert fragment in run.stderr
 
 
+@pytest.mark.slow
 def test_exporting_a_match_without_portes(tmp_path: Path) -> None:
     path = tmp_path / "fevga.json"
     run = tavli("play", "--white", "random", "--black", "random", "--length", "1", "--games", "fevga",
@@ -127,6 +125,7 @@ def test_exporting_a_match_without_portes(tmp_path: Path) -> None:
     assert "no game of Portes" in run.stderr
 
 
+@pytest.mark.slow
 def test_verify_dice_reads_a_match_record(tmp_path: Path) -> None:
     from tavli.bots import RandomBot
     from tavli.fairdice import SeededRoller
@@ -160,6 +159,7 @@ def test_verify_dice_reads_a_match_record(tmp_path: Path) -> None:
     assert "game 1: seed: the seed does not match the commitment" in run.stderr
 
 
+@pytest.mark.slow
 def test_play_resume_goes_on_from_the_record_and_saves_there(tmp_path: Path) -> None:
     path = tmp_path / "left.json"
     left = tavli("play", "--white", "human", "--black", "random", "--length", "1", "--games", "portes", "--seed", "1",
@@ -178,6 +178,7 @@ def test_play_resume_goes_on_from_the_record_and_saves_there(tmp_path: Path) -> 
     assert after.meta == before.meta
 
 
+@pytest.mark.slow
 def test_play_resume_refuses_in_one_line(saved: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
     path, _ = saved
     record = read(path)
@@ -197,6 +198,7 @@ def test_play_resume_refuses_in_one_line(saved: tuple[Path, subprocess.Completed
         assert "Traceback" not in run.stderr
 
 
+@pytest.mark.slow
 def test_a_match_is_kept_by_default_and_goes_on_with_resume_alone(tmp_path: Path) -> None:
     config = tmp_path / "config"  # the user's folder, the test's own
     kept = config / "tavli" / "matches"
@@ -220,6 +222,7 @@ def test_a_match_is_kept_by_default_and_goes_on_with_resume_alone(tmp_path: Path
     assert list(kept.glob("*.json")) == [path]
 
 
+@pytest.mark.slow
 def test_the_kept_matches_are_listed_and_one_goes_on_by_its_name(tmp_path: Path) -> None:
     config = tmp_path / "config"
     kept = config / "tavli" / "matches"
@@ -261,9 +264,8 @@ def test_the_kept_matches_are_listed_and_one_goes_on_by_its_name(tmp_path: Path)
 def killed_when(args: list[str], path: Path, ready: Callable[[MatchRecord], bool]) -> MatchRecord:
     """Start ``tavli play ARGS --save PATH``, kill it (SIGKILL: nothing of its own runs after) once
     the record in PATH is ``ready``, and read the record it left."""
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "COLUMNS", *LOCALE)} | {"NO_COLOR": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "tavli.cli", "play", *args, "--save", str(path)],
-                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    proc = start_tavli("play", *args, "--save", str(path), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, env={"NO_COLOR": "1"})
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and proc.poll() is None:

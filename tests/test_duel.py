@@ -194,6 +194,7 @@ def test_a_deterministic_player_against_itself_has_no_luck_per_pair() -> None:
     assert result.adjusted_ppg == pytest.approx(0.0, abs=1e-9)
 
 
+@pytest.mark.slow
 def test_less_luck_narrows_the_interval() -> None:
     ev = Evaluator.for_variant("portes")
     result = duel("portes", NeuralBot("advanced"), NeuralBot("casual", seed=2), games=24, seed=6, luck=ev.luck)

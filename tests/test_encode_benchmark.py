@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from benchmark_module import ROOT
 
 from tavli import Position
@@ -12,6 +13,7 @@ from tavli.bots import features as N
 from tavli.bots.neural import Evaluator
 
 
+@pytest.mark.slow
 def test_one_line_for_each_width_a_network_can_have() -> None:
     done = subprocess.run([sys.executable, "benchmarks/speed/encode.py",
                            "--variants", "fevga", "plakoto", "--games", "2",

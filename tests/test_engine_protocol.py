@@ -87,6 +87,7 @@ def test_a_process_plays_a_session_in_each_game(game: str) -> None:
         assert legal.index(play) == bot.choose(legal), (str(position), dice)  # as in-process
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_can_be_chosen(level: str) -> None:
     engine = Engine("advanced", seed=5)
@@ -319,6 +320,7 @@ def test_a_process_survives_bytes_that_are_not_text() -> None:
 
 # -- the client ------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_two_engine_processes_play_a_duel() -> None:
     with EngineClient(engine_command(), ["set level advanced"], name="advanced") as a, \
             EngineClient(engine_command(), ["set level beginner", "set seed 1"], name="beginner") as b:

@@ -35,6 +35,7 @@ import pytest
 from tavli import ALL_ROLLS, BLACK, WHITE, Color, Dice, Position
 
 gnubg: Any = pytest.importorskip("gnubg")
+pytestmark = pytest.mark.gnubg
 
 Side = tuple[int, ...]
 Board = tuple[Side, Side]
@@ -429,6 +430,7 @@ def assert_sample_coverage(report: Report) -> None:
 
 # -- the tests ------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_portes_matches_gnubg() -> None:
     """One test, so that parallel workers do not each build the sample."""
     report = run_comparison()

@@ -83,6 +83,7 @@ def test_ids_of_many_played_positions_read_back() -> None:
         pos = legal.after(len(legal) // 2) if len(legal) else pos.pass_turn()
 
 
+@pytest.mark.gnubg
 def test_agrees_with_the_gnubg_module() -> None:
     gnubg = pytest.importorskip("gnubg")
     pos = Position.start("portes")

@@ -8,6 +8,7 @@ from tavli import BLACK, Dice, Position
 from tavli.bots.gnubg_player import GnubgPlayer, NotPortesError, available, board_after, board_before
 
 gnubg = pytest.importorskip("gnubg")
+pytestmark = pytest.mark.gnubg
 
 
 def test_boards_are_gnubg_s() -> None:

@@ -41,6 +41,7 @@ def corrected(found: Any, correction: np.ndarray) -> Any:
     return learnability.Positions(found.variant, found.states, zero, one)
 
 
+@pytest.mark.slow
 def test_a_learnable_correction_is_learned_and_noise_is_not() -> None:
     found = learnability.sample(None, "fevga", 0.0, seed=5)
     while len(found.states) < 1500:
@@ -83,6 +84,7 @@ def test_a_network_fine_tuned_to_its_own_values_stays_where_it_is(tmp_path: Path
     assert error(network) < 0.8 * error(ev.network)
 
 
+@pytest.mark.slow
 def test_the_script_prints_a_line_for_each_shape_and_width_and_keeps_its_positions(tmp_path: Path) -> None:
     kept = tmp_path / "positions.npz"
     args = [sys.executable, "benchmarks/strength/learnability.py",

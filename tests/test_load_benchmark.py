@@ -48,6 +48,7 @@ def check_group(group: dict[str, Any], matches: int, allowed: frozenset[str] = f
     assert set(group["errors"]) <= allowed and group["dropped"] == {} and group["stalled"] == 0
 
 
+@pytest.mark.slow
 def test_cafe_pace_with_a_bot(tmp_path: Path) -> None:
     result, printed = run_load(tmp_path, "--pace", "cafe", "--matches", "4", "--bots", "1", "--bot-level",
                                "beginner", "--duration", "3", "--think", "0.05,0.1", "--ramp", "10")
@@ -74,6 +75,7 @@ def test_cafe_pace_with_a_bot(tmp_path: Path) -> None:
     assert "play sent → opponent sees it" in printed and "the bot's answer" in printed
 
 
+@pytest.mark.slow
 def test_saturate_pace_is_the_default(tmp_path: Path) -> None:
     # four seconds, not two: 1-point matches end and reconnect all the time, and on a loaded machine a
     # short window can miss the moment both are held
@@ -98,6 +100,8 @@ def test_bad_options_are_one_line(options: list[str], message: str) -> None:
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.postgres
+@pytest.mark.slow
 @pytest.mark.skipif(not os.environ.get("TAVLI_TEST_POSTGRES"), reason="TAVLI_TEST_POSTGRES is not set")
 def test_two_servers_on_postgresql(tmp_path: Path) -> None:
     result, printed = run_load(tmp_path, "--pace", "cafe", "--matches", "4", "--duration", "5",

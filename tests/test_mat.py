@@ -106,6 +106,7 @@ def test_a_series_is_a_money_session() -> None:
 
 
 # -- import ------------------------------------------------------------------
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None)
 @given(st.integers(0, 2**31), st.integers(1, 5), st.none() | st.integers(0, 120))
 @example(seed=0, length=1, resign_at=0)  # Black to move resigns before the first move
@@ -217,6 +218,7 @@ def gnubg_final_states(files: list[Path]) -> list[tuple[str, tuple[int, int], st
     return states
 
 
+@pytest.mark.gnubg
 @pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon is not installed (apt-get install gnubg)")
 def test_gnubg_imports_every_game_to_the_same_position_and_score(tmp_path: Path) -> None:
     records = [bot_match(seed, length=7) for seed in range(6)] + [bot_match(9, length=3, resign_at=30)]
@@ -250,6 +252,7 @@ def test_gnubg_imports_every_game_to_the_same_position_and_score(tmp_path: Path)
     assert len(files) > 20
 
 
+@pytest.mark.gnubg
 @pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon is not installed (apt-get install gnubg)")
 def test_a_match_gnubg_plays_without_the_cube_imports(tmp_path: Path) -> None:
     assert GNUBG is not None

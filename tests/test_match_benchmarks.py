@@ -57,6 +57,7 @@ def test_the_outcome_luck_of_a_roll_is_its_worth_to_the_starter() -> None:
     assert luck["win1"] != 0.0
 
 
+@pytest.mark.slow
 def test_outcomes_run_and_merge(tmp_path: Path) -> None:
     checkpoint, data = tmp_path / "c.json", tmp_path / "outcomes.json"
     shown = run("benchmarks/data_tools/outcomes.py", "run", "--games", "3", "--level", "advanced",
@@ -125,6 +126,7 @@ def test_luck_less_results_keep_their_mean() -> None:
     assert result.ci95 > 0.04
 
 
+@pytest.mark.slow
 def test_matchplay_prints_the_rate_less_luck(tmp_path: Path) -> None:
     out = tmp_path / "m.json"
     shown = run("benchmarks/strength/matchplay.py", "--level", "beginner", "--lengths", "3", "--matches", "4",
@@ -163,6 +165,7 @@ def test_a_game_at_a_score_is_worth_the_match_equity_after_it() -> None:
     assert -1.0 <= plain <= 1.0 and math.isfinite(gain)
 
 
+@pytest.mark.slow
 def test_score_games_prints_the_gain(tmp_path: Path) -> None:
     shown = run("benchmarks/strength/score_games.py", "--game", "fevga", "--away", "1,2", "--games", "4", "--jobs", "1")
     assert shown.startswith("fevga at 1-away/2-away (advanced, 4 games): playing the score gains")
@@ -170,6 +173,7 @@ def test_score_games_prints_the_gain(tmp_path: Path) -> None:
         run("benchmarks/strength/score_games.py", "--away", "9,1")
 
 
+@pytest.mark.slow
 def test_met_docs_fills_each_block_from_the_shipped_data(tmp_path: Path) -> None:
     docs = tmp_path / "match-equity.md"
     docs.write_text((ROOT / "docs" / "match-equity.md").read_text())
@@ -210,6 +214,7 @@ def test_the_table_id_covers_only_the_figures_the_games_use() -> None:
     assert matchplay.table_id("tavli") == expected != matchplay.table_id("portes")
 
 
+@pytest.mark.slow
 def test_two_machines_share_a_run_from_either_end_and_merge(tmp_path: Path) -> None:
     first, second = tmp_path / "first.json", tmp_path / "second.json"
     common = ("benchmarks/strength/matchplay.py",

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 WEIGHTS = ROOT / "tavli" / "weights"
 
@@ -16,6 +18,7 @@ def networks(*args: str) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=240)
 
 
+@pytest.mark.slow
 def test_a_network_against_another_and_against_random_play() -> None:
     done = networks("--variant", "fevga", str(WEIGHTS / "fevga.npz"), "--games", "4", "--games-random", "2",
                     "--jobs", "1")
@@ -25,6 +28,8 @@ def test_a_network_against_another_and_against_random_play() -> None:
     assert sum(" vs random (advanced): " in line for line in lines) == 2 and lines[-1].endswith(" s in all")
 
 
+@pytest.mark.gnubg
+@pytest.mark.slow
 def test_a_portes_network_against_gnubg() -> None:
     done = networks("--variant", "portes", str(WEIGHTS / "portes.npz"), "gnubg", "--games", "4", "--games-random",
                     "2", "--jobs", "1")

@@ -255,6 +255,7 @@ def test_portes_shots_from_the_bar(bar: int, rolls: int, enter_fails: int) -> No
     assert mine[4:] == [25, 13, 13, enter_fails]
 
 
+@pytest.mark.slow
 def test_portes_shots_agree_with_the_legal_plays() -> None:
     # every roll with a legal play that hits is counted, at least as far back as that play
     # hits; the rules' forced plays (not looked at) make the two differ now and then
@@ -866,6 +867,7 @@ def test_post2_is_the_average_of_1_ply_values() -> None:
         np.testing.assert_allclose(post2(r, variant.params, net, race()), expected, rtol=0, atol=1e-12)
 
 
+@pytest.mark.slow
 def test_post3_is_the_average_of_2_ply_values() -> None:
     variant = Position.start("portes").variant
     net = random_network(K.PORTES, seed=9)
@@ -888,6 +890,7 @@ def test_pre_is_post_seen_by_the_other_side(depth: int) -> None:
         assert buf.out.tolist() == pytest.approx([1 - w, l2, w2], abs=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_values_are_consistent_probabilities(game: str) -> None:
     variant = Position.start(game).variant
@@ -1007,6 +1010,7 @@ def choice(values: np.ndarray, depth: np.ndarray) -> int:
     return max(range(len(values)), key=lambda k: (depth[k], equity(values[k])))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_deciding_stops_where_one_play_is_left_and_chooses_the_same(game: str) -> None:
     net = random_network(Position.start(game).variant.kernel_id, scale=1.0, seed=3)
@@ -1034,6 +1038,7 @@ def test_deciding_stops_where_one_play_is_left_and_chooses_the_same(game: str) -
 
 # -- training ---------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_train_games_moves_the_network(game: str) -> None:
     pos = Position.start(game)
@@ -1078,6 +1083,7 @@ def test_train_games_learns_that_a_sure_win_is_won() -> None:
     assert buf.out[0] > before[0] and buf.out[1] > before[1] and buf.out[2] < before[2]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("depth", [1, 2])
 def test_train_games_with_lookahead_learns_the_deeper_value(depth: int) -> None:
     # one turn from the start (max_turns=1): the single step goes towards the start's 1-ply (or

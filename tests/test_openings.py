@@ -49,6 +49,7 @@ def test_chosen_takes_the_best_and_those_close_to_it() -> None:
     assert chosen(ranked, OpeningSettings(candidates=2, margin=1.0, most=4)) == ["a", "b", "c", "d"]
 
 
+@pytest.mark.slow
 def test_a_resumed_run_is_the_run_made_at_once(tmp_path: Path) -> None:
     path = tmp_path / "openings.json"
     first = OpeningTables.open(path, OpeningSettings(trials=2))
@@ -70,6 +71,7 @@ def test_a_resumed_run_is_the_run_made_at_once(tmp_path: Path) -> None:
     assert again.runs[-1]["added_trials"] == 0
 
 
+@pytest.mark.slow
 def test_summary_and_markdown(tmp_path: Path) -> None:
     tables = OpeningTables(OpeningSettings(trials=3))
     tables.run(["fevga"], [Dice(6, 6), FIVES], workers=1)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from types import ModuleType
 
+import pytest
 from benchmark_module import ROOT, benchmark
 
 from tavli import BLACK, WHITE, Dice, Position
@@ -40,6 +41,7 @@ def test_phases() -> None:
     assert phase(Position.from_checkers("plakoto", BLACK, {5: 10, 13: 5}, {8: 15})) == "race"
 
 
+@pytest.mark.slow
 def test_every_decision_is_compared_and_loses_nothing_below_zero() -> None:
     module = phase_loss()
     losses, peer = module.measure(Evaluator.for_variant("fevga"), "fevga", 1, 2, 12, random.Random(3))
@@ -78,6 +80,7 @@ def test_the_table() -> None:
     assert lines[-1].endswith(" s in all")
 
 
+@pytest.mark.slow
 def test_bad_input_is_refused_in_one_line() -> None:
     bad = run("/etc/hostname")
     assert bad.returncode == 2 and "cannot read network" in bad.stderr and "Traceback" not in bad.stderr

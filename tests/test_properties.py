@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -311,6 +312,7 @@ def play_random_game(variant_text: str, seed: int) -> int:
     raise AssertionError(f"{variant_text} game {seed} did not end in {MAX_PLIES} plies")
 
 
+@pytest.mark.slow
 @GAMES
 @given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(VARIANTS))
 def test_random_games_match_the_reference(seed: int, variant: str) -> None:
@@ -494,6 +496,7 @@ SPECIAL = {
 }
 
 
+@pytest.mark.slow
 @POSITIONS
 @given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(VARIANTS))
 def test_random_positions_match_the_reference(seed: int, variant: str) -> None:
@@ -506,6 +509,7 @@ def test_random_positions_match_the_reference(seed: int, variant: str) -> None:
         check_roll(pos, ref, Dice(rnd.randint(1, 6), rnd.randint(1, 6)), rnd)
 
 
+@pytest.mark.slow
 @POSITIONS
 @given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(sorted(SPECIAL)))
 def test_closed_board_mother_and_prime_positions_match_the_reference(seed: int, variant: str) -> None:

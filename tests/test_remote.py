@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 import urllib.request
@@ -15,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from conftest import run_tavli, start_tavli
 from rich.console import Console
 
 from tavli.terminal.remote import CLAIM_RETRY, Link, RemoteError, RemoteMatch, game_position, reason_words
@@ -25,9 +24,7 @@ if TYPE_CHECKING:
 
 
 def tavli_join(link: str, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "FORCE_COLOR")}
-    return subprocess.run([sys.executable, "-m", "tavli.cli", "join", link, *args], input=stdin, capture_output=True,
-                          text=True, timeout=300, env=env | {"LANG": "C.UTF-8", "COLUMNS": "100"})
+    return run_tavli("join", link, *args, stdin=stdin, env={"COLUMNS": "100"})
 
 
 def record_of(server: Server, match: str) -> dict[str, Any]:
@@ -59,6 +56,7 @@ def test_a_reason_is_said_in_greek_with_its_values() -> None:
     assert reason_words({"text": "x", "template": "no such template", "params": {}}, "el") == "x"
 
 
+@pytest.mark.slow
 def test_a_match_against_a_bot_is_played_to_its_end(shared_server: Server) -> None:
     links = shared_server.post("/api/matches", {"opponent": "beginner", "length": 1, "games": "portes",
                                                 "seat": "white"})
@@ -96,10 +94,8 @@ def test_a_resignation_is_offered_and_the_bot_takes_two_points(shared_server: Se
 def test_a_friend_joins_later_and_resigns_the_match(shared_server: Server) -> None:
     links = shared_server.post("/api/matches", {"opponent": "friend", "length": 1, "games": "portes",
                                                 "seat": "white"})
-    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
-    proc = subprocess.Popen([sys.executable, "-m", "tavli.cli", "join", shared_server.url + links["play"]],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env | {"LANG": "C.UTF-8", "COLUMNS": "100"})
+    proc = start_tavli("join", shared_server.url + links["play"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, env={"COLUMNS": "100"})
     assert proc.stdout is not None and proc.stdin is not None
     proc.stdin.write("1\n" * 50)  # should White start before the friend comes: his first plays
     proc.stdin.close()
@@ -166,6 +162,7 @@ def test_a_claim_is_asked_once_for_each_absence_and_again_after_a_refusal() -> N
     assert waits[-2] == pytest.approx(CLAIM_RETRY, abs=0.5)  # after a refusal, not at once
 
 
+@pytest.mark.slow
 def test_an_absent_opponents_games_are_claimed(tmp_path: Path) -> None:
     from serve_process import Server
 
@@ -220,6 +217,7 @@ def test_a_seat_taken_first_is_said_and_the_list_comes_again(monkeypatch: pytest
     assert remote.server_address("ftp://h/") is None and remote.server_address("http://h/review") is None
 
 
+@pytest.mark.slow
 def test_an_open_match_is_chosen_from_the_servers_list(tmp_path: Path) -> None:
     from serve_process import Server
 
@@ -259,6 +257,7 @@ def test_an_open_match_is_chosen_from_the_servers_list(tmp_path: Path) -> None:
         server.stop(signal.SIGKILL)
 
 
+@pytest.mark.slow
 def test_a_new_match_is_made_from_the_terminal(shared_server: Server) -> None:
     bot = tavli_join(shared_server.url, "--new", "beginner", "--length", "1", "--games", "fevga", "--seat", "black",
                      stdin="1\n" * 400)
@@ -266,10 +265,9 @@ def test_a_new_match_is_made_from_the_terminal(shared_server: Server) -> None:
     out = " ".join(bot.stdout.split())
     assert "Spectators' link: http://127.0.0.1:" in out and "Send your friend" not in out
     assert "Joined the match: White 0, Black 0 · match to 1." in out and "wins the match" in out
-    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
-    proc = subprocess.Popen([sys.executable, "-m", "tavli.cli", "join", shared_server.url, "--new", "friend",
-                             "--length", "2", "--mother-pin", "single"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env | {"LANG": "C.UTF-8", "COLUMNS": "100"})
+    proc = start_tavli("join", shared_server.url, "--new", "friend", "--length", "2", "--mother-pin", "single",
+                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       env={"COLUMNS": "100"})
     assert proc.stdout is not None and proc.stdin is not None
     proc.stdin.write("1\n" * 50)
     proc.stdin.close()
@@ -292,6 +290,7 @@ def test_a_new_match_is_made_from_the_terminal(shared_server: Server) -> None:
     assert named.returncode == 2 and "--name has at most 24 letters" in named.stderr
 
 
+@pytest.mark.slow
 def test_a_link_that_leads_nowhere_is_one_line(shared_server: Server) -> None:
     links = shared_server.post("/api/matches", {"opponent": "beginner", "length": 1, "seat": "white"})
     bad = tavli_join(shared_server.url + links["play"].split("#t=")[0] + "#t=not-the-token")

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -17,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_tavli
 from serve_process import Server, alive, children
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection
@@ -64,6 +62,7 @@ def act(ws: ClientConnection, state: Message) -> Message:
         time.sleep(0.2)
 
 
+@pytest.mark.slow
 def test_a_bot_match_survives_kill_9_and_its_dice_check_out(tmp_path: Path, servers: list[Server]) -> None:
     db = tmp_path / "tavli.db"
     servers.append(Server(db))
@@ -93,14 +92,14 @@ def test_a_bot_match_survives_kill_9_and_its_dice_check_out(tmp_path: Path, serv
             state = act(ws, state)
     assert max(state["score"].values()) >= 1
 
-    check = subprocess.run([sys.executable, "-m", "tavli.cli", "verify-dice", second.url + links["play"]],
-                           capture_output=True, text=True, timeout=120)
+    check = run_tavli("verify-dice", second.url + links["play"], timeout=120)
     assert check.returncode == 0, check.stderr
     assert "1 finished game(s) checked" in check.stdout
     second.stop()
     assert second.process.returncode in (0, -signal.SIGTERM)
 
 
+@pytest.mark.slow
 def test_tampered_dice_are_caught(tmp_path: Path, servers: list[Server]) -> None:
     servers.append(Server(tmp_path / "tavli.db"))
     links = servers[0].post("/api/matches", {"opponent": "beginner", "length": 1, "games": "fevga"})
@@ -112,14 +111,12 @@ def test_tampered_dice_are_caught(tmp_path: Path, servers: list[Server]) -> None
         record = json.load(answer)
     saved = tmp_path / "dice.json"
     saved.write_text(json.dumps(record))
-    honest = subprocess.run([sys.executable, "-m", "tavli.cli", "verify-dice", str(saved)],
-                            capture_output=True, text=True, timeout=120)
+    honest = run_tavli("verify-dice", str(saved), timeout=120)
     assert honest.returncode == 0 and "1 finished game(s) checked" in honest.stdout, honest.stderr
     roll = record["games"][0]["rolls"][5]
     roll[0] = roll[0] % 6 + 1  # a dishonest record: one die changed
     saved.write_text(json.dumps(record))
-    check = subprocess.run([sys.executable, "-m", "tavli.cli", "verify-dice", str(saved)],
-                           capture_output=True, text=True, timeout=120)
+    check = run_tavli("verify-dice", str(saved), timeout=120)
     assert check.returncode == 2
     assert check.stderr.count("\n") == 1 and "but the seed gives" in check.stderr
 
@@ -129,22 +126,19 @@ def test_tampered_dice_are_caught(tmp_path: Path, servers: list[Server]) -> None
     (["--port", "70000"], "70000"),
 ])
 def test_bad_serve_options_are_one_line(args: list[str], words: str) -> None:
-    run = subprocess.run([sys.executable, "-m", "tavli.cli", "serve", *args], capture_output=True, text=True,
-                         timeout=120, env={**os.environ, "NO_COLOR": "1"})
+    run = run_tavli("serve", *args, timeout=120, env={"NO_COLOR": "1"})
     assert run.returncode == 2 and words in run.stderr
 
 
 def test_verify_dice_needs_a_match_address() -> None:
-    run = subprocess.run([sys.executable, "-m", "tavli.cli", "verify-dice", "http://127.0.0.1:9/elsewhere"],
-                         capture_output=True, text=True, timeout=120)
+    run = run_tavli("verify-dice", "http://127.0.0.1:9/elsewhere", timeout=120)
     assert run.returncode == 2 and "give the match's address" in run.stderr
 
 
 def test_a_busy_port_fails_at_once_before_the_warm_up() -> None:
     with socket.create_server(("127.0.0.1", 0)) as busy:
         port = busy.getsockname()[1]
-        run = subprocess.run([sys.executable, "-m", "tavli.cli", "serve", "--port", str(port)],
-                             capture_output=True, text=True, timeout=120, env={**os.environ, "NO_COLOR": "1"})
+        run = run_tavli("serve", "--port", str(port), timeout=120, env={"NO_COLOR": "1"})
         assert run.returncode == 2 and f"cannot listen on 127.0.0.1:{port}" in run.stderr
         assert "Getting ready" not in run.stderr  # refused before the warm-up's work
 
@@ -180,6 +174,7 @@ def closed_by_server(s: socket.socket) -> bool:
         return True
 
 
+@pytest.mark.slow
 def test_slow_headers_and_silent_sockets_are_cut_off(tmp_path: Path, servers: list[Server]) -> None:
     servers.append(Server(tmp_path / "tavli.db", options=("--header-timeout", "1.5")))
     server = servers[0]
@@ -224,6 +219,7 @@ def create_codes(server: Server, forwarded: list[str]) -> list[int]:
     return codes
 
 
+@pytest.mark.slow
 def test_forwarded_for_counts_only_from_a_trusted_proxy(tmp_path: Path, servers: list[Server]) -> None:
     servers.append(Server(tmp_path / "tavli.db", options=("--create-limit", "2")))
     forged = ["203.0.113.1", "203.0.113.2", "203.0.113.3"]
@@ -234,6 +230,7 @@ def test_forwarded_for_counts_only_from_a_trusted_proxy(tmp_path: Path, servers:
     assert create_codes(servers[1], ["198.51.100.7"] * 3) == [201, 201, 429]
 
 
+@pytest.mark.slow
 def test_websocket_origins_on_a_real_server(tmp_path: Path, servers: list[Server]) -> None:
     servers.append(Server(tmp_path / "tavli.db", options=("--allow-origin", "https://friends.example")))
     server = servers[0]
@@ -246,9 +243,9 @@ def test_websocket_origins_on_a_real_server(tmp_path: Path, servers: list[Server
     assert refused.value.response.status_code == 403
 
 
+@pytest.mark.slow
 def test_bad_serve_security_options_are_one_line() -> None:
     for args, words in ((["--trusted-proxy", "proxy.example"], "not an IP address"),
                         (["--allow-origin", "friends.example"], "is not an origin")):
-        run = subprocess.run([sys.executable, "-m", "tavli.cli", "serve", "--port", "0", *args],
-                             capture_output=True, text=True, timeout=120, env={**os.environ, "NO_COLOR": "1"})
+        run = run_tavli("serve", "--port", "0", *args, timeout=120, env={"NO_COLOR": "1"})
         assert run.returncode == 2 and words in run.stderr and run.stderr.count("\n") == 1, run.stderr

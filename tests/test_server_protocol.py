@@ -126,6 +126,7 @@ def receive_until(ws: Any, kinds: tuple[str, ...]) -> dict[str, Any]:
     raise AssertionError(f"no {kinds} message came")
 
 
+@pytest.mark.slow
 @given(st.lists(any_text, min_size=1, max_size=12), st.booleans())
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_random_messages_never_corrupt_a_match(server: tuple[TestClient, Path], texts: list[str],

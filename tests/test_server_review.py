@@ -247,6 +247,7 @@ def test_a_match_too_long_for_the_server_is_refused(monkeypatch: pytest.MonkeyPa
         read_match_file(dumps(record).encode())
 
 
+@pytest.mark.slow
 def test_an_uploaded_match_is_reviewed_as_a_stored_one(client: TestClient) -> None:
     record = played_record(("portes", "fevga"), length=2)
     answer = client.post("/api/review", content=dumps(record).encode())

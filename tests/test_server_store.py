@@ -21,7 +21,8 @@ from tavli.server.seats import SEATS, ActionError, settings_of
 from tavli.server.service import MatchService
 from tavli.server.store import ActionRow, Conflict, Store, async_url
 
-URLS = ["sqlite"] + (["postgresql"] if os.environ.get("TAVLI_TEST_POSTGRES") else [])
+URLS = ["sqlite"] + ([pytest.param("postgresql", marks=pytest.mark.postgres)] if os.environ.get("TAVLI_TEST_POSTGRES")
+                     else [])
 
 
 def database(kind: str, tmp_path: Path) -> str:
@@ -210,6 +211,7 @@ def replay(settings: dict[str, Any], seeds: list[bytes], actions: list[ActionRow
     return states
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", URLS)
 def test_every_stored_prefix_of_a_match_can_go_on(kind: str, tmp_path: Path) -> None:
     """A crash can stop the stored actions anywhere (between a roll that cannot be played and its

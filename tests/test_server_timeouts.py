@@ -81,6 +81,7 @@ def test_each_request_on_a_kept_connection_gets_its_own_deadline() -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_a_slow_answer_is_not_cut_off() -> None:
     async def scenario() -> None:
         async with serving() as port:

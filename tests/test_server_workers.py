@@ -8,8 +8,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
@@ -17,12 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_tavli
 from serve_process import Server, alive, children
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 
-pytestmark = pytest.mark.skipif(not os.environ.get("TAVLI_TEST_POSTGRES"),
-                                reason="set TAVLI_TEST_POSTGRES to a PostgreSQL database")
+pytestmark = [pytest.mark.postgres, pytest.mark.skipif(not os.environ.get("TAVLI_TEST_POSTGRES"),
+                                                      reason="set TAVLI_TEST_POSTGRES to a PostgreSQL database")]
 
 Message = dict[str, Any]
 
@@ -76,6 +75,7 @@ def act(ws: ClientConnection, state: Message, *, to_act: bool = False) -> Messag
         time.sleep(0.5)
 
 
+@pytest.mark.slow
 def test_a_move_made_on_one_process_is_seen_on_the_other_without_polling(postgres: str,
                                                                          servers: list[Server]) -> None:
     # polling is off: only PostgreSQL's NOTIFY can bring one process's moves to the other
@@ -109,6 +109,7 @@ def test_a_move_made_on_one_process_is_seen_on_the_other_without_polling(postgre
     assert final["over"] or final["game"]["index"] >= 1, "a new game began: its seed stored by one, read by the other"
 
 
+@pytest.mark.slow
 def test_workers_share_a_port_and_a_killed_worker_loses_no_acknowledged_action(postgres: str,
                                                                                servers: list[Server]) -> None:
     server = Server(postgres, options=("--workers", "2", "--bot-workers", "1"))
@@ -151,6 +152,7 @@ def test_workers_share_a_port_and_a_killed_worker_loses_no_acknowledged_action(p
     assert worker not in workers and len(workers) == 2
 
 
+@pytest.mark.slow
 def test_workers_stop_when_the_supervisor_is_killed(postgres: str, servers: list[Server]) -> None:
     server = Server(postgres, options=("--workers", "2", "--bot-workers", "1"))
     servers.append(server)
@@ -170,6 +172,6 @@ def test_workers_stop_when_the_supervisor_is_killed(postgres: str, servers: list
 
 
 def test_workers_need_postgresql(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "tavli.cli", "serve", "--workers", "2", "--port", "0",
-                           "--database", f"sqlite:///{tmp_path / 'x.db'}"], capture_output=True, text=True, timeout=60)
+    done = run_tavli("serve", "--workers", "2", "--port", "0", "--database", f"sqlite:///{tmp_path / 'x.db'}",
+                     timeout=60)
     assert done.returncode == 2 and "needs PostgreSQL" in done.stderr and len(done.stderr.strip().splitlines()) == 1

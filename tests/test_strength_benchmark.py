@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from types import ModuleType
 
+import pytest
 from benchmark_module import benchmark
 
 from tavli import Dice, Position
@@ -29,6 +30,7 @@ def test_the_trial_level_plays_the_champion_as_the_level_below() -> None:
     assert "3-ply" not in LEVELS  # a level to try, not one of the bots'
 
 
+@pytest.mark.slow
 def test_the_trial_level_searches_three_plies() -> None:
     bot = strength().make_player("3-ply", seed=1, gnubg_ply=0)
     assert bot.name == "3-ply" and bot.level.depth == 3

@@ -4,12 +4,11 @@ learning them; `tavli teach`."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import run_tavli
 
 from tavli import Dice, Position
 from tavli.bots.bearoff import all_home
@@ -73,6 +72,7 @@ def test_one_ply_is_the_mean_over_the_throws_of_the_best_play_by_0_ply(fevga: Ev
     assert SearchTeacher(fevga, 1).probabilities(position).equity == pytest.approx(total / 36, abs=1e-6)
 
 
+@pytest.mark.slow
 def test_a_network_taught_its_own_chances_stays_and_one_taught_its_search_moves_towards_it(fevga: Evaluator) -> None:
     lesson = sample(fevga, "fevga", 1500, seed=7)
     own = fit(fevga.network, label(lesson, SearchTeacher(fevga, 0)), epochs=2, seed=1)
@@ -129,6 +129,7 @@ def test_teachers_are_refused_where_they_cannot_teach(fevga: Evaluator) -> None:
         fit(fevga.network, label(sample(fevga, "fevga", 1), SearchTeacher(fevga, 0)), epochs=1)
 
 
+@pytest.mark.gnubg
 @pytest.mark.skipif(not gnubg_available(), reason="needs GNU Backgammon's module (pip install gnubg)")
 def test_gnu_backgammon_teaches_portes() -> None:
     portes = Evaluator.for_variant("portes")
@@ -144,10 +145,10 @@ def test_gnu_backgammon_teaches_portes() -> None:
     assert taught.before > 0.3 and taught.after < 0.5 * taught.before
 
 
-def tavli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tavli.cli", *args], capture_output=True, text=True, timeout=300)
+tavli = run_tavli
 
 
+@pytest.mark.slow
 def test_tavli_teach_saves_a_network_that_plays_and_learns_again_from_its_lesson(tmp_path: Path,
                                                                                  fevga: Evaluator) -> None:
     out, lesson = tmp_path / "taught.npz", tmp_path / "lesson.npz"

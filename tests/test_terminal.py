@@ -12,13 +12,13 @@ import re
 import select
 import signal
 import subprocess
-import sys
 import time
 from io import StringIO
 from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from conftest import run_tavli, start_tavli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
@@ -241,21 +241,12 @@ def test_quit_asks_first_and_two_humans_see_their_own_side() -> None:
 # -- the real program ---------------------------------------------------------
 
 
-LOCALE = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
-
-
-def plain_env(lang: str = "C.UTF-8") -> dict[str, str]:
-    """The environment for the program: plain text, 100 columns, the locale ``lang``."""
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", *LOCALE)}
-    env["COLUMNS"] = "100"
-    env["LANG"] = lang
-    return env
+WIDE = {"COLUMNS": "100"}
 
 
 def tavli_play(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     """``tavli play ARGS``, keeping no record (tests/test_cli_record.py tests the kept ones)."""
-    return subprocess.run([sys.executable, "-m", "tavli.cli", "play", "--no-save", *args], input=stdin,
-                          capture_output=True, text=True, timeout=120, env=plain_env())
+    return run_tavli("play", "--no-save", *args, stdin=stdin, timeout=120, env=WIDE)
 
 
 def test_bot_match_runs_to_the_end() -> None:
@@ -366,10 +357,9 @@ def default_ctrl_c() -> None:
 
 
 def test_ctrl_c_at_the_prompt_stops_the_program_cleanly() -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "tavli.cli", "play", "--white", "human", "--length", "1",
-                             "--seed", str(human_script().seed)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=plain_env(), preexec_fn=default_ctrl_c)
+    proc = start_tavli("play", "--white", "human", "--length", "1", "--seed", str(human_script().seed),
+                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=WIDE,
+                       preexec_fn=default_ctrl_c)
     assert proc.stdout is not None
     try:
         seen = b""
@@ -497,8 +487,7 @@ def test_the_openings_practice_stops_at_the_end_of_input_and_after_its_rolls() -
         raise EOFError
 
     assert practise_openings("fevga", console=Console(file=StringIO()), read_line=no_more) == PracticeTally()
-    run = subprocess.run([sys.executable, "-m", "tavli.cli", "practise", "fevga", "--rolls", "1", "--seed", "2"],
-                         input="1\n", capture_output=True, text=True, timeout=120, env=plain_env())
+    run = run_tavli("practise", "fevga", "--rolls", "1", "--seed", "2", stdin="1\n", timeout=120, env=WIDE)
     assert run.returncode == 0, run.stderr
     assert "Fevga: 1 played" in run.stdout and "Traceback" not in run.stdout + run.stderr
 
@@ -622,15 +611,15 @@ def test_bots_play_a_whole_tavli_match_in_greek() -> None:
     assert not re.search(r"\d off", out)  # the count of borne-off checkers ("6/off" is notation)
 
 
+@pytest.mark.slow
 def test_the_program_speaks_the_locales_language() -> None:
-    greek = subprocess.run([sys.executable, "-m", "tavli.cli", "practise", "fevga", "--rolls", "1", "--seed", "2"],
-                           input="1\n", capture_output=True, text=True, timeout=120, env=plain_env("el_GR.UTF-8"))
+    greek = run_tavli("practise", "fevga", "--rolls", "1", "--seed", "2", stdin="1\n", timeout=120,
+                      env=WIDE | {"LANG": "el_GR.UTF-8"})
     assert greek.returncode == 0, greek.stderr
     assert "Φεύγα: ζαριές: 1, " in greek.stdout and "Η κίνησή σας με " in greek.stdout
     assert re.search(r"πόντοι χαμένοι: \d,\d{3} \(\d,\d{3} ανά ζαριά\)", greek.stdout)  # Greek's decimal comma
-    english = subprocess.run([sys.executable, "-m", "tavli.cli", "practise", "fevga", "--rolls", "1", "--seed", "2",
-                              "--lang", "en"], input="1\n", capture_output=True, text=True, timeout=120,
-                             env=plain_env("el_GR.UTF-8"))
+    english = run_tavli("practise", "fevga", "--rolls", "1", "--seed", "2", "--lang", "en", stdin="1\n", timeout=120,
+                        env=WIDE | {"LANG": "el_GR.UTF-8"})
     assert "Fevga: 1 played" in english.stdout
 
 

@@ -124,6 +124,7 @@ def test_measuring_strength_is_logged(tmp_path: Path) -> None:
     assert TrainState.load(tmp_path / "p.npz").log == state.log
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["portes", "fevga"])
 def test_the_yardstick_is_logged(tmp_path: Path, variant: str) -> None:
     config = tiny(variant, games=100, yardstick_games=4, eval_games=2)
@@ -141,6 +142,7 @@ def test_the_yardstick_is_logged(tmp_path: Path, variant: str) -> None:
     assert TrainState.load(tmp_path / "c.npz").log == state.log
 
 
+@pytest.mark.slow
 def test_the_yardstick_replays_the_same_dice_and_judges_the_network() -> None:
     untrained = new_state(tiny("fevga"))
     # sixteen games: over four, the luck the shipped network reads into one long game of the
@@ -153,6 +155,7 @@ def test_the_yardstick_replays_the_same_dice_and_judges_the_network() -> None:
     assert first["shipped"] < -0.5
 
 
+@pytest.mark.gnubg
 def test_the_yardstick_measures_against_gnubg_in_portes() -> None:
     pytest.importorskip("gnubg")
     figures = measure_yardstick(new_state(tiny("portes")), games=2, seed=1)
@@ -224,6 +227,7 @@ def test_truncated_checkpoint(trained: tuple[Path, TrainState], tmp_path: Path) 
 
 # -- tavli train ---------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_train_command_and_resume(tmp_path: Path) -> None:
     path = tmp_path / "ck.npz"
     runner = CliRunner()
@@ -243,6 +247,7 @@ def test_train_command_and_resume(tmp_path: Path) -> None:
     assert TrainState.load(path).games == 100
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("field", "option", "value", "other", "refused"), [
     ("explore", "--explore", 0.5, 0.1, "2"),
     ("lookahead", "--lookahead", 1, 0, "3"),
@@ -271,6 +276,7 @@ def test_a_training_setting_trains_otherwise_and_is_kept(tmp_path: Path, field: 
     assert TrainState.load(tmp_path / "c.npz").games == 400
 
 
+@pytest.mark.slow
 def test_alpha_min_is_kept_and_can_be_lowered_on_resume(tmp_path: Path) -> None:
     path = tmp_path / "c.npz"
     args = ["train", "--variant", "fevga", "--checkpoint", str(path), "--threads", "1", "--hidden", "5",
@@ -311,6 +317,7 @@ def test_widening_keeps_every_value(trained: tuple[Path, TrainState]) -> None:
     assert state.network[0].shape[1] == 10
 
 
+@pytest.mark.slow
 def test_train_widens_on_resume_and_the_new_units_learn(tmp_path: Path) -> None:
     path = tmp_path / "c.npz"
     args = ["train", "--variant", "fevga", "--checkpoint", str(path), "--threads", "1", "--eval-every", "0"]
@@ -377,6 +384,7 @@ def test_plot_training_draws_every_game(trained: tuple[Path, TrainState], tmp_pa
     assert missing.exit_code == 2 and "does not exist" in missing.output
 
 
+@pytest.mark.slow
 def test_train_reports_the_yardstick(tmp_path: Path) -> None:
     path = tmp_path / "y.npz"
     args = ["train", "--variant", "fevga", "--checkpoint", str(path), "--threads", "1", "--hidden", "5",
@@ -392,6 +400,7 @@ def test_train_reports_the_yardstick(tmp_path: Path) -> None:
     assert TrainState.load(path).config.yardstick_games == 0  # a resume takes the new setting
 
 
+@pytest.mark.slow
 def test_without_gnubg_the_yardstick_leaves_it_out(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from tavli.bots import gnubg_player
     monkeypatch.setattr(gnubg_player, "available", lambda: False)  # as where the module is not installed
@@ -406,6 +415,7 @@ def test_without_gnubg_the_yardstick_leaves_it_out(monkeypatch: pytest.MonkeyPat
 
 
 
+@pytest.mark.slow
 def test_a_slow_run_saves_by_the_clock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # far fewer games than checkpoint_every: only the clock brings a save before the last one
     import tavli.bots.training as T

@@ -112,6 +112,7 @@ def in_readers_numbers(play: str, mover: str, reader: dict[str, Any]) -> str:
     return re.sub(r"(?<!\()\b\d+\b(?!\))", renumbered, play)
 
 
+@pytest.mark.slow
 def test_a_whole_game_against_a_bot(context: BrowserContext, shared_server: Server) -> None:
     page = context.new_page()
     errors: list[str] = []
@@ -175,6 +176,7 @@ def test_a_whole_game_against_a_bot(context: BrowserContext, shared_server: Serv
     assert not errors
 
 
+@pytest.mark.slow
 def test_two_friends_and_a_spectator(browser: Browser, shared_server: Server) -> None:
     first_ctx, second_ctx, watch_ctx = (browser.new_context() for _ in range(3))
     try:
@@ -234,6 +236,7 @@ def test_two_friends_and_a_spectator(browser: Browser, shared_server: Server) ->
             ctx.close()
 
 
+@pytest.mark.slow
 def test_reload_and_a_killed_server_lose_nothing(context: BrowserContext, tmp_path: Path) -> None:
     db = tmp_path / "tavli.db"
     server = Server(db)
@@ -439,7 +442,6 @@ def test_bad_links_get_a_page_in_the_players_language(browser: Browser, shared_s
         ctx.close()
 
 
-STATIC = Path(__file__).resolve().parent.parent / "tavli" / "server" / "static"
 PROPER_NAMES = {"English", "GNU", "Backgammon"}  # the language switch names English in English; a program's name
 
 
@@ -455,34 +457,6 @@ def english_words(page: Page) -> set[str]:
         return seen;
     }""")
     return set(re.findall(r"[A-Za-z]{2,}", str(text))) - PROPER_NAMES
-
-
-def test_every_string_has_both_languages(browser: Browser, shared_server: Server) -> None:
-    page = browser.new_page()
-    try:
-        page.goto(shared_server.url + "/")
-        strings = page.evaluate("import('/static/strings.js').then(m => m.STRINGS)")
-    finally:
-        page.close()
-    assert set(strings) == {"en", "el"}
-    assert set(strings["en"]) == set(strings["el"])
-    assert all(strings[lang][key].strip() for lang in strings for key in strings[lang])
-    used: set[str] = set()
-    for path in STATIC.glob("*.html"):
-        used |= set(re.findall(r'data-i18n(?:-placeholder)?="([^"]+)"', path.read_text()))
-    for path in STATIC.glob("*.js"):
-        used |= set(re.findall(r'\bt\("([^"]+)"', path.read_text()))
-    assert used - set(strings["en"]) == set(), "strings used but not defined"
-    # the keys made up at run time: error codes, reasons, bot levels
-    from tavli.bots.neural import LEVELS
-    from tavli.server.view import WHY
-    for code in ("bad-message", "too-large", "rate-limited", "not-joined", "bad-token", "not-your-turn",
-                 "spectator", "illegal", "match-over", "not-absent", "offer-pending", "no-offer"):
-        assert f"error-{code}" in strings["el"], code
-    for why in [*WHY.values(), "claimed", "other"]:
-        assert f"why-{why}" in strings["el"], why
-    for level in LEVELS:
-        assert f"level-{level}" in strings["el"] and f"levelDesc-{level}" in strings["el"], level
 
 
 def test_greek_pages_show_no_english(browser: Browser, shared_server: Server) -> None:
@@ -523,6 +497,7 @@ def test_greek_pages_show_no_english(browser: Browser, shared_server: Server) ->
         ctx.close()
 
 
+@pytest.mark.slow
 def test_friends_answer_a_resignation_and_agree_a_rematch(browser: Browser, shared_server: Server) -> None:
     contexts = [browser.new_context(**PHONE) for _ in range(2)]
     try:
@@ -584,6 +559,7 @@ def test_friends_answer_a_resignation_and_agree_a_rematch(browser: Browser, shar
             ctx.close()
 
 
+@pytest.mark.slow
 def test_an_open_match_is_taken_from_the_start_page(browser: Browser, shared_server: Server) -> None:
     contexts = [browser.new_context(**PHONE) for _ in range(2)]
     try:
@@ -649,6 +625,7 @@ def test_a_move_typed_in_notation(context: BrowserContext, shared_server: Server
     expect(page.locator("[data-testid=typed]")).to_be_hidden()  # the opponent's turn
 
 
+@pytest.mark.slow
 def test_two_players_on_one_device(browser: Browser, shared_server: Server) -> None:
     ctx = browser.new_context(**PHONE)
     try:

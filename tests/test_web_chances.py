@@ -23,6 +23,7 @@ def shown(page: Page) -> tuple[float, float]:
     return tuple(float(text.split()[-1].rstrip("%").replace(",", ".")) for text in (white, black))  # type: ignore[return-value]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("width", "height"), [(1366, 768), (390, 844)])
 def test_spectators_see_the_chances_and_players_choose(browser: Browser, shared_server: Server,
                                                         width: int, height: int) -> None:

@@ -24,6 +24,7 @@ def shown(page: Page, game: str, roll: str, play: str) -> None:
                            "window.tavliOpenings.roll === r && window.tavliOpenings.play === p", arg=[game, roll, play])
 
 
+@pytest.mark.slow
 def test_the_openings_page(browser: Browser, shared_server: Server) -> None:
     ctx = browser.new_context(viewport={"width": 1366, "height": 768})
     try:

@@ -34,6 +34,7 @@ def board_after(page: Page, position: Position, play: str, dice: Dice) -> None:
     board_shows_position(page, position.play(play, dice))
 
 
+@pytest.mark.slow
 def test_the_position_page(browser: Browser, shared_server: Server) -> None:
     ctx = browser.new_context(viewport={"width": 1366, "height": 768})
     try:
@@ -162,6 +163,7 @@ def test_the_position_page_on_a_phone_and_in_greek(browser: Browser, shared_serv
         ctx.close()
 
 
+@pytest.mark.slow
 def test_a_position_set_up_on_the_board(browser: Browser, shared_server: Server) -> None:
     ctx = browser.new_context(viewport={"width": 1366, "height": 768})
     try:

@@ -33,6 +33,7 @@ def move(page: Page, *steps: tuple[int, int]) -> None:
         page.click(f"[data-point='{dst}']")
 
 
+@pytest.mark.slow
 def test_practising_the_openings(browser: Browser, shared_server: Server) -> None:
     ctx = browser.new_context(viewport={"width": 1366, "height": 768})
     try:

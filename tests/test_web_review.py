@@ -58,6 +58,7 @@ def played_match(page: Page, url: str, games: str = "plakoto") -> str:
     return str(links["match"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("width", "height"), [(1366, 768), (390, 844)])
 def test_the_review_of_a_finished_match(browser: Browser, shared_server: Server, width: int, height: int) -> None:
     ctx = browser.new_context(viewport={"width": width, "height": height})
@@ -189,6 +190,7 @@ def click_play(page: Page, s: dict[str, Any], index: int) -> None:
     expect(page.locator("[data-testid=confirm]")).to_be_visible()
 
 
+@pytest.mark.slow
 def test_hints_and_the_tutor_against_a_bot(browser: Browser, shared_server: Server) -> None:
     ctx = browser.new_context(viewport={"width": 1366, "height": 768})
     try:
@@ -251,6 +253,7 @@ def test_hints_and_the_tutor_against_a_bot(browser: Browser, shared_server: Serv
         ctx.close()
 
 
+@pytest.mark.slow
 def test_a_match_file_is_reviewed(browser: Browser, shared_server: Server, tmp_path: Path) -> None:
     record = played_record()
     (tmp_path / "match.json").write_text(dumps(record))

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from tavli.bots.neural import DEFAULT_LEVEL, LEVELS
+from tavli.bots.levels import DEFAULT_LEVEL, LEVELS
 from tavli.errors import Reason
 from tavli.formats.record import dumps
 from tavli.server import limits
@@ -23,8 +23,11 @@ from tavli.server.position_analysis import PositionAnalysisError, position_json
 from tavli.server.responses import error
 from tavli.server.review import read_match_file
 from tavli.server.seats import MATCH_ID, ActionError, MatchRequestError, SeatTaken
+from tavli.server.service import MatchService
 from tavli.server.view import joined
 from tavli.study.openings import OpeningsError
+
+Stored = TypeVar("Stored")
 
 
 async def health(request: Request) -> Response:
@@ -85,33 +88,28 @@ async def take_open_seat(request: Request) -> Response:
 
 
 async def dice(request: Request) -> Response:
-    context = context_of(request)
-    match_id = request.path_params["match_id"]
-    if not MATCH_ID.fullmatch(match_id):
+    if not MATCH_ID.fullmatch(request.path_params["match_id"]):
         return error("no such match", 404)
-    try:
-        record = await context.service.dice_record(match_id)
-    except ActionError as exc:
-        return error(exc, 500)
-    finally:
-        context.unwatched(match_id)
-    if record is None:
-        return error("no such match", 404)
-    return JSONResponse(record)
+    record = await stored(request, MatchService.dice_record)
+    return record if isinstance(record, Response) else JSONResponse(record)
 
 
 async def match_record(request: Request) -> Response:
+    record = await stored(request, MatchService.match_record)
+    return record if isinstance(record, Response) else Response(dumps(record), media_type="application/json")
+
+
+async def stored(request: Request, read: Callable[[MatchService, str], Awaitable[Stored | None]]) -> Stored | Response:
+    """What ``read`` finds of the request's match in the database, or the error to answer with."""
     context = context_of(request)
     match_id = request.path_params["match_id"]
     try:
-        record = await context.service.match_record(match_id)
+        found = await read(context.service, match_id)
     except ActionError as exc:
         return error(exc, 500)
     finally:
         context.unwatched(match_id)
-    if record is None:
-        return error("no such match", 404)
-    return Response(dumps(record), media_type="application/json")
+    return error("no such match", 404) if found is None else found
 
 
 async def analysis(request: Request) -> Response:

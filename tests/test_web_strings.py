@@ -1,0 +1,71 @@
+"""The web app's words (``tavli/server/static/strings.js``): every string in English and Greek,
+every key the pages use defined, and the keys made up at run time (errors, reasons, bot levels)
+there too. Read as text, without a browser: the file is one object literal, a key and a string on
+each line."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tavli.bots import LEVELS
+from tavli.server.view import WHY
+
+STATIC = Path(__file__).resolve().parent.parent / "tavli" / "server" / "static"
+ENTRY = re.compile(r'^ {4}"?([\w-]+)"?: (".*"),?$')
+ERROR_CODES = ("bad-message", "too-large", "rate-limited", "not-joined", "bad-token", "not-your-turn",
+               "spectator", "illegal", "match-over", "not-absent", "offer-pending", "no-offer")
+
+
+def read_strings(source: str) -> dict[str, dict[str, str]]:
+    """``STRINGS`` of strings.js: each language's block (``  en: {`` to ``  },``), a key a line."""
+    strings: dict[str, dict[str, str]] = {}
+    body = source[source.index("export const STRINGS = {"):]
+    for block in re.finditer(r"^ {2}(\w+): \{\n(.*?)^ {2}\},", body, re.M | re.S):
+        words = strings.setdefault(block.group(1), {})
+        for line in block.group(2).splitlines():
+            entry = ENTRY.match(line)
+            assert entry, f"not a key and a string: {line!r}"
+            words[entry.group(1)] = json.loads(entry.group(2))
+    return strings
+
+
+@pytest.fixture(scope="module")
+def strings() -> dict[str, dict[str, str]]:
+    return read_strings((STATIC / "strings.js").read_text(encoding="utf-8"))
+
+
+def test_every_string_has_both_languages(strings: dict[str, dict[str, str]]) -> None:
+    assert set(strings) == {"en", "el"}
+    assert len(strings["en"]) > 300
+    assert set(strings["en"]) == set(strings["el"])
+    assert all(strings[lang][key].strip() for lang in strings for key in strings[lang])
+
+
+def test_every_key_the_pages_use_is_defined(strings: dict[str, dict[str, str]]) -> None:
+    used: set[str] = set()
+    for path in STATIC.glob("*.html"):
+        used |= set(re.findall(r'data-i18n(?:-placeholder)?="([^"]+)"', path.read_text(encoding="utf-8")))
+    for path in STATIC.glob("*.js"):
+        used |= set(re.findall(r'\bt\("([^"]+)"', path.read_text(encoding="utf-8")))
+    assert used - set(strings["en"]) == set(), "strings used but not defined"
+
+
+def test_the_keys_made_at_run_time_are_there(strings: dict[str, dict[str, str]]) -> None:
+    for code in ERROR_CODES:
+        assert f"error-{code}" in strings["el"], code
+    for why in [*WHY.values(), "claimed", "other"]:
+        assert f"why-{why}" in strings["el"], why
+    for level in LEVELS:
+        assert f"level-{level}" in strings["el"] and f"levelDesc-{level}" in strings["el"], level
+
+
+def test_a_missing_greek_word_is_found() -> None:
+    source = 'export const STRINGS = {\n  en: {\n    title: "Tavli",\n    "a-b": "x \\"y\\"",\n  },\n' \
+             '  el: {\n    title: "Τάβλι",\n  },\n};\n'
+    strings = read_strings(source)
+    assert strings["en"] == {"title": "Tavli", "a-b": 'x "y"'}
+    assert set(strings["en"]) != set(strings["el"])
