@@ -1,4 +1,5 @@
-"""Neural evaluators for the three games, search, and the bots' levels.
+"""Neural evaluators for the three games, and the bots that play by them at each level
+(``tavli.bots.levels``).
 
 Each game has a network trained by self-play (see ``tavli.bots.training`` and
 docs/training.md); its weights ship in ``tavli/weights``. An evaluator

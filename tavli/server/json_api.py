@@ -16,7 +16,7 @@ from tavli.bots.levels import DEFAULT_LEVEL, LEVELS
 from tavli.errors import Reason
 from tavli.formats.record import dumps
 from tavli.server import limits
-from tavli.server.context import context_of
+from tavli.server.context import AppContext, context_of
 from tavli.server.limits import MAX_FILE_BYTES, client_of, json_body, read_body
 from tavli.server.openings_view import openings_json, practice_json, roll_json
 from tavli.server.position_analysis import PositionAnalysisError, position_json
@@ -45,13 +45,10 @@ def too_many_matches(request: Request) -> Response:
 
 
 async def new_match(request: Request) -> Response:
-    context = context_of(request)
-    client = client_of(request)
-    body = await json_body(request, context.options.request_seconds)
-    if isinstance(body, Response):
-        return body
-    if not context.creations.allow(client):
-        return too_many_matches(request)
+    asked = await match_request(request)
+    if isinstance(asked, Response):
+        return asked
+    context, client, body = asked
     try:
         answer = await context.service.create(body)
     except (ValueError, TypeError, RecursionError) as exc:  # only valid requests count
@@ -66,16 +63,18 @@ async def open_matches(request: Request) -> Response:
     return JSONResponse({"matches": listed}, headers={"Cache-Control": "no-store"})
 
 
-async def take_open_seat(request: Request) -> Response:
-    context = context_of(request)
-    client = client_of(request)
-    body = await json_body(request, context.options.request_seconds)
-    if isinstance(body, Response):
-        return body
+def name_only(body: object) -> str | None:
+    """Why a request to take an open seat is refused, if it is: it may give a name and nothing else."""
     if not isinstance(body, dict) or set(body) - {"name"}:
-        return error("the request is a JSON object with at most a name", 400)
-    if not context.creations.allow(client):  # taking a seat counts as making a match
-        return too_many_matches(request)
+        return "the request is a JSON object with at most a name"
+    return None
+
+
+async def take_open_seat(request: Request) -> Response:
+    asked = await match_request(request, name_only)  # taking a seat counts as making a match
+    if isinstance(asked, Response):
+        return asked
+    context, client, body = asked
     try:
         answer = await context.service.take_open_seat(request.path_params["match_id"], body.get("name"))
     except SeatTaken as exc:
@@ -85,6 +84,24 @@ async def take_open_seat(request: Request) -> Response:
         context.creations.refund(client)
         return error(exc, 400)
     return JSONResponse(answer, status_code=201)
+
+
+async def match_request(request: Request, refuse: Callable[[object], str | None] | None = None,
+                        ) -> tuple[AppContext, str, Any] | Response:
+    """The JSON body of a request that makes a match, with the context and the client it counts for,
+    once the client may make another; else the error to answer with. ``refuse`` says why a body is
+    refused before it counts."""
+    context = context_of(request)
+    client = client_of(request)
+    body = await json_body(request, context.options.request_seconds)
+    if isinstance(body, Response):
+        return body
+    why = refuse(body) if refuse is not None else None
+    if why is not None:
+        return error(why, 400)
+    if not context.creations.allow(client):
+        return too_many_matches(request)
+    return context, client, body
 
 
 async def dice(request: Request) -> Response:
