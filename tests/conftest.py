@@ -55,6 +55,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput"):
         return  # an xdist worker: the controller has filled the cache already
+    if (getattr(config.option, "numprocesses", None) or 0) >= 2:
+        # the other core compiles what the warm-up below leaves alone (tests/compile_ahead.py)
+        ahead = subprocess.Popen([sys.executable, str(Path(__file__).with_name("compile_ahead.py"))],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        config.add_cleanup(lambda: (ahead.kill(), ahead.wait()))
     from tavli import Dice, Position
 
     # The first calls compile the numba kernel and cache it on disk, so the
