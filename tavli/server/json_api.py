@@ -63,10 +63,10 @@ async def open_matches(request: Request) -> Response:
     return JSONResponse({"matches": listed}, headers={"Cache-Control": "no-store"})
 
 
-def name_only(body: object) -> str | None:
+def name_only(body: object) -> Reason | None:
     """Why a request to take an open seat is refused, if it is: it may give a name and nothing else."""
     if not isinstance(body, dict) or set(body) - {"name"}:
-        return "the request is a JSON object with at most a name"
+        return Reason("the request is a JSON object with at most a name")
     return None
 
 
@@ -86,7 +86,7 @@ async def take_open_seat(request: Request) -> Response:
     return JSONResponse(answer, status_code=201)
 
 
-async def match_request(request: Request, refuse: Callable[[object], str | None] | None = None,
+async def match_request(request: Request, refuse: Callable[[object], Reason | None] | None = None,
                         ) -> tuple[AppContext, str, Any] | Response:
     """The JSON body of a request that makes a match, with the context and the client it counts for,
     once the client may make another; else the error to answer with. ``refuse`` says why a body is
