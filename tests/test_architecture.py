@@ -365,3 +365,24 @@ def test_a_stale_name_in_the_docs_is_found(tree: dict[str, Module]) -> None:
     assert unknown_name("tavli.bots.neural.Nothing", tree) == "tavli.bots.neural has no Nothing"
     assert named_paths("run `python benchmarks/speed/speed.py` (docs/web.md)") == {
         "benchmarks/speed/speed.py", "docs/web.md"}
+
+
+# -- the old names of the modules that moved -----------------------------------------------------
+
+
+def test_the_old_module_names_still_import_with_a_warning() -> None:
+    import importlib
+    import sys
+
+    import tavli
+
+    assert set(tavli._MOVED) >= {"tavli.record", "tavli.analysis", "tavli.neural", "tavli.met"}
+    for old, new in tavli._MOVED.items():
+        sys.modules.pop(old, None)
+        with pytest.warns(DeprecationWarning, match=f"{old} is now {new}"):
+            module = importlib.import_module(old)
+        assert module is importlib.import_module(new) and module.__spec__ is not None
+        assert module.__name__ == module.__spec__.name == new  # the module keeps its own name and spec
+    from tavli.record import MatchRecord  # the old way of writing it, as user code has it
+
+    assert MatchRecord.__module__ == "tavli.formats.record"
