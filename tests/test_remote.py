@@ -114,7 +114,14 @@ def test_a_friend_joins_later_and_resigns_the_match(shared_server: Server) -> No
         friend.send(json.dumps({"type": "hello", "token": links["friend"].split("#t=")[1]}))
         state = json.loads(friend.recv(timeout=30))
         assert state["you"] == "black"
-        friend.send(json.dumps({"type": "resign", "seq": state["seq"], "match": True}))
+        # White's program may act between the friend's hello and his resignation, which then comes
+        # stale: he resigns again at the newer state (as the page does) until the match is over
+        while not state.get("over"):
+            friend.send(json.dumps({"type": "resign", "seq": state["seq"], "match": True}))
+            answer = json.loads(friend.recv(timeout=30))
+            while answer.get("type") != "state":
+                answer = json.loads(friend.recv(timeout=30))
+            state = answer
         proc.wait(timeout=120)  # not communicate(): the reader thread has the output
     reader.join(timeout=30)
     out = " ".join("".join(seen).split())
