@@ -177,6 +177,9 @@ def test_hostile_messages_change_nothing(client: TestClient) -> None:
             ('{"type": "hello", "token": "again"}', "bad-message"),
             ("[" * 3000 + "]" * 3000, "too-large"),
             ("[" * 2000 + "]" * 2000, "bad-message"),
+            # a lone UTF-16 surrogate in an escape: answered, not a dropped connection
+            ('{"type": "ping", "id": "\\ud800"}', "bad-message"),
+            ('{"type": "hello", "token": "t", "name": "\\udfff"}', "bad-message"),
         ]
         for text, code in bad:
             ws.send_text(text)

@@ -63,6 +63,8 @@ def test_parse_reads_each_message_type() -> None:
     ('{"type": "ping", "x": 1}', "x: Extra inputs"),
     ('{"type": "hello", "token": ""}', "token"),
     ('{"type": "ping", "id": [1]}', "id"),
+    ('{"type": "ping", "id": "\\ud800"}', "not JSON"),  # a lone surrogate: no string can be sent back
+    ('{"type": "play", "seq": 1, "play": "8/5 \\udc00"}', "not JSON"),
 ])
 def test_parse_errors_are_one_line(text: str, words: str) -> None:
     with pytest.raises(MessageError) as info:

@@ -10,9 +10,9 @@ tavli.server.protocol.MessageError: seq: Input should be a valid integer
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 MAX_MESSAGE_BYTES = 4096
@@ -125,7 +125,9 @@ def parse(text: str | bytes) -> Message:
     if size_in_bytes(text) > MAX_MESSAGE_BYTES:
         raise MessageError(f"messages are at most {MAX_MESSAGE_BYTES} bytes", "too-large")
     try:
-        data = json.loads(text)
+        # orjson, strict where json is not: a lone UTF-16 surrogate (``"\ud800"``) is refused here,
+        # since no reply could carry it back (every reply is UTF-8)
+        data = orjson.loads(text)
     except (ValueError, RecursionError):
         raise MessageError("the message is not JSON") from None
     if not isinstance(data, dict):
@@ -146,7 +148,7 @@ def parse(text: str | bytes) -> Message:
 def message_id(text: str | bytes) -> str | int | None:
     """The ``id`` of a message that could not be read, if it has a usable one (to echo it)."""
     try:
-        data = json.loads(text) if size_in_bytes(text) <= MAX_MESSAGE_BYTES else None
+        data = orjson.loads(text) if size_in_bytes(text) <= MAX_MESSAGE_BYTES else None
     except (ValueError, RecursionError):
         return None
     value = data.get("id") if isinstance(data, dict) else None
