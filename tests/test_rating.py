@@ -34,10 +34,11 @@ weights = st.floats(0.1, 10)
 def test_the_papers_worked_example() -> None:
     new = update(PAPER_PLAYER, PAPER_RESULTS, tau=0.5)
     # the paper's figures on the Glicko-2 scale, to its four decimals: μ′ = −0.2069, φ′ = 0.8722
-    assert round((new.rating - 1500) / SCALE, 4) == -0.2069
+    mu = (new.rating - 1500) / SCALE
+    assert round(mu, 4) == -0.2069
     assert round(new.deviation / SCALE, 4) == 0.8722
-    # r′ = 173.7178 μ′ + 1500 from the paper's rounded μ′ is its 1464.06; unrounded it is 1464.05
-    assert round(173.7178 * -0.2069 + 1500, 2) == 1464.06
+    # the paper converts its μ′ rounded to four decimals, which gives its 1464.06; unrounded it is 1464.05
+    assert round(SCALE * round(mu, 4) + 1500, 2) == 1464.06
     assert new.rating == pytest.approx(1464.06, abs=0.01)
     assert round(new.deviation, 2) == 151.52
     assert math.floor(new.volatility * 100_000) / 100_000 == 0.05999  # the paper's σ′, its first five decimals
