@@ -94,7 +94,10 @@ def test_a_move_made_on_one_process_is_seen_on_the_other_without_polling(postgre
         sockets = {"white": white, "black": black}
         latest["white"] = receive(white, lambda m: m["type"] == "state" and m["players"]["black"]["connected"])
         actions = 0
-        while not latest["white"]["over"] and actions < 300:
+        in_new_game = 0  # actions of the second game, whose dice come from a seed the other process stored
+        # a game of plain plays can run past 300 actions (seen): play on until the second game has
+        # gone a few turns, however long the first one takes
+        while not latest["white"]["over"] and in_new_game < 6 and actions < 1500:
             mover = latest["white"]["turn"]
             other = "black" if mover == "white" else "white"
             latest[mover] = act(sockets[mover], latest[mover])
@@ -104,6 +107,7 @@ def test_a_move_made_on_one_process_is_seen_on_the_other_without_polling(postgre
             assert latest[other]["seq"] == target
             assert latest[other]["game"]["position"] == latest[mover]["game"]["position"]
             actions += 1
+            in_new_game += latest[other]["game"]["index"] >= 1
     assert actions > 20
     final = latest["white"]
     assert final["over"] or final["game"]["index"] >= 1, "a new game began: its seed stored by one, read by the other"
