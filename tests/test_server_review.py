@@ -20,6 +20,7 @@ from tavli.dice import DiceRoller
 from tavli.formats.mat import export_mat
 from tavli.formats.record import MatchRecord, PlayerInfo, dumps, loads
 from tavli.match import Match, MatchSettings
+from tavli.server.context import context_of
 from tavli.server.limits import MAX_FILE_BYTES
 from tavli.server.review import REVIEW_DEPTH, MatchFileError, read_match_file, review_json
 from tavli.study.analysis import evaluate_decision
@@ -90,7 +91,7 @@ def test_a_finished_match_is_reviewed_stored_and_agrees_with_the_library(db: Pat
     with make_client(db) as client:
         answer = client.get(f"/api/matches/{mid}/analysis")
         assert answer.status_code == 200 and answer.json() == found
-        assert not client.app.state.reviewer.jobs  # type: ignore[attr-defined]
+        assert not context_of(client.app).reviewer.jobs  # type: ignore[arg-type]
         page = client.get(f"/match/{mid}/review")
         assert page.status_code == 200 and "review.js" in page.text
 

@@ -68,8 +68,5 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
     # X-Forwarded-For counts only from the proxies the operator names (uvicorn's own trust is off)
     middleware = [Middleware(ProxyHeadersMiddleware, trusted_hosts=proxies)] if proxies else []
     app = Starlette(routes=pages.ROUTES + json_api.ROUTES + websocket.ROUTES, lifespan=lifespan, middleware=middleware)
-    app.state.context = context
-    app.state.service = context.service
-    app.state.hub = context.hub
-    app.state.reviewer = context.reviewer
+    app.state.context = context  # what the handlers share (tavli.server.context.context_of)
     return app

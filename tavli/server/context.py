@@ -12,19 +12,8 @@ from starlette.applications import Starlette
 from starlette.requests import HTTPConnection
 
 from tavli.server.hub import Hub
-from tavli.server.limits import (
-    ANALYSES_AT_ONCE,
-    ANALYSES_PER_MINUTE,
-    CONNECTIONS_PER_ADDRESS,
-    FILE_REVIEWS_PER_MINUTE,
-    HELLO_SECONDS,
-    MATCHES_PER_MINUTE,
-    MESSAGE_BURST,
-    MESSAGES_PER_SECOND,
-    REQUEST_SECONDS,
-    RateLimiter,
-)
-from tavli.server.review import REVIEW_DEPTH, Reviewer
+from tavli.server.limits import ANALYSES_AT_ONCE, RateLimiter
+from tavli.server.review import Reviewer
 from tavli.server.service import MatchService
 from tavli.server.store import Store
 
@@ -36,17 +25,18 @@ POLL_SECONDS = 2.0
 class AppOptions:
     """The settings of ``create_app`` the handlers read (see its docstring)."""
 
-    matches_per_minute: int = MATCHES_PER_MINUTE
-    analyses_per_minute: int = ANALYSES_PER_MINUTE
-    file_reviews_per_minute: int = FILE_REVIEWS_PER_MINUTE
-    messages_per_second: float = MESSAGES_PER_SECOND
-    message_burst: float = MESSAGE_BURST
-    connections_per_address: int = CONNECTIONS_PER_ADDRESS
-    hello_seconds: float = HELLO_SECONDS
-    request_seconds: float = REQUEST_SECONDS
-    origins: frozenset[str] = frozenset()
+    # no defaults here: create_app's signature is the one place that gives them
+    matches_per_minute: int
+    analyses_per_minute: int
+    file_reviews_per_minute: int
+    messages_per_second: float
+    message_burst: float
+    connections_per_address: int
+    hello_seconds: float
+    request_seconds: float
+    origins: frozenset[str]
     """The web origins besides the server's own whose pages may open WebSockets."""
-    poll_seconds: float = POLL_SECONDS
+    poll_seconds: float
 
 
 @dataclass(eq=False)
@@ -74,8 +64,8 @@ class AppContext:
     """Set when the app stops: the background jobs end."""
 
     @classmethod
-    def build(cls, database: str, options: AppOptions, *, claim_after: float = 120.0, bot_delay: float = 0.0,
-              bot_workers: int = 0, review_depth: int = REVIEW_DEPTH) -> AppContext:
+    def build(cls, database: str, options: AppOptions, *, claim_after: float, bot_delay: float, bot_workers: int,
+              review_depth: int) -> AppContext:
         store = Store(database)
         service = MatchService(store, claim_after=claim_after, bot_delay=bot_delay, bot_workers=bot_workers)
         return cls(options, store, service, Hub(service), Reviewer(service, review_depth),
