@@ -9,7 +9,7 @@ import pytest
 from benchmark_module import benchmark
 
 from tavli import Dice, Position
-from tavli.bots.neural import LEVELS
+from tavli.bots.levels import LEVELS
 
 
 def strength() -> ModuleType:

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 from tavli import Dice, Position
 from tavli.bots.duel import duel
+from tavli.bots.levels import LEVELS
 from tavli.bots.match_equity import MatchScore
-from tavli.bots.neural import LEVELS, Evaluator, NeuralBot
+from tavli.bots.neural import Evaluator, NeuralBot
 from tavli.engines.tavli_protocol import Engine, EngineClient, EngineProtocolError
 from tavli.match import MatchSettings
 

@@ -23,7 +23,8 @@ import sys
 import time
 
 from tavli.dice import Dice
-from tavli.study.openings import GAMES, OPENING_ROLLS, OpeningsError, OpeningSettings, OpeningTables
+from tavli.study.openings import OPENING_ROLLS, OpeningsError, OpeningSettings, OpeningTables
+from tavli.variants import GAMES
 
 
 def _rolls(text: str) -> list[Dice]:

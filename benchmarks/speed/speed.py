@@ -53,7 +53,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository r
 from benchmarks.goals import Goal, goal_table, verdict
 from tavli import Dice, LegalPlays, Position
 from tavli.bots import Player
-from tavli.bots.neural import DEFAULT_LEVEL, LEVELS, Evaluator, NeuralBot
+from tavli.bots.levels import DEFAULT_LEVEL, LEVELS
+from tavli.bots.neural import Evaluator, NeuralBot
 from tavli.bots.training import CHUNK, TrainConfig, Trainer, new_state
 from tavli.variants import GAMES
 

@@ -28,7 +28,8 @@ from pathlib import Path
 from tavli.bots import Player, RandomBot
 from tavli.bots.duel import DuelResult, duel
 from tavli.bots.gnubg_player import GnubgPlayer
-from tavli.bots.neural import LEVELS, Evaluator, NeuralBot
+from tavli.bots.levels import LEVELS
+from tavli.bots.neural import Evaluator, NeuralBot
 from tavli.variants import GAMES
 
 Job = tuple[str, str, str, str, int, int]

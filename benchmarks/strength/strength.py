@@ -4,7 +4,7 @@
         [--opponents random,heuristic,below,pubeval,gnubg] [--games N] [--games-random N] ..
         [--max-seconds S] [--seed X] [--jobs J] [--parts P] [--no-luck] [--json FILE]
 
-For each game and each level (``tavli.bots.neural.LEVELS``, all by default; ``3-ply``, a level
+For each game and each level (``tavli.bots.levels.LEVELS``, all by default; ``3-ply``, a level
 above the champion to try, only when named) it
 plays matches with ``tavli.bots.duel.duel`` (games in pairs that replay the same
 dice with the seats swapped) against:
@@ -66,7 +66,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository r
 from benchmarks.goals import Goal, goal_table, verdict
 from tavli.bots import HeuristicBot, Player, RandomBot
 from tavli.bots.duel import DuelResult, duel
-from tavli.bots.neural import LEVELS, Evaluator, Level, NeuralBot
+from tavli.bots.levels import LEVELS, Level
+from tavli.bots.neural import Evaluator, NeuralBot
 from tavli.variants import GAMES
 
 OPPONENTS = ("random", "heuristic", "below", "pubeval", "gnubg")

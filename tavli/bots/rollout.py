@@ -31,7 +31,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 
-from tavli.bots.neural import LEVELS, Evaluator, NeuralBot
+from tavli.bots.levels import LEVELS
+from tavli.bots.neural import Evaluator, NeuralBot
 from tavli.dice import Dice
 from tavli.errors import TavliError
 from tavli.position import Position
@@ -51,7 +52,7 @@ class RolloutSettings:
 
     trials: int = 1296
     level: str = "advanced"
-    """The level that plays both sides (``tavli.bots.neural.LEVELS``)."""
+    """The level that plays both sides (``tavli.bots.levels.LEVELS``)."""
     seed: int = 1
     luck: bool = True
     """Subtract each roll's luck (variance reduction)."""

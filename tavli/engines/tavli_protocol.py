@@ -35,8 +35,9 @@ from types import TracebackType
 from typing import TextIO
 
 from tavli import __version__
+from tavli.bots.levels import DEFAULT_LEVEL, LEVELS
 from tavli.bots.match_equity import MatchEquityError, MatchScore
-from tavli.bots.neural import DEFAULT_LEVEL, LEVELS, Evaluator, NeuralBot
+from tavli.bots.neural import Evaluator, NeuralBot
 from tavli.dice import Dice
 from tavli.errors import TavliError
 from tavli.match import MatchSettings

@@ -22,8 +22,8 @@ from typing import Any
 
 from tavli.position import Position
 from tavli.server.view import board_json, step_tree_json, steps_json
-from tavli.study.openings import GAMES, OpeningsError, opening_roll, shipped
-from tavli.variants import WHITE
+from tavli.study.openings import OpeningsError, opening_roll, shipped
+from tavli.variants import GAMES, WHITE
 
 SHOWN_PLAYS = 8
 """Plays listed for a roll: every rolled-out one, then the next by 2-ply up to this many."""

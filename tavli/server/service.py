@@ -17,8 +17,8 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from tavli.bots.levels import LEVELS
 from tavli.bots.match_equity import MatchScore
-from tavli.bots.neural import LEVELS
 from tavli.errors import TavliError
 from tavli.fairdice import commitment
 from tavli.formats.record import MatchRecord, PlayerInfo

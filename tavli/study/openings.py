@@ -42,7 +42,8 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from tavli.bots.neural import LEVELS, Evaluator
+from tavli.bots.levels import LEVELS
+from tavli.bots.neural import Evaluator
 from tavli.bots.rollout import RolloutSettings, run_chunk
 from tavli.dice import Dice
 from tavli.errors import DiceError, Reason, TavliError

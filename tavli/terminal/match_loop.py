@@ -96,7 +96,7 @@ def seat_label(color: Color, kind: str, humans: int, language: str = "en") -> st
 
 
 def _draws_random(kind: str) -> bool:
-    from tavli.bots.neural import LEVELS
+    from tavli.bots.levels import LEVELS
 
     return kind == "random" or (kind in LEVELS and LEVELS[kind].noise > 0)
 
