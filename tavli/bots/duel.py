@@ -34,13 +34,17 @@ from tavli.variants import WHITE, Color, Variant, make_variant
 MAX_TURNS = 2000
 
 
-def _mean_ci95(pairs: list[float]) -> float:
-    """Half-width of the 95% confidence interval of the mean of ``pairs``."""
-    if len(pairs) < 2:
+def interval95(values: Sequence[float]) -> float:
+    """The half-width of the 95% confidence interval of the mean of ``values`` (inf under two).
+
+    >>> round(interval95([1.0, -1.0, 1.0, -1.0]), 3)
+    1.132
+    """
+    n = len(values)
+    if n < 2:
         return math.inf
-    mean = sum(pairs) / len(pairs)
-    var = sum((p - mean) ** 2 for p in pairs) / (len(pairs) - 1)
-    return 1.96 * math.sqrt(var / len(pairs))
+    mean = sum(values) / n
+    return 1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
 
 
 def _pair_means(values: Sequence[float]) -> list[float]:
@@ -69,7 +73,7 @@ class DuelResult:
     def ci95(self) -> float:
         """Half-width of the 95% confidence interval of ``ppg``, counting each
         mirrored pair as one sample (the two games are not independent)."""
-        return _mean_ci95(_pair_means(self.points))
+        return interval95(_pair_means(self.points))
 
     @property
     def luck_weight(self) -> float:
@@ -104,7 +108,7 @@ class DuelResult:
     @property
     def adjusted_ci95(self) -> float:
         """Half-width of the 95% confidence interval of ``adjusted_ppg``, by pairs."""
-        return _mean_ci95(_pair_means(self.adjusted))
+        return interval95(_pair_means(self.adjusted))
 
     @property
     def wins(self) -> int:

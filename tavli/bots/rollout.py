@@ -23,7 +23,6 @@ their differences are sharper still.
 
 from __future__ import annotations
 
-import math
 import os
 import random
 from collections.abc import Callable, Sequence
@@ -31,6 +30,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 
+from tavli.bots.duel import interval95
 from tavli.bots.levels import LEVELS
 from tavli.bots.neural import Evaluator, NeuralBot
 from tavli.dice import Dice
@@ -134,22 +134,14 @@ def run_chunk(job: tuple[Position, range, RolloutSettings]) -> list[tuple[int, f
     return [play_out(position, t, settings, bot) for t in trials]
 
 
-def _ci95(values: Sequence[float]) -> float:
-    n = len(values)
-    if n < 2:
-        return math.inf
-    mean = sum(values) / n
-    return 1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
-
-
 def summarise(outcomes: Sequence[tuple[int, float]], settings: RolloutSettings) -> RolloutResult:
     """A result from trials' (points, luck)."""
     n = len(outcomes)
     raw = [float(p) for p, _ in outcomes]
     values = [p - x for p, x in outcomes] if settings.luck else raw
-    return RolloutResult(n, sum(values) / n, _ci95(values), sum(p > 0 for p in raw) / n,
+    return RolloutResult(n, sum(values) / n, interval95(values), sum(p > 0 for p in raw) / n,
                          sum(p >= 2 for p in raw) / n, sum(p <= -2 for p in raw) / n, sum(p < 0 for p in raw) / n,
-                         sum(raw) / n, _ci95(raw), tuple(values))
+                         sum(raw) / n, interval95(raw), tuple(values))
 
 
 Progress = Callable[[int, int], None]

@@ -42,6 +42,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
+from tavli.bots.duel import interval95
 from tavli.bots.levels import LEVELS
 from tavli.bots.neural import Evaluator
 from tavli.bots.rollout import RolloutSettings, run_chunk
@@ -143,14 +144,6 @@ class PlaySummary:
         return {"play": self.play, "ply2": finite(self.ply2), "trials": self.trials,
                 **{k: finite(getattr(self, k)) for k in ("equity", "ci95", "win", "diff", "diff_ci95")},
                 "separated": self.separated}
-
-
-def _ci95(values: Sequence[float]) -> float:
-    n = len(values)
-    if n < 2:
-        return math.inf
-    mean = sum(values) / n
-    return 1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
 
 
 def rank(variant: str, dice: Dice) -> list[tuple[str, float, int]]:
@@ -371,8 +364,9 @@ class OpeningTables:
             n = min(len(v), len(values[best]))
             diffs = [a - b for a, b in zip(v[:n], values[best][:n], strict=True)]
             wins = entry["rollouts"][p]["points"]
-            found.append(PlaySummary(p, ply2[p], len(v), sum(v) / len(v), _ci95(v), sum(w > 0 for w in wins) / len(v),
-                                     sum(diffs) / n, 0.0 if p == best else _ci95(diffs)))
+            found.append(PlaySummary(p, ply2[p], len(v), sum(v) / len(v), interval95(v),
+                                     sum(w > 0 for w in wins) / len(v), sum(diffs) / n,
+                                     0.0 if p == best else interval95(diffs)))
         nan = math.nan
         found += [PlaySummary(p, e, 0, nan, nan, nan, nan, nan) for p, e in ply2.items() if p not in values]
         return found
