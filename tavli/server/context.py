@@ -11,12 +11,16 @@ from typing import Any, cast
 from starlette.applications import Starlette
 from starlette.requests import HTTPConnection
 
+from tavli.server.accounts import Accounts
 from tavli.server.hub import Hub
 from tavli.server.limits import ANALYSES_AT_ONCE, RateLimiter
+from tavli.server.results import Results
 from tavli.server.review import Reviewer
 from tavli.server.service import MatchService
 from tavli.server.store import Store
 
+SIGN_UPS_PER_HOUR = 10
+"""New accounts an address may make in an hour."""
 POLL_SECONDS = 2.0
 """How often a server process looks for the actions other processes stored, by default."""
 
@@ -54,6 +58,10 @@ class AppContext:
     """Positions analysed per client address."""
     file_reviews: RateLimiter
     """Match files reviewed per client address."""
+    accounts: Accounts
+    results: Results
+    sign_ups: RateLimiter
+    """New accounts per client address."""
     analysing: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(ANALYSES_AT_ONCE))
     files_waiting: int = 0
     """Uploaded reviews waiting or being made now."""
@@ -68,10 +76,16 @@ class AppContext:
               review_depth: int) -> AppContext:
         store = Store(database)
         service = MatchService(store, claim_after=claim_after, bot_delay=bot_delay, bot_workers=bot_workers)
-        return cls(options, store, service, Hub(service), Reviewer(service, review_depth),
+        reviewer = Reviewer(service, review_depth)
+        # a finished match with accounts is reviewed at once: its players' pages show their error rates
+        results = Results(store.engine, on_finished=lambda match_id: reviewer.review(match_id, None))
+        service.listeners.append(results.on_action)
+        return cls(options, store, service, Hub(service), reviewer,
                    creations=RateLimiter(options.matches_per_minute, 60.0),
                    analyses=RateLimiter(options.analyses_per_minute, 60.0),
-                   file_reviews=RateLimiter(options.file_reviews_per_minute, 60.0))
+                   file_reviews=RateLimiter(options.file_reviews_per_minute, 60.0),
+                   accounts=Accounts(store.engine), results=results,
+                   sign_ups=RateLimiter(SIGN_UPS_PER_HOUR, 3600.0))
 
     def unwatched(self, match_id: str) -> None:
         """Keep no replay of a match nobody here watches: another process may move it on, and

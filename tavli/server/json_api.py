@@ -16,6 +16,7 @@ from tavli.bots.levels import DEFAULT_LEVEL, LEVELS
 from tavli.errors import Reason
 from tavli.formats.record import dumps
 from tavli.server import limits
+from tavli.server.account_api import account_of
 from tavli.server.context import AppContext, context_of
 from tavli.server.limits import MAX_FILE_BYTES, client_of, json_body, read_body
 from tavli.server.openings_view import openings_json, practice_json, roll_json
@@ -50,7 +51,7 @@ async def new_match(request: Request) -> Response:
         return asked
     context, client, body = asked
     try:
-        answer = await context.service.create(body)
+        answer = await context.service.create(body, await account_of(request))
     except (ValueError, TypeError, RecursionError) as exc:  # only valid requests count
         context.creations.refund(client)
         return error(exc if isinstance(exc, ValueError) else "the request is malformed", 400)
@@ -76,7 +77,8 @@ async def take_open_seat(request: Request) -> Response:
         return asked
     context, client, body = asked
     try:
-        answer = await context.service.take_open_seat(request.path_params["match_id"], body.get("name"))
+        answer = await context.service.take_open_seat(request.path_params["match_id"], body.get("name"),
+                                                      await account_of(request))
     except SeatTaken as exc:
         context.creations.refund(client)
         return error(exc, 409)

@@ -42,6 +42,15 @@ async def listen(context: AppContext) -> None:
         await pause(context, 1.0)
 
 
+async def rate_left_over(context: AppContext) -> None:
+    """Apply the rated matches that ended while no server applied them (one stopped in between)."""
+    for match_id in await context.results.unrated():
+        live = await context.service.get(match_id)
+        if live is not None and live.match.is_over:
+            await context.results.record(live)
+        context.unwatched(match_id)
+
+
 def start_jobs(context: AppContext) -> list[asyncio.Task[None]]:
     hub = context.hub
     tasks = [asyncio.create_task(every(context, HEARTBEAT_SECONDS, hub.heartbeat)),
@@ -71,6 +80,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     """Make the tables and start the bots before the first request; stop all after the last."""
     context = context_of(app)
     await context.store.create_tables()
+    await rate_left_over(context)
     await context.service.bots_ready()
     tasks = start_jobs(context)
     try:

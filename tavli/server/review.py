@@ -272,6 +272,10 @@ class Reviewer:
                     "over": record.winner is not None}
             text = await loop.run_in_executor(self._executor, review_json, record, self.depth, progress, head)
             await self.store.save_analysis(match_id, job.games, self.depth, text)
+            if record.winner is not None:  # the players' error rates, for their pages
+                players = json.loads(text).get("players", {})
+                await self.store.save_error_rates(match_id, *(players.get(seat, {}).get("error_rate")
+                                                              for seat in ("white", "black")))
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # kept and reported by the next request; a later game retries

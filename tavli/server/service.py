@@ -22,9 +22,11 @@ from tavli.bots.match_equity import MatchScore
 from tavli.errors import TavliError
 from tavli.fairdice import commitment
 from tavli.formats.record import MatchRecord, PlayerInfo
+from tavli.server.accounts import Account
 from tavli.server.bot_pool import BotPool
 from tavli.server.live import LiveMatch, apply_action, must_pass, replay
 from tavli.server.replay import Replays
+from tavli.server.results import pool_of
 from tavli.server.seats import (
     MATCH_ID,
     OPEN_GRACE,
@@ -47,6 +49,20 @@ from tavli.variants import BLACK, WHITE, Color
 __all__ = ["Listener", "MatchService"]
 
 Listener = Callable[[LiveMatch], Awaitable[None]]
+
+
+def rated_request(body: dict[str, Any], opponent: str, games: list[str], account: Account | None) -> bool:
+    """Whether a request makes a rated match: one it may make (``MatchRequestError`` otherwise)."""
+    rated = body.get("rated", False)
+    if type(rated) is not bool:
+        raise MatchRequestError("rated must be true or false")
+    if rated and account is None:
+        raise MatchRequestError("log in to make a rated match")
+    if rated and opponent not in PEOPLE:
+        raise MatchRequestError("a rated match is played between two people with accounts")
+    if rated and pool_of(games) is None:
+        raise MatchRequestError("a rated match plays the Tavli sequence or one game")
+    return rated
 
 
 class MatchService:
@@ -78,12 +94,13 @@ class MatchService:
         self.bots.close()
 
     # -- creating and loading ------------------------------------------------
-    async def create(self, body: object) -> dict[str, Any]:
-        """A new match from the start page's request; returns the tokens and links."""
+    async def create(self, body: object, account: Account | None = None) -> dict[str, Any]:
+        """A new match from the start page's request, made by ``account`` (None: a guest); returns
+        the tokens and links."""
         if not isinstance(body, dict):
             raise MatchRequestError("the request must be a JSON object")
         known = {"opponent", "length", "games", "seat", "mother_pin", "prime_limits", "prime_in_opponent_start",
-                 "coach", "name"}
+                 "coach", "name", "rated"}
         unknown = sorted(set(body) - known)
         if unknown:
             raise MatchRequestError("unknown field {name!r}", name=unknown[0])
@@ -101,7 +118,9 @@ class MatchService:
         if type(coach) is not bool:
             raise MatchRequestError("coach must be true or false")
         data["coach"] = coach
-        name = player_name(body.get("name"))
+        if rated_request(body, opponent, data["games"], account):
+            data["rated"] = True
+        name = account.name if account is not None else player_name(body.get("name"))
         other = "black" if seat == "white" else "white"
         kinds = {seat: "human", other: "human" if opponent in PEOPLE else f"bot:{opponent}"}
         match_id = secrets.token_urlsafe(9)
@@ -111,11 +130,12 @@ class MatchService:
         await self._new_match(match_id, data, kinds["white"], kinds["black"],
                               {token_hash(t): role for role, t in tokens.items()},
                               open_seat=other if opponent == "anyone" else None,
-                              seat_names={seat: name} if name else None)
+                              seat_names={seat: name} if name else None,
+                              accounts={seat: account.id} if account is not None else None)
         link = f"/match/{match_id}#t="
         return {"match": match_id, "seat": seat, "token": tokens[seat], "play": link + tokens[seat],
                 "friend": link + tokens[other] if other in tokens else None,
-                "watch": link + tokens["spectator"], "open": opponent == "anyone"}
+                "watch": link + tokens["spectator"], "open": opponent == "anyone", "rated": bool(data.get("rated"))}
 
     async def open_matches(self, now: float | None = None) -> list[dict[str, Any]]:
         """The matches whose other seat anyone may take, newest first: what the start page lists.
@@ -127,14 +147,23 @@ class MatchService:
         return [{"match": o.match_id, "seat": o.seat, "name": o.name, "waiting": round(max(0.0, at - o.created))}
                 | {key: o.settings[key] for key in shown if key in o.settings} for o in found]
 
-    async def take_open_seat(self, match_id: str, name: object = None) -> dict[str, Any]:
-        """Take the open seat of ``match_id`` (with the player's ``name``, if he gives one): its
-        token and link. ``SeatTaken`` where there is none (someone took it first, or it was never
-        open); ``MatchRequestError`` for a name that cannot be one."""
-        given = player_name(name)
+    async def take_open_seat(self, match_id: str, name: object = None, account: Account | None = None,
+                             ) -> dict[str, Any]:
+        """Take the open seat of ``match_id`` (with the player's ``name``, if he gives one, or his
+        ``account``): its token and link. ``SeatTaken`` where there is none (someone took it first,
+        or it was never open); ``MatchRequestError`` for a name that cannot be one, or a rated
+        match's seat asked for by a guest or by its creator."""
+        given = account.name if account is not None else player_name(name)
         token = secrets.token_urlsafe(24)
-        seat = (await self.store.take_open_seat(match_id, token_hash(token), given)
-                if MATCH_ID.fullmatch(match_id) else None)
+        found = await self.get(match_id) if MATCH_ID.fullmatch(match_id) else None
+        if found is not None and found.row.settings.get("rated"):
+            if account is None:
+                raise MatchRequestError("log in to take a seat in a rated match")
+            if account.id in (await self.store.accounts_of(match_id)).values():
+                raise MatchRequestError("you cannot play both seats of a rated match")
+        seat = (await self.store.take_open_seat(match_id, token_hash(token), given,
+                                                account.id if account is not None else None)
+                if found is not None else None)
         if seat is None:
             raise SeatTaken("no open seat in that match: someone took it first, or it was never open")
         live = self.peek(match_id)
@@ -149,6 +178,24 @@ class MatchService:
         if given and seat not in live.names:
             await self.store.name_seat(live.row.id, seat, given)
             live.names[seat] = (await self.store.names_of(live.row.id)).get(seat, given)
+
+    async def seat_account(self, live: LiveMatch, seat: str, account: Account | None) -> None:
+        """Let ``account`` (None: a guest) play ``seat`` with its token, or refuse (``ActionError``):
+        a logged-in player takes a seat no account has; a rated match's seat is played only by
+        its account's player."""
+        owners = await self.store.accounts_of(live.row.id)
+        owner, other = owners.get(seat), owners.get("black" if seat == "white" else "white")
+        if owner is None and account is not None and account.id != other:
+            owner = await self.store.bind_seat(live.row.id, seat, account.id)
+            if owner == account.id and seat not in live.names:
+                await self.name_seat(live, seat, account.name)
+        if not live.row.settings.get("rated") or (account is not None and owner == account.id):
+            return
+        if account is None:
+            raise ActionError("login", "this match is rated: log in to play it")
+        if account.id == other:
+            raise ActionError("login", "you cannot play both seats of a rated match")
+        raise ActionError("login", "this seat of a rated match is another player's")
 
     async def reload_names(self, live: LiveMatch) -> None:
         """The names as stored: another server process may have been given one."""
@@ -317,11 +364,13 @@ class MatchService:
         roles = {h: swap[seat] for h, seat in hashes.items()}
         for old in await self.store.hashes_of(live.row.id, "spectator"):  # the spectators follow
             roles[token_hash(spectator_rematch_token(old, match_id))] = "spectator"
-        await self._new_match(match_id, live.row.settings, live.row.black, live.row.white, roles)
+        owners = {swap[seat]: account for seat, account in (await self.store.accounts_of(live.row.id)).items()}
+        await self._new_match(match_id, live.row.settings, live.row.black, live.row.white, roles,
+                              seat_names={swap[seat]: name for seat, name in live.names.items()}, accounts=owners)
 
     async def _new_match(self, match_id: str, settings: dict[str, Any], white: str, black: str,
                          hashes: dict[str, str], open_seat: str | None = None,
-                         seat_names: dict[str, str] | None = None) -> None:
+                         seat_names: dict[str, str] | None = None, accounts: dict[str, int] | None = None) -> None:
         """Store a new match (its tokens by their hashes and roles), keep it, and let its bots act.
         It is replayed here as a load would replay it (which draws the first game's seed, for the
         roll-off) and stored with that seed in one transaction: no load and no second write."""
@@ -329,7 +378,8 @@ class MatchService:
         live = replay(MatchRow(match_id, created, settings, white, black, 0, False, created), [], [])
         live.names = dict(seat_names or {})
         await self.store.create_with_hashes(match_id, settings, white, black, hashes,
-                                            dict(enumerate(live.roller.seeds)), created, open_seat, seat_names)
+                                            dict(enumerate(live.roller.seeds)), created, open_seat, seat_names,
+                                            accounts)
         live = self.replays.keep(live)
         async with live.lock:
             await self._run_bots(live)

@@ -22,15 +22,6 @@ from typing import Any, ParamSpec, TypeVar
 
 import orjson
 from sqlalchemy import (
-    Boolean,
-    Column,
-    Float,
-    ForeignKey,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
     bindparam,
     delete,
     event,
@@ -48,81 +39,19 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
 from tavli.fairdice import commitment
-
-metadata = MetaData()
-
-matches = Table(
-    "matches", metadata,
-    Column("id", String(32), primary_key=True),
-    Column("created", Float, nullable=False),
-    Column("settings", Text, nullable=False),
-    Column("white", String(32), nullable=False),
-    Column("black", String(32), nullable=False),
-    Column("seq", Integer, nullable=False, default=0),
-    Column("over", Boolean, nullable=False, default=False),
-    Column("updated", Float, nullable=False),
+from tavli.server.migrate import upgrade
+from tavli.server.schema import (
+    actions,
+    analyses,
+    match_results,
+    matches,
+    names,
+    open_seats,
+    presence,
+    seat_accounts,
+    seeds,
+    tokens,
 )
-
-tokens = Table(
-    "tokens", metadata,
-    Column("hash", String(64), primary_key=True),
-    Column("match_id", String(32), ForeignKey("matches.id"), nullable=False, index=True),
-    Column("role", String(16), nullable=False),
-)
-
-seeds = Table(
-    "seeds", metadata,
-    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
-    Column("game", Integer, primary_key=True),
-    Column("seed", String(64), nullable=False),
-    Column("commitment", String(64), nullable=False),
-)
-
-actions = Table(
-    "actions", metadata,
-    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
-    Column("seq", Integer, primary_key=True),
-    Column("seat", String(8), nullable=False),
-    Column("kind", String(8), nullable=False),
-    Column("data", Text, nullable=False),
-    Column("at", Float, nullable=False),
-)
-
-presence = Table(
-    "presence", metadata,
-    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
-    Column("seat", String(8), primary_key=True),
-    # connected until this time: a heartbeat moves it on, a disconnect sets it to now
-    Column("until", Float, nullable=False),
-)
-
-open_seats = Table(
-    "open_seats", metadata,
-    # a seat of a match that anyone on the server may take ("open matches" on the start page);
-    # the row goes when someone takes it, and his token is stored then
-    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
-    Column("seat", String(8), nullable=False),
-    Column("created", Float, nullable=False),
-)
-
-names = Table(
-    "names", metadata,
-    # the name a player gave for his seat; set once, by the first to give one
-    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
-    Column("seat", String(8), primary_key=True),
-    Column("name", String(64), nullable=False),
-)
-
-analyses = Table(
-    "analyses", metadata,
-    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
-    # the review of the match's first ``games`` games (those finished when it was made)
-    Column("games", Integer, nullable=False),
-    Column("depth", Integer, nullable=False),
-    Column("data", Text, nullable=False),
-    Column("at", Float, nullable=False),
-)
-
 
 # the statements of every action, built once
 _MOVE_ON = (update(matches).where(matches.c.id == bindparam("mid"), matches.c.seq == bindparam("prev"))
@@ -288,6 +217,12 @@ class Store:
                 # SQLite lets one writer in at a time and makes the others sleep and retry:
                 # one connection, which callers wait for in turn, is faster than several
                 kwargs.update(pool_size=1, max_overflow=0, pool_timeout=120)
+        elif make_url(full).query.get("schema"):
+            # postgresql://…/db?schema=NAME: the tables live in that schema (several sites, or
+            # tests, in one database); asyncpg takes it as the connection's search_path
+            u = make_url(full)
+            kwargs["connect_args"] = {"server_settings": {"search_path": str(u.query["schema"])}}
+            full = u.difference_update_query(["schema"]).render_as_string(hide_password=False)
         try:
             self.engine: AsyncEngine = create_async_engine(full, **kwargs)
         except ModuleNotFoundError as exc:
@@ -305,11 +240,12 @@ class Store:
         self._listener: Any = None
 
     async def create_tables(self) -> None:
-        """Create the tables that do not exist yet (several servers may start at once)."""
+        """Bring the database to the current schema (``tavli.server.migrate``): every table made,
+        or a database made by an earlier version upgraded in place (several servers may start at once)."""
         for attempt in range(5):
             try:
                 async with self.engine.begin() as conn:
-                    await conn.run_sync(metadata.create_all)
+                    await conn.run_sync(upgrade)
                 return
             except DBAPIError:  # another server created them at the same moment
                 if attempt == 4:
@@ -521,6 +457,31 @@ class Store:
                                                        at=time.time()))
 
     @_unbroken
+    async def accounts_of(self, match_id: str) -> dict[str, int]:
+        """The accounts that play ``match_id``'s seats, by seat."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(seat_accounts.c.seat, seat_accounts.c.account_id)
+                                       .where(seat_accounts.c.match_id == match_id))).all()
+        return {str(seat): int(account) for seat, account in rows}
+
+    @_unbroken
+    async def bind_seat(self, match_id: str, seat: str, account_id: int) -> int:
+        """Give ``seat`` of ``match_id`` to the account unless it has one; the seat's account after
+        (of two processes giving it at once, the first's)."""
+        where = (seat_accounts.c.match_id == match_id) & (seat_accounts.c.seat == seat)
+        async with self.engine.begin() as conn:
+            await conn.execute(self._insert(seat_accounts).values(match_id=match_id, seat=seat, account_id=account_id)
+                               .on_conflict_do_nothing())
+            return int((await conn.execute(select(seat_accounts.c.account_id).where(where))).scalar_one())
+
+    @_unbroken
+    async def save_error_rates(self, match_id: str, white: float | None, black: float | None) -> None:
+        """The players' error rates in a finished match's review, for their pages."""
+        async with self.engine.begin() as conn:
+            await conn.execute(update(match_results).where(match_results.c.match_id == match_id)
+                               .values(white_error_rate=white, black_error_rate=black))
+
+    @_unbroken
     async def load_analysis(self, match_id: str) -> tuple[int, int, str] | None:
         """The stored review of a match: how many games it covers, its depth and its JSON text."""
         async with self.engine.connect() as conn:
@@ -532,11 +493,12 @@ class Store:
     async def create_with_hashes(self, match_id: str, settings: dict[str, Any], white: str, black: str,
                                  hashes: dict[str, str], new_seeds: dict[int, bytes] | None = None,
                                  created: float | None = None, open_seat: str | None = None,
-                                 seat_names: dict[str, str] | None = None) -> None:
+                                 seat_names: dict[str, str] | None = None,
+                                 accounts: dict[str, int] | None = None) -> None:
         """A new match whose tokens are given by their hashes (``token_hash``) and roles;
         ``new_seeds``, its first games' seeds if already drawn, are stored in the same transaction,
-        and so are ``open_seat``, a seat anyone may take (``take_open_seat``), and the players'
-        ``seat_names``."""
+        and so are ``open_seat``, a seat anyone may take (``take_open_seat``), the players'
+        ``seat_names``, and the ``accounts`` that play seats."""
         now = time.time() if created is None else created
         async with self.engine.begin() as conn:
             await conn.execute(insert(matches).values(
@@ -551,6 +513,9 @@ class Store:
             if seat_names:
                 await conn.execute(insert(names), [{"match_id": match_id, "seat": seat, "name": name}
                                                    for seat, name in seat_names.items()])
+            if accounts:
+                await conn.execute(insert(seat_accounts), [{"match_id": match_id, "seat": seat, "account_id": a}
+                                                           for seat, a in accounts.items()])
 
     @_unbroken
     async def name_seat(self, match_id: str, seat: str, name: str) -> None:
@@ -588,7 +553,8 @@ class Store:
                 for m, seat, created, settings, name in rows]
 
     @_unbroken
-    async def take_open_seat(self, match_id: str, hash_: str, name: str | None = None) -> str | None:
+    async def take_open_seat(self, match_id: str, hash_: str, name: str | None = None,
+                             account: int | None = None) -> str | None:
         """Give ``match_id``'s open seat to the token whose hash is ``hash_`` (and the player's
         ``name``); the seat, or None where there is none to take (taken already, or never open).
         Of two takers at once, in one process or two, one gets it: the open seat's row can be
@@ -601,6 +567,9 @@ class Store:
             if taken.rowcount != 1:
                 return None
             await conn.execute(insert(tokens).values(hash=hash_, match_id=match_id, role=str(row[0])))
+            if account is not None:
+                await conn.execute(insert(seat_accounts).values(match_id=match_id, seat=str(row[0]),
+                                                                account_id=account))
             if name is not None:
                 await conn.execute(self._insert(names).values(match_id=match_id, seat=str(row[0]), name=name)
                                    .on_conflict_do_nothing())

@@ -13,6 +13,7 @@ from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.types import Message as AsgiMessage
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from tavli.server.accounts import COOKIE
 from tavli.server.context import AppContext, context_of
 from tavli.server.hub import Connection
 from tavli.server.limits import REFUSALS_BEFORE_CLOSE, TokenBucket, client_of, same_origin
@@ -165,6 +166,8 @@ async def hello(context: AppContext, conn: Connection, match_id: str, msg: Hello
     conn.steps, conn.token = msg.steps, msg.token
     if match_id not in hub.rooms:  # not watched here until now: another process may be ahead
         live = await service.catch_up(match_id) or live
+    if role in SEATS:  # a logged-in player takes his seat; a rated match's seat is its account's
+        await service.seat_account(live, role, await context.accounts.session(conn.socket.cookies.get(COOKIE)))
     if role in SEATS and msg.name is not None:  # before joining: the join tells the other processes
         try:
             await service.name_seat(live, role, msg.name)

@@ -1,0 +1,275 @@
+"""Accounts: names that last, passwords kept as argon2 hashes, sessions, and the limits on
+guessing (``Accounts``, on the app's database).
+
+An account is never needed: guests play as before. A name is 2 to 20 letters, digits, ``_`` or
+``-`` (Greek too), unique ignoring case and compatibility forms; a password is hashed with
+argon2 (``argon2-cffi``) and never stored, logged or sent back. A session is a random secret in
+an ``HttpOnly`` cookie, kept in the database as its SHA-256, so that every server process knows
+it and logging out ends it everywhere.
+
+>>> account_key("Ελένη"), account_key("ＥＬΕΝΗ") == account_key("ελενη")
+('ελένη', True)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+import time
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from sqlalchemy import and_, delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tavli.errors import TavliError
+from tavli.server.schema import accounts, login_failures, ratings, sessions
+
+NAME_CHARACTERS = (2, 20)
+"""The fewest and most characters of an account's name."""
+PASSWORD_CHARACTERS = (8, 200)
+"""The fewest and most characters of a password."""
+SESSION_SECONDS = 30 * 24 * 3600.0
+"""How long a login lasts."""
+COOKIE = "tavli_session"
+"""The session cookie's name."""
+FAILURES_PER_ADDRESS = 10
+"""Failed logins an address may make in ``FAILURE_WINDOW`` seconds; the next is refused unheard."""
+FAILURES_PER_NAME = 30
+"""Failed logins on one name in ``NAME_FAILURE_WINDOW`` seconds (from any addresses)."""
+FAILURE_WINDOW = 60.0
+NAME_FAILURE_WINDOW = 3600.0
+
+HASHER = PasswordHasher()
+"""argon2id with argon2-cffi's defaults (RFC 9106's low-memory choice)."""
+_UNKNOWN = HASHER.hash(secrets.token_urlsafe(16))
+"""Checked against when no account has the name, so that an unknown name takes as long as a
+wrong password: the time does not tell which names exist."""
+
+
+class AccountError(TavliError):
+    """A name, password or login the server refuses (the reason says which rule)."""
+
+
+class NameTaken(AccountError):
+    """An account's name that another account has (ignoring case and form)."""
+
+
+class LoginRefused(AccountError):
+    """A wrong name or password: one answer for both."""
+
+
+class TooManyLogins(AccountError):
+    """A login refused unheard: too many failures from its address or on its name."""
+
+
+def account_key(name: str) -> str:
+    """The form in which names are compared: NFKC, case-folded, NFKC again (Unicode's
+    "identifier caseless match").
+
+    >>> account_key("Nikos") == account_key("NIKOS") == account_key("ｎｉｋｏｓ")
+    True
+    """
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def account_name(value: object) -> str:
+    """An account's name as it will be shown (NFKC); ``AccountError`` for one that breaks the rules.
+
+    >>> account_name("Γιώργος_7")
+    'Γιώργος_7'
+    >>> account_name("<b>")
+    Traceback (most recent call last):
+    ...
+    tavli.server.accounts.AccountError: a name is 2 to 20 letters, digits, _ or -
+    """
+    if not isinstance(value, str):
+        raise AccountError("a name must be text")
+    name = unicodedata.normalize("NFKC", value)
+    low, high = NAME_CHARACTERS
+    if not low <= len(name) <= high or not all(_name_character(c) for c in name):
+        raise AccountError("a name is 2 to 20 letters, digits, _ or -")
+    return name
+
+
+def _name_character(c: str) -> bool:
+    # letters and digits of any script, but no marks, spaces, symbols or invisible characters
+    return c in "_-" or unicodedata.category(c) in ("Lu", "Ll", "Lt", "Lo", "Nd")
+
+
+def check_password(value: object) -> str:
+    """A password that may be one; ``AccountError`` for one too short or too long."""
+    if not isinstance(value, str):
+        raise AccountError("a password must be text")
+    low, high = PASSWORD_CHARACTERS
+    if not low <= len(value) <= high:
+        raise AccountError("a password has 8 to 200 characters")
+    return value
+
+
+def session_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Account:
+    """A player's account as the server knows him (never his password)."""
+
+    id: int
+    name: str
+    created: float
+    disabled: bool = False
+    deleted: bool = False
+
+    @property
+    def shown(self) -> str:
+        """The name others see: a deleted account's matches stay, without its name."""
+        return "(deleted)" if self.deleted else self.name
+
+
+def _account(row: Any) -> Account:
+    return Account(int(row.id), str(row.name), float(row.created), bool(row.disabled), bool(row.deleted))
+
+
+_ACCOUNT_COLUMNS = (accounts.c.id, accounts.c.name, accounts.c.created, accounts.c.disabled, accounts.c.deleted)
+
+
+class Accounts:
+    """The accounts and sessions kept in the app's database (``engine``)."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    # -- accounts -----------------------------------------------------------
+    async def create(self, name: object, password: object, now: float | None = None) -> Account:
+        """A new account; ``NameTaken`` where the name is another's, ``AccountError`` where it breaks the rules."""
+        shown, secret = account_name(name), check_password(password)
+        hashed = await asyncio.to_thread(HASHER.hash, secret)  # argon2 is slow on purpose: off the loop
+        at = time.time() if now is None else now
+        try:
+            async with self.engine.begin() as conn:
+                result = await conn.execute(insert(accounts).values(
+                    name=shown, name_key=account_key(shown), password=hashed, created=at,
+                    disabled=False, deleted=False))
+        except IntegrityError:
+            raise NameTaken("that name is taken") from None
+        key = result.inserted_primary_key
+        assert key is not None
+        return Account(int(key[0]), shown, at)
+
+    async def find(self, name: str) -> Account | None:
+        """The account of ``name`` (in any case or form), deleted ones included."""
+        async with self.engine.connect() as conn:
+            query = select(*_ACCOUNT_COLUMNS).where(accounts.c.name_key == account_key(name))
+            row = (await conn.execute(query)).first()
+        return None if row is None else _account(row)
+
+    async def by_ids(self, ids: list[int]) -> dict[int, Account]:
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(*_ACCOUNT_COLUMNS).where(accounts.c.id.in_(ids)))).all()
+        return {int(r.id): _account(r) for r in rows}
+
+    async def listed(self) -> list[Account]:
+        """Every account, oldest first (``tavli users list``)."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(*_ACCOUNT_COLUMNS).order_by(accounts.c.id))).all()
+        return [_account(r) for r in rows]
+
+    async def set_password(self, account_id: int, password: object) -> None:
+        """Change an account's password; every session of it ends (the holder logs in again)."""
+        hashed = await asyncio.to_thread(HASHER.hash, check_password(password))
+        async with self.engine.begin() as conn:
+            await conn.execute(update(accounts).where(accounts.c.id == account_id).values(password=hashed))
+            await conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
+
+    async def disable(self, account_id: int, disabled: bool = True) -> None:
+        """Stop (or let again) an account logging in; its sessions end."""
+        async with self.engine.begin() as conn:
+            await conn.execute(update(accounts).where(accounts.c.id == account_id).values(disabled=disabled))
+            await conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
+
+    async def delete(self, account_id: int) -> None:
+        """Delete an account: its name and password go (the name may be taken again), its matches
+        stay, shown as a deleted player's, and its ratings leave the leaderboard."""
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
+            await conn.execute(delete(ratings).where(ratings.c.account_id == account_id))
+            await conn.execute(update(accounts).where(accounts.c.id == account_id).values(
+                name="(deleted)", name_key=f"(deleted {account_id})", password="", deleted=True, disabled=True))
+
+    # -- logging in ---------------------------------------------------------
+    async def verify(self, name: object, password: object, address: str, now: float | None = None) -> Account:
+        """The account whose name and password these are; ``LoginRefused`` (the same for a wrong
+        name and a wrong password), or ``TooManyLogins`` once the address or the name has failed
+        too often lately (the attempt is then not even checked)."""
+        at = time.time() if now is None else now
+        key = account_key(name)[:80] if isinstance(name, str) else ""
+        if await self._failures(address, key, at):
+            raise TooManyLogins("too many failed logins: wait a minute and try again")
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(*_ACCOUNT_COLUMNS, accounts.c.password)
+                                      .where(accounts.c.name_key == key))).first()
+        stored = _UNKNOWN if row is None or row.deleted else str(row.password)
+        given = password if isinstance(password, str) and len(password) <= PASSWORD_CHARACTERS[1] else ""
+        if not await asyncio.to_thread(_matches, stored, given) or row is None or row.deleted or row.disabled:
+            async with self.engine.begin() as conn:
+                await conn.execute(insert(login_failures).values(address=address[:64], name_key=key, at=at))
+                await conn.execute(delete(login_failures).where(login_failures.c.at < at - NAME_FAILURE_WINDOW))
+            raise LoginRefused("wrong name or password")
+        if HASHER.check_needs_rehash(stored):  # argon2's parameters were raised since: rehash now
+            await self.set_password_hash(int(row.id), await asyncio.to_thread(HASHER.hash, given))
+        return _account(row)
+
+    async def set_password_hash(self, account_id: int, hashed: str) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(update(accounts).where(accounts.c.id == account_id).values(password=hashed))
+
+    async def _failures(self, address: str, key: str, at: float) -> bool:
+        """Whether the address or the name has failed too often to try again now."""
+        by_address = select(func.count()).where(login_failures.c.address == address[:64],
+                                                login_failures.c.at > at - FAILURE_WINDOW)
+        by_name = select(func.count()).where(login_failures.c.name_key == key,
+                                             login_failures.c.at > at - NAME_FAILURE_WINDOW)
+        async with self.engine.connect() as conn:
+            from_address = int((await conn.execute(by_address)).scalar_one())
+            on_name = int((await conn.execute(by_name)).scalar_one())
+        return from_address >= FAILURES_PER_ADDRESS or on_name >= FAILURES_PER_NAME
+
+    # -- sessions -----------------------------------------------------------
+    async def start_session(self, account: Account, now: float | None = None) -> str:
+        """A new session of ``account``: the secret for its cookie (a new one at every login)."""
+        at = time.time() if now is None else now
+        secret = secrets.token_urlsafe(32)
+        async with self.engine.begin() as conn:
+            await conn.execute(insert(sessions).values(hash=session_hash(secret), account_id=account.id,
+                                                       created=at, expires=at + SESSION_SECONDS))
+            await conn.execute(delete(sessions).where(sessions.c.expires < at))
+        return secret
+
+    async def end_session(self, secret: str) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(sessions).where(sessions.c.hash == session_hash(secret)))
+
+    async def session(self, secret: str | None, now: float | None = None) -> Account | None:
+        """The account logged in with ``secret`` (a cookie's value), if the session is still good."""
+        if not secret or len(secret) > 128:
+            return None
+        at = time.time() if now is None else now
+        query = (select(*_ACCOUNT_COLUMNS).join(sessions, sessions.c.account_id == accounts.c.id)
+                 .where(and_(sessions.c.hash == session_hash(secret), sessions.c.expires > at,
+                             accounts.c.disabled.is_(False))))
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else _account(row)
+
+
+def _matches(stored: str, given: str) -> bool:
+    try:
+        return bool(HASHER.verify(stored, given))
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return False
