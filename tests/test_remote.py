@@ -310,3 +310,86 @@ def test_a_link_that_leads_nowhere_is_one_line(shared_server: Server) -> None:
     assert len(closed.stderr.strip().splitlines()) == 1
     nonsense = tavli_join("not a link")
     assert nonsense.returncode == 2 and "not a match link" in nonsense.stderr
+
+
+def sign_up(server: Server, name: str, password: str) -> str:
+    """A new account on ``server``: its session cookie (``name=value``)."""
+    request = urllib.request.Request(f"{server.url}/api/accounts", json.dumps({"name": name, "password": password})
+                                     .encode(), {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        return str(answer.headers["Set-Cookie"].split(";", 1)[0])
+
+
+@pytest.mark.slow
+def test_a_player_logs_in_at_the_terminal_and_his_rated_match_counts(shared_server: Server) -> None:
+    eleni = sign_up(shared_server, "Eleni_t", "eleni's password")
+    sign_up(shared_server, "Nikos_t", "nikos's password")
+    links = shared_server.post("/api/matches", {"opponent": "friend", "rated": True, "length": 1, "games": "portes"},
+                               headers={"Cookie": eleni})
+    friend = shared_server.url + links["friend"]
+    guest = tavli_join(friend, stdin="")
+    assert guest.returncode == 2 and "this match is rated: log in to play it" in guest.stderr + guest.stdout
+    wrong = run_tavli("join", friend, "--user", "Nikos_t", env={"TAVLI_PASSWORD": "not his password"})
+    assert wrong.returncode == 2 and "refused the login: wrong name or password" in wrong.stderr
+    proc = start_tavli("join", friend, "--user", "Nikos_t", stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True,
+                       env={"TAVLI_PASSWORD": "nikos's password", "COLUMNS": "100"})
+    assert proc.stdin is not None
+    proc.stdin.write("1\n" * 50)  # his first plays, should he be the one to start
+    proc.stdin.close()
+    with shared_server.socket(links["match"], headers={"Cookie": eleni}) as mine:
+        mine.send(json.dumps({"type": "hello", "token": links["token"]}))
+        state: dict[str, Any] = {"players": {"black": {"joined": False}}}
+        deadline = time.monotonic() + 120
+        while not state["players"]["black"]["joined"] and time.monotonic() < deadline:
+            state = next(m for m in iter(lambda: json.loads(mine.recv(timeout=30)), None) if m["type"] == "state")
+        assert state["players"]["black"]["name"] == "Nikos_t"  # the account's name on the seat
+        while not state.get("over"):  # Eleni leaves the match: a loss, and her rating drops
+            mine.send(json.dumps({"type": "resign", "seq": state["seq"], "match": True}))
+            state = next(m for m in iter(lambda: json.loads(mine.recv(timeout=30)), None) if m["type"] == "state")
+    assert proc.stdout is not None
+    proc.wait(timeout=120)
+    assert proc.returncode == 0 and "wins the match" in " ".join(proc.stdout.read().split())
+    with urllib.request.urlopen(f"{shared_server.url}/api/players/Nikos_t", timeout=60) as answer:
+        profile = json.load(answer)
+    assert profile["matches"][0]["result"] == "won" and profile["ratings"]["portes"]["rating"] > 1500
+
+
+def test_the_operator_lists_resets_and_disables_accounts(tmp_path: Path) -> None:
+    import asyncio
+
+    from tavli.server.accounts import Accounts
+    from tavli.server.store import Store
+
+    url = f"sqlite:///{tmp_path / 'tavli.db'}"
+
+    async def make() -> None:
+        store = Store(url)
+        await store.create_tables()
+        await Accounts(store.engine).create("Ελένη", "first password")
+        await store.engine.dispose()
+    asyncio.run(make())
+    listed = run_tavli("users", "list", "--database", url)
+    assert listed.returncode == 0 and listed.stdout.startswith("Ελένη\t")
+    reset = run_tavli("users", "reset-password", "ελένη", "--database", url, env={"TAVLI_PASSWORD": "second one!"})
+    assert reset.returncode == 0, reset.stderr
+    short = run_tavli("users", "reset-password", "Ελένη", "--database", url, env={"TAVLI_PASSWORD": "short"})
+    assert short.returncode == 2 and "a password has 8 to 200 characters" in short.stderr
+    assert run_tavli("users", "disable", "Ελένη", "--database", url).returncode == 0
+    assert "(disabled)" in run_tavli("users", "list", "--database", url).stdout
+    missing = run_tavli("users", "disable", "Nobody", "--database", url)
+    assert missing.returncode == 2 and "no account is named 'Nobody'" in missing.stderr
+
+    async def check() -> tuple[bool, bool]:
+        store = Store(url)
+        accounts = Accounts(store.engine)
+        try:
+            await accounts.verify("Ελένη", "second one!", "test")
+            disabled_refused = False
+        except ValueError:
+            disabled_refused = True
+        await accounts.disable((await accounts.find("Ελένη")).id, False)  # type: ignore[union-attr]
+        enabled = (await accounts.verify("Ελένη", "second one!", "test")).name == "Ελένη"
+        await store.engine.dispose()
+        return disabled_refused, enabled
+    assert asyncio.run(check()) == (True, True)

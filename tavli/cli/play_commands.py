@@ -3,6 +3,7 @@ matches`` (the kept matches) and ``tavli join`` (a seat of a match on a Tavli se
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -194,9 +195,12 @@ def _resumed(path: Path, seats: dict[Color, str]) -> tuple[MatchRecord, MatchSet
 
 @house_rule_options
 @click.option("--name", default=None, help="your name, for your opponent to see (at most 24 letters)")
+@click.option("--user", default=None, metavar="NAME",
+              help="play as your account on the server (the password is asked, or read from TAVLI_PASSWORD)")
+@click.option("--rated", is_flag=True, help="with --new friend or anyone and --user: a rated match")
 @language_option
 def join(link: str, opponent: str | None, length: int, games: str, seat: str, mother_pin: str, prime_limits: str,
-         prime_in_opponent_start: str, name: str | None, language: str) -> None:
+         prime_in_opponent_start: str, name: str | None, user: str | None, rated: bool, language: str) -> None:
     """Play your seat of a match on a Tavli server (tavli serve) at the terminal: LINK is the
     link the server gave you or your friend (http://HOST/match/ID#t=TOKEN), or the server's
     address (http://HOST:PORT) to take the seat of one of its open matches, or with --new to
@@ -206,18 +210,28 @@ def join(link: str, opponent: str | None, length: int, games: str, seat: str, mo
     tavli join 'http://HOST/match/ID#t=TOKEN'
     tavli join http://HOST:8000
     tavli join http://HOST:8000 --new friend --length 7
+    tavli join http://HOST:8000 --user Eleni --new anyone --rated
     """
     from tavli.terminal.remote import RemoteError
     from tavli.terminal.remote import join as join_match
 
     if name is not None and (len(" ".join(name.split())) > 24 or not name.isprintable()):
         raise InputError("--name has at most 24 letters and no control characters")
+    if rated and (user is None or opponent not in ("friend", "anyone")):
+        raise InputError("--rated needs --user and --new friend or --new anyone")
     new = None
     if opponent is not None:
         new = {"opponent": opponent, "length": length, "games": games, "seat": seat, "mother_pin": mother_pin,
                "prime_limits": prime_limits == "on", "prime_in_opponent_start": prime_in_opponent_start == "on"}
+        if rated:
+            new["rated"] = True
+    login = None
+    if user is not None:
+        password = os.environ.get("TAVLI_PASSWORD") or click.prompt(f"Password for {user}", hide_input=True,
+                                                                    err=True)
+        login = (user, password)
     try:
-        join_match(link, language=language, new=new, name=name)
+        join_match(link, language=language, new=new, name=name, login=login)
     except RemoteError as e:
         raise InputError(str(e)) from None
     except KeyboardInterrupt:

@@ -1,15 +1,19 @@
-"""The web app's commands: ``tavli serve`` (the server) and ``tavli verify-dice`` (a match's
-dice checked against the seeds its server published)."""
+"""The web app's commands: ``tavli serve`` (the server), ``tavli users`` (its accounts) and
+``tavli verify-dice`` (a match's dice checked against the seeds its server published)."""
 
 from __future__ import annotations
 
 import os
 import sys
 import time
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import click
 
 from tavli.cli.options import InputError
+
+T = TypeVar("T")
 
 
 @click.command()
@@ -132,3 +136,87 @@ def verify_dice(url: str) -> None:
             click.echo(line)
     except DiceCheckError as e:
         raise InputError(str(e)) from None
+
+
+database_option = click.option("--database", "--db", default="sqlite:///tavli.db", show_default=True,
+                               help="the server's database URL (as tavli serve takes it)")
+
+
+@click.group()
+def users() -> None:
+    """The accounts of a server's database, for whoever runs the server: list them, set a
+    forgotten password, disable or enable one.
+
+    \b
+    tavli users list
+    tavli users reset-password Eleni      (asks the new password, or reads TAVLI_PASSWORD)
+    tavli users disable Eleni --database postgresql://tavli@localhost/tavli
+    """
+
+
+@users.command("list")
+@database_option
+def list_users(database: str) -> None:
+    """Every account: its name, when it was made, and whether it is disabled or deleted."""
+    for account in with_accounts(database, lambda accounts: accounts.listed()):
+        state = " (deleted)" if account.deleted else " (disabled)" if account.disabled else ""
+        made = time.strftime("%Y-%m-%d", time.gmtime(account.created))
+        click.echo(f"{account.name}\t{made}{state}")
+
+
+@users.command("reset-password")
+@click.argument("name")
+@database_option
+def reset_password(name: str, database: str) -> None:
+    """Give NAME's account a new password (its sessions end)."""
+    password = os.environ.get("TAVLI_PASSWORD") or click.prompt(f"New password for {name}", hide_input=True,
+                                                                confirmation_prompt=True, err=True)
+
+    async def reset(accounts: Any) -> None:
+        await accounts.set_password((await found(accounts, name)).id, password)
+    with_accounts(database, reset)
+    click.echo(f"{name}: password changed; every session of the account has ended")
+
+
+@users.command()
+@click.argument("name")
+@database_option
+@click.option("--enable", is_flag=True, help="let the account log in again")
+def disable(name: str, database: str, enable: bool) -> None:
+    """Stop NAME's account logging in (its sessions end); --enable lets it again."""
+    async def change(accounts: Any) -> None:
+        await accounts.disable((await found(accounts, name)).id, not enable)
+    with_accounts(database, change)
+    click.echo(f"{name}: {'enabled' if enable else 'disabled'}")
+
+
+async def found(accounts: Any, name: str) -> Any:
+    account = await accounts.find(name)
+    if account is None or account.deleted:
+        raise InputError(f"no account is named {name!r}")
+    return account
+
+
+def with_accounts(database: str, work: Callable[[Any], Awaitable[T]]) -> T:
+    """``work(accounts)`` on the database, brought to the current schema first; one-line errors."""
+    import asyncio
+
+    from tavli.server.accounts import Accounts
+    from tavli.server.store import Store
+
+    async def run() -> T:
+        try:
+            store = Store(database)
+        except ValueError as e:
+            raise InputError(str(e)) from None
+        try:
+            await store.create_tables()
+            return await work(Accounts(store.engine))
+        finally:
+            await store.engine.dispose()
+    try:
+        return asyncio.run(run())
+    except ValueError as e:  # a password that breaks the rules
+        raise InputError(str(e)) from None
+    except OSError as e:
+        raise InputError(f"cannot open the database: {e}") from None

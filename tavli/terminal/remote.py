@@ -60,6 +60,10 @@ the clocks differ more than ``CLAIM_MARGIN``)."""
 COLORS = {"white": WHITE, "black": BLACK}
 
 
+SESSION_COOKIE = "tavli_session"
+"""The server's session cookie (``tavli.server.accounts.COOKIE``; the terminal does not import the server)."""
+
+
 class RemoteError(TavliError):
     """A link that names no match, or a server that cannot be reached or answers out of turn."""
 
@@ -98,27 +102,57 @@ def server_address(text: str) -> str | None:
     return f"{parts.scheme}://{parts.netloc}"
 
 
-def _request(url: str, method: str = "GET", body: Message | None = None) -> tuple[int, Any]:
-    """An HTTP request to the server (``body`` sent as JSON): its status and its JSON;
-    RemoteError when it cannot be made."""
+def _request(url: str, method: str = "GET", body: Message | None = None, cookie: str | None = None,
+             ) -> tuple[int, Any]:
+    """An HTTP request to the server (``body`` sent as JSON, with the session ``cookie`` if
+    logged in): its status and its JSON; RemoteError when it cannot be made."""
+    _, answer = _exchange(url, method, body, cookie)
+    return answer
+
+
+def _exchange(url: str, method: str = "GET", body: Message | None = None, cookie: str | None = None,
+              ) -> tuple[Any, tuple[int, Any]]:
+    """``_request``, with the answer's headers too (None for an error)."""
     import urllib.error
     import urllib.request
 
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data, {"Content-Type": "application/json"} if data else {}, method=method)
+    headers = {"Content-Type": "application/json"} if data else {}
+    if cookie:
+        headers["Cookie"] = cookie
+    request = urllib.request.Request(url, data, headers, method=method)
     try:
         with urllib.request.urlopen(request, timeout=30) as answer:
-            return answer.status, json.load(answer)
+            return answer.headers, (answer.status, json.load(answer))
     except urllib.error.HTTPError as e:
         with contextlib.suppress(ValueError):
-            return e.code, json.load(e)
-        return e.code, {}
+            return None, (e.code, json.load(e))
+        return None, (e.code, {})
     except (OSError, ValueError) as e:
         raise RemoteError("cannot reach {server}: {why}", server=url, why=str(e) or type(e).__name__) from None
 
 
+def log_in(server: str, user: str, password: str) -> str:
+    """Log in to ``server`` (``POST /api/session``): the session's cookie for the requests and the
+    match's connection. RemoteError, in the server's one line, for a refused login."""
+    headers, (status, answer) = _exchange(f"{server}/api/session", "POST", {"name": user, "password": password})
+    if status != 200 or headers is None:
+        why = answer.get("error") if isinstance(answer, dict) else None
+        raise RemoteError("{server} refused the login: {why}", server=server, why=why or f"HTTP {status}")
+    for value in headers.get_all("Set-Cookie") or []:
+        pair = value.split(";", 1)[0].strip()
+        if pair.startswith(f"{SESSION_COOKIE}="):
+            return str(pair)
+    raise RemoteError("{server} refused the login: {why}", server=server, why="no session cookie")
+
+
+def log_out(server: str, cookie: str) -> None:
+    with contextlib.suppress(RemoteError):
+        _request(f"{server}/api/session", "DELETE", cookie=cookie)
+
+
 def choose_open_match(server: str, console: Console, read_line: Callable[[str], str], words: Words,
-                      name: str | None = None) -> str | None:
+                      name: str | None = None, cookie: str | None = None) -> str | None:
     """List the server's open matches (``GET /api/open``), numbered; take the seat of the one the
     player chooses (``POST /api/open/ID``, with his ``name``) and return its link, or None when
     he takes none."""
@@ -148,7 +182,7 @@ def choose_open_match(server: str, console: Console, read_line: Callable[[str], 
         if not answer.isdecimal() or not 1 <= int(answer) <= len(listed):
             return None
         status, seat = _request(f"{server}/api/open/{urllib.parse.quote(str(listed[int(answer) - 1]['match']))}",
-                                "POST", {"name": name} if name else {})
+                                "POST", {"name": name} if name else {}, cookie)
         if status == 201 and isinstance(seat, dict) and "play" in seat:
             return server + str(seat["play"])
         said = reason_words(seat.get("reason"), words.language) if isinstance(seat, dict) else ""
@@ -158,11 +192,11 @@ def choose_open_match(server: str, console: Console, read_line: Callable[[str], 
             console.print(words("✗ {why}", ERROR_STYLE, why=said))
 
 
-def new_match(server: str, request: Message, console: Console, words: Words) -> str:
+def new_match(server: str, request: Message, console: Console, words: Words, cookie: str | None = None) -> str:
     """Make a match on the server (``POST /api/matches`` with ``request``: the opponent, length,
     games, seat and house rules, as docs/web.md has them); say the links to share; return the
     creator's link. RemoteError, in one line, for a match the server will not make."""
-    status, made = _request(f"{server}/api/matches", "POST", request)
+    status, made = _request(f"{server}/api/matches", "POST", request, cookie)
     if status != 201 or not isinstance(made, dict) or "play" not in made:
         why = made.get("error") if isinstance(made, dict) else None
         raise RemoteError("{server} made no match: {why}", server=server, why=why or f"HTTP {status}")
@@ -472,11 +506,35 @@ class RemoteMatch:
 
 
 def join(link: str, *, console: Console | None = None, read_line: Callable[[str], str] | None = None,
-         language: str = "en", new: Message | None = None, name: str | None = None) -> Color | None:
+         language: str = "en", new: Message | None = None, name: str | None = None,
+         login: tuple[str, str] | None = None) -> Color | None:
     """Play the seat of ``link`` at the terminal; return the winner, or None if the player left.
     ``link`` may be a server's address: then a new match made by ``new`` (``new_match``), or
-    else a seat of one of its open matches. RemoteError (one line) for a link or server that
-    does not lead to a match."""
+    else a seat of one of its open matches. ``login``: the account's name and password, to play
+    as that player (rated matches need it). RemoteError (one line) for a link or server that
+    does not lead to a match, or a refused login."""
+    server = server_address(link) or origin_of(link)
+    cookie = log_in(server, *login) if login is not None and server is not None else None
+    try:
+        return _join(link, console=console, read_line=read_line, language=language, new=new, name=name,
+                     cookie=cookie)
+    finally:
+        if cookie is not None and server is not None:  # the terminal keeps no session
+            log_out(server, cookie)
+
+
+def origin_of(link: str) -> str | None:
+    """``scheme://host[:port]`` of a match's link.
+
+    >>> origin_of("http://h:8000/match/abc#t=x")
+    'http://h:8000'
+    """
+    parts = urllib.parse.urlsplit(link.strip())
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else None
+
+
+def _join(link: str, *, console: Console | None, read_line: Callable[[str], str] | None, language: str,
+          new: Message | None, name: str | None, cookie: str | None) -> Color | None:
     from websockets.exceptions import InvalidHandshake, InvalidURI, WebSocketException
     from websockets.sync.client import connect
 
@@ -486,10 +544,10 @@ def join(link: str, *, console: Console | None = None, read_line: Callable[[str]
     if server is None and new is not None:
         raise RemoteError("a new match is made on a server's address (http://HOST:PORT), not on {link!r}", link=link)
     if server is not None and new is not None:
-        link = new_match(server, new | ({"name": name} if name else {}), console, Words(language))
+        link = new_match(server, new | ({"name": name} if name else {}), console, Words(language), cookie)
     elif server is not None:  # a server's address: one of its open matches
         try:
-            chosen = choose_open_match(server, console, read_line, Words(language), name)
+            chosen = choose_open_match(server, console, read_line, Words(language), name, cookie)
         except EOFError:
             chosen = None
         if chosen is None:
@@ -497,7 +555,7 @@ def join(link: str, *, console: Console | None = None, read_line: Callable[[str]
         link = chosen
     where = Link.parse(link)
     try:
-        socket = connect(where.socket, open_timeout=30)
+        socket = connect(where.socket, open_timeout=30, additional_headers={"Cookie": cookie} if cookie else None)
     except (OSError, InvalidURI, InvalidHandshake, TimeoutError) as e:
         raise RemoteError("cannot reach {socket}: {why}", socket=where.socket, why=str(e) or type(e).__name__) from None
     session = RemoteMatch(lambda m: socket.send(json.dumps(m)), lambda wait: json.loads(socket.recv(wait)), console,
