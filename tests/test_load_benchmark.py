@@ -76,6 +76,16 @@ def test_cafe_pace_with_a_bot(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_rated_matches_between_logged_in_players(tmp_path: Path) -> None:
+    result, _ = run_load(tmp_path, "--pace", "cafe", "--matches", "2", "--accounts", "--duration", "6",
+                         "--think", "0.01,0.02", "--length", "1", "--games", "portes", "--ramp", "10")
+    assert result["accounts"] is True
+    people = result["run"]["people"]
+    check_group(people, 2, ending=True)  # every hello took its account's seat: no "login" refusal
+    assert people["finished"] > 0  # and the rated matches ended (rated and reviewed) without a stall
+
+
+@pytest.mark.slow
 def test_saturate_pace_is_the_default(tmp_path: Path) -> None:
     # four seconds, not two: 1-point matches end and reconnect all the time, and on a loaded machine a
     # short window can miss the moment both are held

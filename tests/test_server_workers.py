@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import signal
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -179,3 +181,37 @@ def test_workers_need_postgresql(tmp_path: Path) -> None:
     done = run_tavli("serve", "--workers", "2", "--port", "0", "--database", f"sqlite:///{tmp_path / 'x.db'}",
                      timeout=60)
     assert done.returncode == 2 and "needs PostgreSQL" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def account(server: Server, name: str) -> str:
+    """A new account on ``server``'s database: its session cookie (``name=value``)."""
+    request = urllib.request.Request(f"{server.url}/api/accounts", json.dumps(
+        {"name": name, "password": "a long password"}).encode(), {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        return str(answer.headers["Set-Cookie"].split(";", 1)[0])
+
+
+@pytest.mark.slow
+def test_a_rated_result_is_applied_once_with_the_players_on_two_processes(postgres: str,
+                                                                          servers: list[Server]) -> None:
+    a = Server(postgres, options=("--poll-seconds", "0"))
+    servers.append(a)
+    b = Server(postgres, options=("--poll-seconds", "0"))
+    servers.append(b)
+    suffix = secrets.token_hex(3)  # the database is shared with other runs: names of this test's own
+    white, black = account(a, f"w{suffix}"), account(b, f"b{suffix}")  # a session made on one, used on the other
+    links = a.post("/api/matches", {"opponent": "friend", "rated": True, "length": 3, "games": "fevga"},
+                   headers={"Cookie": white})
+    mid = links["match"]
+    with a.socket(mid, headers={"Cookie": white}) as on_a, b.socket(mid, headers={"Cookie": black}) as on_b:
+        hello(on_a, links["token"])
+        state = hello(on_b, links["friend"].split("#t=", 1)[1])
+        receive(on_a, lambda m: m["type"] == "state" and m["players"]["black"]["connected"])
+        on_b.send(json.dumps({"type": "resign", "seq": state["seq"], "match": True}))
+        receive(on_a, lambda m: m["type"] == "state" and m["over"])  # both processes have seen the end
+        receive(on_b, lambda m: m["type"] == "state" and m["over"])
+    for server, name, result in ((a, f"w{suffix}", "won"), (b, f"b{suffix}", "lost")):
+        with urllib.request.urlopen(f"{server.url}/api/players/{name}", timeout=60) as answer:
+            profile = json.load(answer)
+        assert [m["result"] for m in profile["matches"]] == [result]
+        assert profile["ratings"]["fevga"]["matches"] == 1  # applied once, not once per process

@@ -38,6 +38,12 @@ same load on one process afterwards, for the ratios. A PostgreSQL URL names the 
 credentials: each run creates a fresh database there (the role needs CREATEDB; otherwise the
 database named is used as it is) and drops it at the end.
 
+``--accounts`` makes the people's matches rated matches between logged-in players: the run's
+accounts and sessions are made in the database before the server starts (argon2 hashing a
+thousand sign-ups is not what is measured), each seat's connection carries its session cookie,
+and the server checks it at every hello, gives the seats to the accounts, and at each match's
+end rates it (Glicko-2) and reviews it for the players' pages, as a café does.
+
 ``--bots M`` adds M matches against a bot (``--bot-level``, champion by default) whose human seat
 plays at the people's pace; their figures come apart from the people's: the human's actions
 and the time from the human's play to the state where the bot has answered (rolled and played).
@@ -52,6 +58,7 @@ could reach here, with the ratio of the server's latency to it.
     .venv/bin/python benchmarks/speed/load.py --pace cafe --matches 200 --servers 2 --compare \\
         --database postgresql://tavli_test:tavli_test@127.0.0.1/tavli_test
     .venv/bin/python benchmarks/speed/load.py --pace cafe --matches 500 --bots 200 --json load.json
+    .venv/bin/python benchmarks/speed/load.py --pace cafe --matches 1000 --accounts --duration 60
 """
 
 from __future__ import annotations
@@ -311,6 +318,8 @@ class Database:
         """Whether this run created the PostgreSQL database (and drops it at the end)."""
         self.name = ""
         """The PostgreSQL database's name (empty for SQLite)."""
+        self.cookies: list[str] = []
+        """The session cookies of the accounts made in it (``--accounts``)."""
         if given is None or given.startswith("sqlite"):
             self.url = given or f"sqlite:///{Path(self.folder.name) / 'load.db'}"
             return
@@ -423,8 +432,8 @@ class Seat:
     """One player's connection: acts when the state says so (after thinking, at café pace), and times
     the opponent's view of its plays, or, against a bot, the bot's answer."""
 
-    def __init__(self, pair: Pair, token: str) -> None:
-        self.pair, self.token = pair, token
+    def __init__(self, pair: Pair, token: str, cookie: str | None = None) -> None:
+        self.pair, self.token, self.cookie = pair, token, cookie
         self.ws: Any = None
         self.acted_at = -1
         """The seq of the last state acted on: a state sent again (another seat joins) is not acted on twice."""
@@ -481,7 +490,8 @@ class Seat:
         opened = time.perf_counter()
         hello = {"type": "hello", "token": self.token} | ({"steps": True} if pair.pace.steps else {})
         async with websockets.connect(url, max_queue=None, ping_interval=None, open_timeout=120,
-                                      close_timeout=2, compression=None, max_size=None) as ws:
+                                      close_timeout=2, compression=None, max_size=None,
+                                      additional_headers={"Cookie": self.cookie} if self.cookie else None) as ws:
             self.ws = ws
             await ws.send(json.dumps(hello))
             async for raw in ws:
@@ -541,8 +551,11 @@ class Route:
 class Pair:
     """The seats of one match (two people, or one person against a bot) playing matches one after another."""
 
-    def __init__(self, figures: Figures, rng: random.Random, pace: Pace, route: Route, body: dict[str, Any]) -> None:
+    def __init__(self, figures: Figures, rng: random.Random, pace: Pace, route: Route, body: dict[str, Any],
+                 cookies: tuple[str, str] | None = None) -> None:
         self.figures, self.rng, self.pace, self.route, self.body = figures, rng, pace, route, body
+        self.cookies = cookies
+        """The two players' session cookies (``--accounts``): the first makes the matches."""
         self.bot = body["opponent"] != "friend"
         self.sent: dict[int, tuple[Seat, float]] = {}
         """Plays not yet seen by the opponent, by the seq of the state that will show them."""
@@ -578,7 +591,8 @@ class Pair:
 
     async def create(self, client: httpx.AsyncClient) -> dict[str, Any] | None:
         try:
-            answer = await client.post(f"{self.route.create}/api/matches", json=self.body)
+            answer = await client.post(f"{self.route.create}/api/matches", json=self.body,
+                                       headers={"Cookie": self.cookies[0]} if self.cookies else None)
         except httpx.HTTPError as exc:
             self.figures.errors[f"POST /api/matches: {type(exc).__name__}"] += 1
             return None
@@ -594,7 +608,7 @@ class Pair:
         self.sent = {}
         tokens = [links["token"]] if self.bot else [links["token"], links["friend"].split("#t=", 1)[1]]
         urls = [base.replace("http", "ws", 1) + f"/ws/{links['match']}" for base in self.route.seats]
-        seats = [Seat(self, token) for token in tokens]
+        seats = [Seat(self, token, self.cookies[k] if self.cookies else None) for k, token in enumerate(tokens)]
         self.phase = "connect"
         joined = [asyncio.Event() for _ in seats]
         tasks = [asyncio.create_task(s.run(u, j)) for s, u, j in zip(seats, urls, joined, strict=False)]
@@ -748,7 +762,9 @@ async def run_load(bases: list[str], args: argparse.Namespace, pace: Pace, serve
                    postgres: tuple[str | None, str] = (None, "")) -> dict[str, Any]:
     """The load on the servers at ``bases``: ``args.matches`` people's matches and ``args.bots`` bot matches."""
     people, bots = Figures(), Figures()
-    friend = {"opponent": "friend", "length": args.length, "games": args.games}
+    friend = {"opponent": "friend", "length": args.length, "games": args.games} | ({"rated": True} if args.accounts
+                                                                                  else {})
+    cookies = list(args.cookies or [])
     against_bot = {"opponent": args.bot_level, "length": args.length, "games": args.games}
     rng = random.Random(args.seed)
     kinds = [False] * args.matches + [True] * args.bots
@@ -758,7 +774,8 @@ async def run_load(bases: list[str], args: argparse.Namespace, pace: Pace, serve
     limits = httpx.Limits(max_connections=100, max_keepalive_connections=100, keepalive_expiry=3.0)
     async with httpx.AsyncClient(limits=limits, timeout=120) as client:
         first_body = against_bot if kinds[0] else friend
-        probe = await client.post(f"{bases[0]}/api/matches", json=first_body)  # bad options fail here
+        probe = await client.post(f"{bases[0]}/api/matches", json=first_body,  # bad options fail here
+                                  headers={"Cookie": cookies[0]} if cookies and not kinds[0] else None)
         if probe.status_code != 201:
             raise SystemExit(f"POST /api/matches answered {probe.status_code}: {probe.text[:200]}")
         tasks = []
@@ -769,7 +786,9 @@ async def run_load(bases: list[str], args: argparse.Namespace, pace: Pace, serve
             figures = bots if bot else people
             # the two seats of a people's match on two processes (the next one), when there are several
             route = Route(bases[k % n], (bases[k % n],) if bot else (bases[k % n], bases[(k + 1) % n]))
-            pair = Pair(figures, random.Random(rng.getrandbits(64)), pace, route, against_bot if bot else friend)
+            players = (cookies[2 * k], cookies[2 * k + 1]) if cookies and not bot else None
+            pair = Pair(figures, random.Random(rng.getrandbits(64)), pace, route, against_bot if bot else friend,
+                        players)
             figures.pairs.append(pair)
             tasks.append(asyncio.create_task(pair.play_matches(client, first.pop() if first else None)))
 
@@ -999,12 +1018,14 @@ def think_range(text: str) -> tuple[float, float]:
 
 
 @contextlib.contextmanager
-def servers_on(count: int, given: str | None, bot_delay: float,
-               extra: list[str]) -> Iterator[tuple[list[Process], Database]]:
-    """``count`` servers on a fresh database, stopped (and the database dropped) at the end."""
+def servers_on(count: int, given: str | None, bot_delay: float, extra: list[str],
+               players: int = 0) -> Iterator[tuple[list[Process], Database]]:
+    """``count`` servers on a fresh database (with ``players`` accounts logged in), stopped (and the
+    database dropped) at the end."""
     database = Database(given)
     servers: list[Process] = []
     try:
+        database.cookies = make_accounts(database.url, players) if players else []
         servers = start_servers(count, database.url, bot_delay, extra)
         yield servers, database
         for server in servers:
@@ -1017,8 +1038,36 @@ def servers_on(count: int, given: str | None, bot_delay: float,
         database.drop()
 
 
+def make_accounts(url: str, count: int) -> list[str]:
+    """``count`` accounts with a session each in the database at ``url`` (brought to the current
+    schema first): their cookies, ``tavli_session=SECRET``. One password hash serves them all."""
+    from sqlalchemy import insert
+
+    from tavli.server.accounts import COOKIE, HASHER, SESSION_SECONDS, session_hash
+    from tavli.server.schema import accounts, sessions
+    from tavli.server.store import Store
+
+    async def make() -> list[str]:
+        store = Store(url)
+        await store.create_tables()
+        hashed, now = HASHER.hash("load-test password"), time.time()
+        secrets_made = [f"load{k}-{os.urandom(16).hex()}" for k in range(count)]
+        async with store.engine.begin() as conn:
+            await conn.execute(insert(accounts), [
+                {"id": k + 1, "name": f"load{k}", "name_key": f"load{k}", "password": hashed, "created": now,
+                 "disabled": False, "deleted": False} for k in range(count)])
+            await conn.execute(insert(sessions), [
+                {"hash": session_hash(secret), "account_id": k + 1, "created": now, "expires": now + SESSION_SECONDS}
+                for k, secret in enumerate(secrets_made)])
+        await store.engine.dispose()
+        return [f"{COOKIE}={secret}" for secret in secrets_made]
+    return asyncio.run(make())
+
+
 def load_on(count: int, args: argparse.Namespace, pace: Pace, factory: Any) -> dict[str, Any]:
-    with servers_on(count, args.database, args.bot_delay, shlex.split(args.serve_args)) as (servers, database):
+    with servers_on(count, args.database, args.bot_delay, shlex.split(args.serve_args),
+                    2 * (args.matches + 1) if args.accounts else 0) as (servers, database):
+        args.cookies = database.cookies
         console.print(f"{len(servers)} server{'s' * (len(servers) > 1)}: "
                       + ", ".join(f"{s.url} (pid {s.process.pid})" for s in servers)
                       + f"; database {database.url.split('@')[-1]}")
@@ -1049,6 +1098,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--bots", type=int, default=0, metavar="M",
                         help="also M matches against a bot, the human seat at the same pace (default 0)")
     parser.add_argument("--bot-level", default="champion", help="the bot of --bots (default champion)")
+    parser.add_argument("--accounts", action="store_true",
+                        help="the people's matches are rated matches between logged-in players")
     parser.add_argument("--bot-delay", type=float, default=0.0,
                         help="the server's --bot-delay (default 0: the bot's answer is its own time)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the clients' plays and think times (default 1)")
@@ -1088,8 +1139,9 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--servers must be at least 1")
     if args.servers > 1 and not (args.database or "").startswith("postgres"):
         parser.error("--servers 2 or more share one database: give --database postgresql://...")
-    if args.url and (args.servers > 1 or args.compare):
-        parser.error("--url loads one running server: no --servers or --compare")
+    if args.url and (args.servers > 1 or args.compare or args.accounts):
+        parser.error("--url loads one running server: no --servers, --compare or --accounts")
+    args.cookies = []
     if args.compare and args.servers < 2:
         parser.error("--compare compares --servers N (2 or more) with one")
     baseline = 0.0 if args.no_baseline else args.baseline if args.baseline is not None else \
@@ -1107,6 +1159,7 @@ def main(argv: list[str] | None = None) -> None:
     result: dict[str, Any] = {"command": command, "cpus": os.cpu_count(), "load_average": os.getloadavg()[0],
                               "client_loop": loop_name, "pace": args.pace,
                               "think_s": list(pace.think) if pace.think else None, "steps": pace.steps,
+                              "accounts": args.accounts,
                               "length": args.length, "games": args.games, "servers": args.servers,
                               "bot_level": args.bot_level if args.bots else None}
     relay: Process | None = None
