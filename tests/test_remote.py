@@ -207,7 +207,7 @@ def test_a_seat_taken_first_is_said_and_the_list_comes_again(monkeypatch: pytest
                (200, {"matches": [one]}), (429, busy), (200, {"matches": []})]
     asked: list[tuple[str, str]] = []
 
-    def request(url: str, method: str = "GET", body: object = None) -> tuple[int, Any]:
+    def request(url: str, method: str = "GET", body: object = None, cookie: str | None = None) -> tuple[int, Any]:
         asked.append((method, url))
         return answers.pop(0)
 

@@ -7,7 +7,7 @@ argon2 (``argon2-cffi``) and never stored, logged or sent back. A session is a r
 an ``HttpOnly`` cookie, kept in the database as its SHA-256, so that every server process knows
 it and logging out ends it everywhere.
 
->>> account_key("Ελένη"), account_key("ＥＬΕΝΗ") == account_key("ελενη")
+>>> account_key("Ελένη"), account_key("ΕΛΈΝΗ") == account_key("ελένη")
 ('ελένη', True)
 """
 
