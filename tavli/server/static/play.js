@@ -2,7 +2,7 @@
 //
 // The server is authoritative (docs/web.md): the page only proposes. A move is built here step by
 // step from the server's tree of legal steps, can be taken back, and is sent whole on Confirm.
-import { BoardView, diceFaces, portraitScreen } from "/static/board.js";
+import { BoardView, diceFaces, playText, portraitScreen } from "/static/board.js";
 import { checkGame, rematchToken, spectatorRematchToken } from "/static/fairdice.js";
 import { StepInput } from "/static/steps.js";
 import { language, languageSwitch, num, sayable, t, translatePage } from "/static/strings.js";
@@ -356,31 +356,11 @@ function theirLast() {
   return `${t("played", { who: colorName(m.color), dice: `${Math.max(...m.dice)}-${Math.min(...m.dice)}`, play: moveText(m) })} · `;
 }
 
-// A play in standard notation, as the library writes it: one checker's steps chained (24/14, a
-// hit on the way kept: 24/18*/14), equal moves counted (8/4(2)), ordered by the mover's own
-// numbering; the points named as the board shows them to the reader. m.color is the mover (the
-// side on turn if none).
+/** A play in standard notation from the mover's side (board.js, playText); m.color is the mover
+ * (the side on turn if none). */
 function moveText(m) {
   if (!m.steps.length) return t("noPlay");
-  const name = (p) => (p === 25 ? t("barName") : p === 0 ? t("offName") : String(label(p)));
-  const black = (m.color || state.turn) === "black";
-  const own = (p) => (p === 25 || p === 0 || !black ? p : state.game.black_numbers[p - 1]);
-  const chains = [];  // [[point, hit on landing], ...], the first the source
-  for (const [a, b, hit] of m.steps) {
-    const chain = chains.find((c) => c[c.length - 1][0] === a && a !== 0);
-    if (chain) chain.push([b, hit]);
-    else chains.push([[a, false], [b, hit]]);
-  }
-  const last = (c) => c[c.length - 1][0];
-  chains.sort((x, y) => own(y[0][0]) - own(x[0][0]) || own(last(y)) - own(last(x)));
-  const counts = new Map();
-  for (const c of chains) {
-    const [end, endHit] = c[c.length - 1];
-    const hitOnTheWay = c.slice(1, -1).filter(([, hit]) => hit).map(([p]) => `${name(p)}*`);
-    const text = [name(c[0][0]), ...hitOnTheWay, `${name(end)}${endHit ? "*" : ""}`].join("/");
-    counts.set(text, (counts.get(text) || 0) + 1);
-  }
-  return [...counts].map(([text, n]) => (n > 1 ? `${text}(${n})` : text)).join(" ");
+  return playText(m.steps, m.color || state.turn, state.game.black_numbers, { bar: t("barName"), off: t("offName") });
 }
 
 function openingText(g, index) {
