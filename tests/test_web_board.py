@@ -5,6 +5,7 @@ address (the launch of tests/test_web_browser.py)."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from serve_process import Server
 from tavli.formats.record import dumps
 from tavli.variants import BLACK
 from tests.test_server_review import played_record
-from tests.test_web_browser import start_match, state
+from tests.test_web_browser import start_match, state, take_turn
 
 SIZES = [(1366, 768), (390, 844), (844, 390)]
 SHOTS = Path(os.environ.get("TAVLI_SHOTS", "/tmp/shots-board"))
@@ -50,6 +51,8 @@ def test_the_review_writes_plays_from_the_movers_side(browser: Browser, shared_s
         # the library's notation of each turn, as the record has it: the mover's own numbering
         expect_plays = [t.play or "no play" for t in turns]
         assert [text.split(": ", 1)[1].split(" (")[0] for text in shown] == expect_plays
+        # the players' table whole beside the board: no column cut off
+        assert page.locator("[data-testid=stats]").evaluate("t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
         shoot(page, "review-1366x768-en")
     finally:
         ctx.close()
@@ -60,15 +63,66 @@ def test_the_board_writes_the_opponents_play_from_his_side(browser: Browser, sha
     try:
         page = ctx.new_page()
         start_match(page, shared_server.url, "beginner")
-        page.check("[data-testid=auto-roll]")
         # until the bot has made a play: the move list and the status line write it as the bot does
-        page.wait_for_function("(s => s.game.moves.some(m => m.color !== s.you && m.play))(window.tavliState)",
-                               timeout=60_000)
+        for _ in range(10):
+            if page.evaluate("(s => s.game.moves.some(m => m.color !== s.you && m.play))(window.tavliState)"):
+                break
+            take_turn(page)
         s: dict[str, Any] = state(page)
         theirs = [m for m in s["game"]["moves"] if m["color"] != s["you"] and m["play"]]
         played = theirs[-1]["play"]
         expect(page.locator("[data-testid=moves]")).to_contain_text(played)
         if s["game"]["moves"][-1]["play"] == played:
             expect(page.locator("[data-testid=status]")).to_contain_text(played)
+    finally:
+        ctx.close()
+
+
+WORDS = {
+    "en": {"bot": "Bot (beginner)", "gammon": "the opponent resigned a gammon", "tie": "Both rolled the same (3)"},
+    "el": {"bot": "Υπολογιστής (αρχάριος)", "gammon": "ο αντίπαλος παραιτήθηκε με μαρς",
+           "tie": "Έφεραν και οι δύο το ίδιο (3)"},
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "el"])
+def test_seats_results_and_the_fair_dice_in_words(browser: Browser, shared_server: Server, lang: str) -> None:
+    words = WORDS[lang]
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="el-GR" if lang == "el" else "en-US")
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        start_match(page, shared_server.url, "beginner", length="5", games="tavli")
+        s = state(page)
+        bot = "black" if s["you"] == "white" else "white"
+        # the bot's seat: its level, nothing about a connection it always has
+        expect(page.locator(f"#player-{bot} .name")).to_have_text(re.compile(f" · {re.escape(words['bot'])}$"))
+        # a tied roll-off in a sentence; one word for a match in Greek, as the library's reasons have it
+        strings = page.evaluate("""async () => {
+            const { t, STRINGS } = await import('/static/strings.js');
+            return { tie: t('openingTies', { list: '3' }),
+                     partida: Object.values(STRINGS.el).filter((v) => /παρτίδ/.test(v)) };
+        }""")
+        assert strings["tie"].startswith(words["tie"]) and strings["partida"] == []
+        expect(page.locator("[data-testid=side-fair-dice] [data-testid=commitment]")).to_be_hidden()
+        page.wait_for_function("(s => s.can_resign)(window.tavliState)", timeout=30_000)
+        page.click("[data-testid=resign]")
+        page.click("[data-testid=resign-2]")
+        expect(page.locator("[data-testid=game-over-text]")).to_contain_text(words["gammon"])
+        # the seed stays behind the fair dice link until asked for
+        expect(page.locator("[data-testid=seed]")).to_be_hidden()
+        shoot(page, f"game-over-1366x768-{lang}")
+        page.click("[data-testid=fair-dice] summary")
+        expect(page.locator("[data-testid=seed]")).to_be_visible()
+        page.click("[data-testid=check-dice]")
+        expect(page.locator("[data-testid=verdict]")).to_contain_text("✓")
+        page.click("[data-testid=continue]")
+        page.click("[data-testid=resign]")
+        page.click("[data-testid=resign-match]")
+        expect(page.locator("[data-testid=match-over]")).to_be_visible(timeout=30_000)
+        expect(page.locator("[data-testid=match-seed]")).to_be_hidden()
+        shoot(page, f"match-over-1366x768-{lang}")
+        assert not errors
     finally:
         ctx.close()

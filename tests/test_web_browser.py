@@ -154,7 +154,7 @@ def test_a_whole_game_against_a_bot(context: BrowserContext, shared_server: Serv
     assert final["games"][0]["seed"], "the seed is revealed after the game"
     # the final position stays, with who won, how many points and why
     result = final["games"][0]["result"]
-    why = {"bore-off": "bore off all checkers first", "double": "2 points, because the loser bore off none",
+    why = {"bore-off": "bore off all checkers first", "double": "a gammon: the loser bore off none",
            "mother": "the mother was pinned"}[result["why"]]
     winner = result["winner"].capitalize()
     expect(page.locator("[data-testid=match-over-last]")).to_have_text(
@@ -372,8 +372,9 @@ def test_resign_game_over_dice_check_match_over_and_rematch(browser: Browser, sh
         page.click("[data-testid=resign-2]")
         expect(page.locator("[data-testid=game-over]")).to_be_visible()
         expect(page.locator("[data-testid=game-over-text]")).to_contain_text(
-            "wins game 1 (Portes) and 2 points: the opponent resigned")
+            "wins game 1 (Portes) and 2 points: the opponent resigned a gammon")
         expect(page.locator("[data-testid=roll]")).to_be_hidden()  # the final position stays until Next game
+        page.click("[data-testid=fair-dice] summary")  # the seed waits behind the fair dice link
         seed = page.locator("[data-testid=seed]").inner_text()
         assert len(seed) == 64 and seed == state(page)["games"][0]["seed"]
         page.click("[data-testid=check-dice]")
@@ -391,6 +392,7 @@ def test_resign_game_over_dice_check_match_over_and_rematch(browser: Browser, sh
         expect(page.locator("[data-testid=match-over-last]")).to_contain_text(
             f"{other} wins game 2 (Plakoto) and 3 points: the opponent resigned the match")
         expect(page.locator("[data-testid=games-table] tbody tr")).to_have_count(2)
+        page.click("[data-testid=match-fair-dice] summary")
         page.click("[data-testid=match-check-dice]")
         expect(page.locator("[data-testid=match-verdict]")).to_contain_text("✓")
         page.screenshot(path=str(SCREENSHOTS / "match-over.png"), animations="disabled")
@@ -467,6 +469,7 @@ def test_greek_pages_show_no_english(browser: Browser, shared_server: Server) ->
         assert english_words(page) == set()
         page.click("[data-testid=resign-1]")  # about even: the bot takes 1 point
         expect(page.locator("[data-testid=game-over]")).to_be_visible()
+        page.click("[data-testid=fair-dice] summary")
         page.click("[data-testid=check-dice]")
         expect(page.locator("[data-testid=verdict]")).to_contain_text("✓")
         assert english_words(page) == set()
@@ -475,6 +478,7 @@ def test_greek_pages_show_no_english(browser: Browser, shared_server: Server) ->
         page.click("[data-testid=resign-match]")
         # the answer can take the server longer than Playwright's default 5 s on busy cores
         expect(page.locator("[data-testid=match-over]")).to_be_visible(timeout=30_000)
+        page.click("[data-testid=match-fair-dice] summary")
         page.click("[data-testid=match-check-dice]")
         expect(page.locator("[data-testid=match-verdict]")).to_contain_text("✓")
         assert english_words(page) == set()

@@ -374,13 +374,19 @@ function openingText(g, index) {
   return ties.length ? `${t("openingTies", { list: ties.join(", ") })} · ${decided}` : decided;
 }
 
+/** "Bot (expert)": the level as a word of the sentence. */
+function botName(level) { return t("bot", { level: t(`level-${level}`).toLowerCase() }); }
+
+/** Why a game ended, in words; a game resigned for 2 points is a gammon resigned. */
+function whyText(r) { return t(r.why === "resigned" && r.points === 2 ? "why-resigned-gammon" : `why-${r.why}`); }
+
 function resultText(g) {
   const r = g.result;
   if (!r) return "";
   const variant = t(g.variant[0].toUpperCase() + g.variant.slice(1));
-  if (!r.winner) return t("gameTied", { n: g.index + 1, variant, why: t(`why-${r.why}`) });
+  if (!r.winner) return t("gameTied", { n: g.index + 1, variant, why: whyText(r) });
   return t("gameWon", { who: colorName(r.winner), n: g.index + 1, variant, points: r.points,
-    pts: r.points === 1 ? t("point") : t("pointsWord"), why: t(`why-${r.why}`) });
+    pts: r.points === 1 ? t("point") : t("pointsWord"), why: whyText(r) });
 }
 
 function renderPanel() {
@@ -396,10 +402,11 @@ function renderPanel() {
   for (const color of ["white", "black"]) {
     const p = s.players[color];
     const mine = s.you === color && !hotSeat;
-    const who = p.kind === "bot" ? t("bot", { level: t(`level-${p.level}`) })
-      : p.name ? (mine ? `${p.name} (${t("you")})` : p.name) : (mine ? t("you") : t("human"));
     const row = $(`player-${color}`);
-    row.querySelector(".name").textContent = `${colorName(color)} · ${who} · ${p.connected ? t("connected") : p.joined ? t("away") : t("notJoined")}`;
+    // a bot is always there: only a person's presence is news
+    row.querySelector(".name").textContent = p.kind === "bot" ? `${colorName(color)} · ${botName(p.level)}`
+      : `${colorName(color)} · ${p.name ? (mine ? `${p.name} (${t("you")})` : p.name) : (mine ? t("you") : t("human"))}`
+        + ` · ${p.connected ? t("connected") : p.joined ? t("away") : t("notJoined")}`;
     row.classList.toggle("on-turn", s.turn === color && !s.over);
     $(`pips-${color}`).textContent = `${s.game.pips[color]} ${t("pips")}`;
   }
@@ -499,7 +506,7 @@ function renderMatchOver() {
     const tr = document.createElement("tr");
     const r = g.result || {};
     for (const text of [g.index + 1, t(g.variant[0].toUpperCase() + g.variant.slice(1)),
-      r.winner ? colorName(r.winner) : "–", r.points ?? "", r.why ? t(`why-${r.why}`) : ""]) {
+      r.winner ? colorName(r.winner) : "–", r.points ?? "", r.why ? whyText(r) : ""]) {
       const td = document.createElement("td");
       td.textContent = String(text);
       tr.append(td);
@@ -535,6 +542,7 @@ function announceGames() {
     reviewing = g.index;
     $("game-over-text").textContent = resultText(g);
     $("game-over-seed").textContent = g.seed || "";
+    $("game-over-fair").open = false;
     $("game-over-verdict").textContent = "";
     $("game-over").hidden = false;
   }

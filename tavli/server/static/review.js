@@ -238,7 +238,7 @@ function renderStats() {
   for (const color of ["white", "black"]) {
     const p = review.players[color];
     // a person's name as the record has it ("human" where he gave none)
-    const who = p.kind === "bot" ? t("bot", { level: t(`level-${p.level}`) }) : p.name && p.name !== "human" ? p.name : t("human");
+    const who = p.kind === "bot" ? t("bot", { level: t(`level-${p.level}`).toLowerCase() }) : p.name && p.name !== "human" ? p.name : t("human");
     const tr = document.createElement("tr");
     tr.dataset.testid = `stats-${color}`;
     const cells = [`${colorName(color)} · ${who}`, num(p.error_rate, 1), String(p.errors), String(p.blunders), fixed(p.luck, 2)];
