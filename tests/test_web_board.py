@@ -52,7 +52,8 @@ def test_the_review_writes_plays_from_the_movers_side(browser: Browser, shared_s
         expect_plays = [t.play or "no play" for t in turns]
         assert [text.split(": ", 1)[1].split(" (")[0] for text in shown] == expect_plays
         # the players' table whole beside the board: no column cut off
-        assert page.locator("[data-testid=stats]").evaluate("t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
+        assert page.locator("[data-testid=stats]").evaluate(
+            "t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
         shoot(page, "review-1366x768-en")
     finally:
         ctx.close()
@@ -124,5 +125,30 @@ def test_seats_results_and_the_fair_dice_in_words(browser: Browser, shared_serve
         expect(page.locator("[data-testid=match-seed]")).to_be_hidden()
         shoot(page, f"match-over-1366x768-{lang}")
         assert not errors
+    finally:
+        ctx.close()
+
+
+NOT_FOUND = {"en": "Page not found", "el": "Η σελίδα δεν βρέθηκε"}
+
+
+@pytest.mark.parametrize("lang", ["en", "el"])
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_an_unknown_address_gets_a_page_in_the_players_language(browser: Browser, shared_server: Server, lang: str,
+                                                                width: int, height: int) -> None:
+    ctx = browser.new_context(viewport={"width": width, "height": height},
+                              locale="el-GR" if lang == "el" else "en-US")
+    try:
+        page = ctx.new_page()
+        answer = page.goto(shared_server.url + "/no/such/page")
+        assert answer is not None and answer.status == 404
+        expect(page.locator("[data-testid=not-found-title]")).to_have_text(NOT_FOUND[lang])
+        expect(page.locator("[data-testid=address]")).to_have_text("/no/such/page")
+        expect(page.locator("[data-testid=not-found-home]")).to_have_attribute("href", "/")
+        shoot(page, f"not-found-{width}x{height}-{lang}")
+        # a program's address keeps its JSON error
+        api = page.request.get(shared_server.url + "/api/no-such-thing")
+        assert api.status == 404 and api.json()["error"] == "no such page"
+        assert page.request.get(shared_server.url + "/static/nothing.js").status == 404
     finally:
         ctx.close()

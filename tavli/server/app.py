@@ -67,6 +67,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
                                bot_workers=bot_workers, review_depth=review_depth)
     # X-Forwarded-For counts only from the proxies the operator names (uvicorn's own trust is off)
     middleware = [Middleware(ProxyHeadersMiddleware, trusted_hosts=proxies)] if proxies else []
-    app = Starlette(routes=pages.ROUTES + json_api.ROUTES + websocket.ROUTES, lifespan=lifespan, middleware=middleware)
+    app = Starlette(routes=pages.ROUTES + json_api.ROUTES + websocket.ROUTES, lifespan=lifespan, middleware=middleware,
+                    exception_handlers={404: pages.not_found})
     app.state.context = context  # what the handlers share (tavli.server.context.context_of)
     return app
