@@ -20,7 +20,7 @@ from serve_process import Server
 from tavli.formats.record import dumps
 from tavli.variants import BLACK
 from tests.test_server_review import played_record
-from tests.test_web_browser import start_match, state, take_turn
+from tests.test_web_browser import english_words, start_match, state, take_turn
 
 SIZES = [(1366, 768), (390, 844), (844, 390)]
 SHOTS = Path(os.environ.get("TAVLI_SHOTS", "/tmp/shots-board"))
@@ -150,5 +150,80 @@ def test_an_unknown_address_gets_a_page_in_the_players_language(browser: Browser
         api = page.request.get(shared_server.url + "/api/no-such-thing")
         assert api.status == 404 and api.json()["error"] == "no such page"
         assert page.request.get(shared_server.url + "/static/nothing.js").status == 404
+    finally:
+        ctx.close()
+
+
+RULES_WORDS = {"en": ("Plakoto", "pins it"), "el": ("Πλακωτό", "το πλακώνετε")}
+
+
+@pytest.mark.parametrize("lang", ["en", "el"])
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_rules_of_each_game_with_boards(browser: Browser, shared_server: Server, lang: str, width: int,
+                                            height: int) -> None:
+    ctx = browser.new_context(viewport={"width": width, "height": height},
+                              locale="el-GR" if lang == "el" else "en-US")
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(shared_server.url + "/rules#plakoto-pin")
+        title, pin = RULES_WORDS[lang]
+        expect(page.locator("[data-testid=rules-plakoto] h2")).to_have_text(title)
+        expect(page.locator("#plakoto-pin")).to_contain_text(pin)
+        expect(page.locator("#plakoto-pin")).to_be_in_viewport()  # the address opens at the rule
+        for game, boards in (("portes", 2), ("plakoto", 3), ("fevga", 2)):
+            expect(page.locator(f"[data-testid=rules-{game}] figure")).to_have_count(boards)
+        # the boards are the app's own: the start of Portes has its 30 checkers (5 a stack at most drawn)
+        assert page.locator("[data-testid=board-portes-start] [data-checker]").count() == 2 * (2 + 5 + 3 + 5)
+        assert page.locator("[data-testid=board-plakoto-pin] [data-pinned]").count() == 1
+        assert page.locator("[data-testid=board-portes-hit] .barpoint [data-checker]").count() == 1
+        if lang == "el":
+            assert english_words(page) == set()
+        shoot(page, f"rules-{width}x{height}-{lang}")
+        assert not errors
+    finally:
+        ctx.close()
+
+
+def test_the_start_page_and_the_board_lead_to_the_rules(browser: Browser, shared_server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        page = ctx.new_page()
+        page.goto(shared_server.url + "/")
+        expect(page.locator("[data-testid=rules-link]")).to_have_attribute("href", "/rules")
+        start_match(page, shared_server.url, "beginner", games="fevga")
+        expect(page.locator("[data-testid=rules-link]")).to_have_attribute("href", "/rules#fevga")
+        expect(page.locator("[data-testid=rules-link]")).to_have_text("Rules of Fevga")
+        page.check("[data-testid=auto-roll]")
+        page.wait_for_function("window.tavliState.can_play", timeout=60_000)
+        # a play the rules refuse: the reason, and the rule it breaks a click away
+        page.fill("[data-testid=typed-play]", "24/off")
+        page.click("[data-testid=typed-send]")
+        expect(page.locator("[data-testid=toast]")).to_contain_text("bear off")
+        expect(page.locator("[data-testid=toast-rule]")).to_have_attribute("href", "/rules#common-bearoff")
+        # a slip of the keyboard is no rule's
+        page.fill("[data-testid=typed-play]", "hello")
+        page.click("[data-testid=typed-send]")
+        expect(page.locator("[data-testid=toast]")).to_contain_text("hello")
+        expect(page.locator("[data-testid=toast-rule]")).to_have_count(0)
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "el"])
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_start_page_and_the_board_at_every_size(browser: Browser, shared_server: Server, lang: str, width: int,
+                                                    height: int) -> None:
+    ctx = browser.new_context(viewport={"width": width, "height": height},
+                              locale="el-GR" if lang == "el" else "en-US")
+    try:
+        page = ctx.new_page()
+        page.goto(shared_server.url + "/")
+        expect(page.locator("[data-testid=rules-link]")).to_be_attached()
+        shoot(page, f"home-{width}x{height}-{lang}")
+        start_match(page, shared_server.url, "expert", length="3", games="plakoto")
+        expect(page.locator("[data-testid=rules-link]")).to_have_attribute("href", "/rules#plakoto")
+        shoot(page, f"board-{width}x{height}-{lang}")
     finally:
         ctx.close()

@@ -67,6 +67,10 @@ async def position_page(request: Request) -> Response:
     return static_page("position.html")
 
 
+async def rules_page(request: Request) -> Response:
+    return static_page("rules.html")
+
+
 async def not_found(request: Request, exc: Exception) -> Response:
     """An unknown address: a page in the player's language with the way back, except where a
     program asks (``/api/``: a JSON error as every route there answers; ``/static/``: a missing
@@ -87,6 +91,7 @@ ROUTES: list[BaseRoute] = [
     Route("/openings", openings_page),
     Route("/practice", practice_page),
     Route("/position", position_page),
+    Route("/rules", rules_page),
     # the pages' files compressed (their words in two languages are most of what a page loads)
     Mount("/static", GZipMiddleware(Router([
         Route("/reasons.js", reasons_script),

@@ -111,7 +111,34 @@ function serverError(msg) {
   if (msg.code === "stale") return;
   // why, in the page's language; where that language has no words for it, the code's words
   const words = t(`error-${msg.code}`);
-  toast(sayable(msg.reason) ?? (language() === "en" || words === `error-${msg.code}` ? msg.message : words));
+  const rule = msg.code === "illegal" && state ? ruleOf(msg.reason, state.game.variant) : null;
+  toast(sayable(msg.reason) ?? (language() === "en" || words === `error-${msg.code}` ? msg.message : words),
+    rule && { href: `/rules#${rule}`, text: t("ruleLink") });
+}
+
+/** The rule on the rules page (its id) that a refused play broke, from the reason's English
+ * templates, the reasons within it included; null where the refusal is no rule's (a typing slip). */
+const RULES_OF_REASONS = [
+  [/pass|both dice|as many as the position|higher die/, "common-dice"],
+  [/bear off/, "common-bearoff"],
+  [/from the bar|on the bar/, "portes-bar"],
+  [/pinned/, "plakoto-pin"],
+  [/first checker/, "fevga-first"],
+  [/six points/, "fevga-primes"],
+  [/is blocked/, "{game}-open"],
+];
+function ruleOf(reason, game) {
+  const templates = [];
+  const collect = (r) => {
+    if (!r || typeof r !== "object") return;
+    if (r.template) templates.push(r.template);
+    for (const value of Object.values(r.params || {})) collect(value);
+  };
+  collect(reason);
+  for (const [pattern, rule] of RULES_OF_REASONS) {
+    if (templates.some((text) => pattern.test(text))) return rule.replace("{game}", game);
+  }
+  return null;
 }
 
 function receive(next) {
@@ -421,6 +448,8 @@ function renderPanel() {
   }
   list.scrollTop = list.scrollHeight;
   $("commitment").textContent = s.game.commitment || "";
+  $("rules-link").href = `/rules#${s.game.variant}`;
+  $("rules-link").textContent = t("rulesFor", { game: t(variant) });
 
   const mine = s.you === s.turn && !s.over;
   const complete = input.play();
@@ -566,12 +595,21 @@ async function verifyDice(index, verdict) {
 function setStatus(text) { $("status").textContent = text; }
 
 let toastTimer = null;
-function toast(text) {
+/** A line that goes by itself; `link` ({href, text}) adds a way to read more, and more time to take it. */
+function toast(text, link = null) {
   const box = $("toast");
   box.textContent = text;
+  if (link) {
+    const a = document.createElement("a");
+    a.href = link.href;
+    a.target = "_blank";  // the rules beside the match, which goes on here
+    a.textContent = link.text;
+    a.dataset.testid = "toast-rule";
+    box.append(a);
+  }
   box.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
+  toastTimer = setTimeout(() => { box.hidden = true; }, link ? 10000 : 4000);
 }
 
 // -- sounds (off unless the player turns them on; made on the spot by the Web Audio API) ----------
