@@ -121,6 +121,7 @@ def test_seats_results_and_the_fair_dice_in_words(browser: Browser, shared_serve
         page.click("[data-testid=continue]")
         page.click("[data-testid=resign]")
         page.click("[data-testid=resign-match]")
+        page.click("[data-testid=resign-match-yes]")  # asked again: the match goes for good
         expect(page.locator("[data-testid=match-over]")).to_be_visible(timeout=30_000)
         expect(page.locator("[data-testid=match-seed]")).to_be_hidden()
         shoot(page, f"match-over-1366x768-{lang}")
@@ -225,5 +226,57 @@ def test_the_start_page_and_the_board_at_every_size(browser: Browser, shared_ser
         start_match(page, shared_server.url, "expert", length="3", games="plakoto")
         expect(page.locator("[data-testid=rules-link]")).to_have_attribute("href", "/rules#plakoto")
         shoot(page, f"board-{width}x{height}-{lang}")
+    finally:
+        ctx.close()
+
+
+def test_a_finished_game_stays_whole_and_the_match_asks_before_it_goes(browser: Browser,
+                                                                       shared_server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        start_match(page, shared_server.url, "beginner", length="5", games="tavli")
+        page.wait_for_function("(s => s.can_resign)(window.tavliState)", timeout=30_000)
+        page.click("[data-testid=resign]")
+        page.click("[data-testid=resign-2]")
+        expect(page.locator("[data-testid=game-over]")).to_be_visible()
+        # the bot won, so it begins game 2 at once; the panel stays with game 1 until the player goes on
+        page.wait_for_function("(s => s.game.index === 1 && s.game.moves.length > 0)(window.tavliState)",
+                               timeout=30_000)
+        s: dict[str, Any] = state(page)
+        first = s["games"][0]
+        expect(page.locator("[data-testid=game-name]")).to_contain_text("Portes")
+        expect(page.locator("[data-testid=moves] li")).to_have_count(first["moves"])
+        expect(page.locator("[data-testid=opening]")).to_contain_text("wins game 1 (Portes)")
+        expect(page.locator("[data-testid=pips-white]")).to_have_text(f"{first['final']['pips']['white']} pips")
+        shoot(page, "game-over-frozen-1366x768-en")
+        page.click("[data-testid=continue]")
+        expect(page.locator("[data-testid=game-name]")).to_contain_text("Plakoto")
+        expect(page.locator("[data-testid=moves] li")).to_have_count(len(state(page)["game"]["moves"]))
+        # the whole match is asked for twice; "Keep playing" keeps it
+        page.click("[data-testid=resign]")
+        page.click("[data-testid=resign-match]")
+        winner = "Black" if s["you"] == "white" else "White"
+        score = "0–5" if winner == "Black" else "5–0"
+        expect(page.locator("[data-testid=resign-confirm-text]")).to_have_text(
+            f"Resign the whole match? {winner} wins it, {score}, and it cannot be taken back.")
+        shoot(page, "resign-match-1366x768-en")
+        page.click("[data-testid=resign-match-no]")
+        expect(page.locator("[data-testid=resign-confirm]")).to_be_hidden()
+        assert not state(page)["over"]
+        page.click("[data-testid=resign]")
+        page.click("[data-testid=resign-match]")
+        page.click("[data-testid=resign-match-yes]")
+        expect(page.locator("[data-testid=match-over]")).to_be_visible(timeout=30_000)
+        # "See the board" leaves the summary a click away, with Rematch, Review and New match
+        page.click("[data-testid=see-board]")
+        expect(page.locator("[data-testid=match-over]")).to_be_hidden()
+        page.click("[data-testid=match-summary]")
+        expect(page.locator("[data-testid=match-over]")).to_be_visible()
+        expect(page.locator("[data-testid=rematch]")).to_be_visible()
+        expect(page.locator("[data-testid=review-link]")).to_be_visible()
+        assert not errors
     finally:
         ctx.close()

@@ -386,6 +386,7 @@ def test_resign_game_over_dice_check_match_over_and_rematch(browser: Browser, sh
         # the whole match
         page.click("[data-testid=resign]")
         page.click("[data-testid=resign-match]")
+        page.click("[data-testid=resign-match-yes]")  # asked again: the match goes for good
         expect(page.locator("[data-testid=match-over]")).to_be_visible()
         expect(page.locator("[data-testid=match-over-title]")).to_have_text("You lose the match.")
         other = "Black" if me == "white" else "White"
@@ -476,6 +477,7 @@ def test_greek_pages_show_no_english(browser: Browser, shared_server: Server) ->
         page.click("[data-testid=continue]")
         page.click("[data-testid=resign]")
         page.click("[data-testid=resign-match]")
+        page.click("[data-testid=resign-match-yes]")  # asked again: the match goes for good
         # the answer can take the server longer than Playwright's default 5 s on busy cores
         expect(page.locator("[data-testid=match-over]")).to_be_visible(timeout=30_000)
         page.click("[data-testid=match-fair-dice] summary")
@@ -529,6 +531,7 @@ def test_friends_answer_a_resignation_and_agree_a_rematch(browser: Browser, shar
         mover.click("[data-testid=continue]")
         mover.click("[data-testid=resign]")
         mover.click("[data-testid=resign-match]")
+        mover.click("[data-testid=resign-match-yes]")  # asked again: the match goes for good
         for page in (mover, other):
             expect(page.locator("[data-testid=match-over]")).to_be_visible()
         expect(other.locator("[data-testid=match-over-title]")).to_have_text("You win the match!")

@@ -302,9 +302,9 @@ function render() {
   if (!state) return;
   const portrait = portraitScreen();
   document.body.classList.toggle("portrait", portrait);
-  view.reset(portrait, viewer(), state.game.black_numbers);
   const shown = reviewing !== null ? state.games[reviewing] : null;
   const game = shown && shown.final ? shown.final : state.game;
+  view.reset(portrait, viewer(), game.black_numbers);  // the finished game's numbering, whatever comes next
   const live = game === state.game;
   const model = boardModel(game);
   const selected = input.selected;
@@ -385,9 +385,9 @@ function theirLast() {
 
 /** A play in standard notation from the mover's side (board.js, playText); m.color is the mover
  * (the side on turn if none). */
-function moveText(m) {
+function moveText(m, blackNumbers = state.game.black_numbers) {
   if (!m.steps.length) return t("noPlay");
-  return playText(m.steps, m.color || state.turn, state.game.black_numbers, { bar: t("barName"), off: t("offName") });
+  return playText(m.steps, m.color || state.turn, blackNumbers, { bar: t("barName"), off: t("offName") });
 }
 
 function openingText(g, index) {
@@ -416,12 +416,22 @@ function resultText(g) {
     pts: r.points === 1 ? t("point") : t("pointsWord"), why: whyText(r) });
 }
 
+/** The game the panel shows: the one going on, or the one just finished, as it ended, until the
+ * player goes on (its name, pips and turns, while the next game may have begun already). */
+function panelGame() {
+  const g = reviewing !== null ? state.games[reviewing] : null;
+  if (!g || !g.final || !g.turns) return state.game;
+  return { index: g.index, variant: g.variant, moves: g.turns, pips: g.final.pips, black_numbers: g.final.black_numbers,
+    result: g.result, finished: g };
+}
+
 function renderPanel() {
   const s = state;
-  const variant = s.game.variant[0].toUpperCase() + s.game.variant.slice(1);
+  const game = panelGame();
+  const variant = game.variant[0].toUpperCase() + game.variant.slice(1);
   const number = document.createElement("span");
   number.className = "game-number";
-  number.textContent = `${t("gameNumber", { n: s.game.index + 1 })} · `;
+  number.textContent = `${t("gameNumber", { n: game.index + 1 })} · `;
   $("game-name").replaceChildren(number, t(variant));  // the number gives way on a narrow screen
   $("score").innerHTML = "";
   $("score").append(dot("white"), ` ${t("score", { w: s.score.white, b: s.score.black, n: s.settings.length })} `, dot("black"));
@@ -434,21 +444,21 @@ function renderPanel() {
     row.querySelector(".name").textContent = p.kind === "bot" ? `${colorName(color)} · ${botName(p.level)}`
       : `${colorName(color)} · ${p.name ? (mine ? `${p.name} (${t("you")})` : p.name) : (mine ? t("you") : t("human"))}`
         + ` · ${p.connected ? t("connected") : p.joined ? t("away") : t("notJoined")}`;
-    row.classList.toggle("on-turn", s.turn === color && !s.over);
-    $(`pips-${color}`).textContent = `${s.game.pips[color]} ${t("pips")}`;
+    row.classList.toggle("on-turn", s.turn === color && !s.over && game === s.game);
+    $(`pips-${color}`).textContent = `${game.pips[color]} ${t("pips")}`;
   }
-  $("opening").textContent = openingText(s.game, s.game.index);
+  $("opening").textContent = game.finished ? resultText(game.finished) : openingText(s.game, s.game.index);
   const list = $("moves");
   list.innerHTML = "";
-  for (const m of s.game.moves) {
+  for (const m of game.moves) {
     const li = document.createElement("li");
     li.className = m.color;
-    li.textContent = `${colorName(m.color)} ${Math.max(...m.dice)}-${Math.min(...m.dice)}: ${moveText(m)}`;
+    li.textContent = `${colorName(m.color)} ${Math.max(...m.dice)}-${Math.min(...m.dice)}: ${moveText(m, game.black_numbers)}`;
     list.append(li);
   }
   list.scrollTop = list.scrollHeight;
   $("commitment").textContent = s.game.commitment || "";
-  $("rules-link").href = `/rules#${s.game.variant}`;
+  $("rules-link").href = `/rules#${game.variant}`;
   $("rules-link").textContent = t("rulesFor", { game: t(variant) });
 
   const mine = s.you === s.turn && !s.over;
@@ -466,6 +476,8 @@ function renderPanel() {
   $("confirm").hidden = !(s.can_play && complete !== null) || myOffer || frozen;
   $("typed").hidden = !s.can_play || !!myOffer || frozen;
   $("resign").hidden = s.you === "spectator" || s.over || frozen;
+  $("match-summary").hidden = !(s.over && matchOverClosed);  // the summary, a click away after "See the board"
+  if (s.over) $("resign-confirm").hidden = true;
   $("resign").disabled = !!s.offer;
   for (const points of ["1", "2"]) document.querySelector(`[data-resign="${points}"]`).disabled = !s.can_resign;
   $("auto-roll-label").hidden = s.you === "spectator";
@@ -670,7 +682,7 @@ $("game-over-close").addEventListener("click", () => {
 });
 $("game-over-check").addEventListener("click", () => verifyDice(finishedSeen - 1, $("game-over-verdict")));
 $("match-over-check").addEventListener("click", () => verifyDice(state.games.length - 1, $("match-over-verdict")));
-$("match-over-close").addEventListener("click", () => { matchOverClosed = true; renderMatchOver(); });
+$("match-over-close").addEventListener("click", () => { matchOverClosed = true; renderMatchOver(); renderPanel(); });
 $("resign").addEventListener("click", () => { $("resign-menu").hidden = !$("resign-menu").hidden; });
 $("resign-cancel").addEventListener("click", () => { $("resign-menu").hidden = true; });
 for (const button of document.querySelectorAll("[data-resign]")) {
@@ -678,10 +690,23 @@ for (const button of document.querySelectorAll("[data-resign]")) {
     $("resign-menu").hidden = true;
     $("toast").hidden = true;
     const what = button.dataset.resign;
-    if (what === "match") send({ type: "resign", seq: state.seq, match: true });
+    if (what === "match") confirmResignMatch();
     else send({ type: "resign", seq: state.seq, points: Number(what) });
   });
 }
+/** The whole match goes at once and for good: the player says so twice, seeing the score it ends at. */
+function confirmResignMatch() {
+  const winner = state.you === "white" ? "black" : "white";
+  const score = { ...state.score, [winner]: Math.max(state.score[winner], state.settings.length) };
+  $("resign-confirm-text").textContent = t("resignMatchAsk", { who: colorName(winner), w: score.white, b: score.black });
+  $("resign-confirm").hidden = false;
+}
+$("resign-confirm-yes").addEventListener("click", () => {
+  $("resign-confirm").hidden = true;
+  send({ type: "resign", seq: state.seq, match: true });
+});
+$("resign-confirm-no").addEventListener("click", () => { $("resign-confirm").hidden = true; });
+$("match-summary").addEventListener("click", () => { matchOverClosed = false; renderMatchOver(); renderPanel(); });
 $("offer-accept").addEventListener("click", () => send({ type: "answer", seq: state.seq, accept: true }));
 $("offer-decline").addEventListener("click", () => send({ type: "answer", seq: state.seq, accept: false }));
 $("rematch").addEventListener("click", () => send({ type: "rematch", seq: state.seq }));

@@ -358,6 +358,10 @@ export const STRINGS = {
     rulesFor: "Rules of {game}",
     ruleLink: "The rule",
     rulesText: "How Portes, Plakoto and Fevga are played, with the house rules a match can choose.",
+    resignMatchAsk: "Resign the whole match? {who} wins it, {w}–{b}, and it cannot be taken back.",
+    resignMatchYes: "Resign the match",
+    keepPlaying: "Keep playing",
+    matchSummary: "Match summary",
   },
   el: {
     title: "Τάβλι",
@@ -711,6 +715,10 @@ export const STRINGS = {
     rulesFor: "Κανόνες: {game}",
     ruleLink: "Ο κανόνας",
     rulesText: "Πώς παίζονται οι Πόρτες, το Πλακωτό και η Φεύγα, με τους κανόνες του σπιτιού που μπορεί να διαλέξει ένας αγώνας.",
+    resignMatchAsk: "Παραίτηση από όλον τον αγώνα; Τον κερδίζουν τα {who}, {w}–{b}, και δεν παίρνεται πίσω.",
+    resignMatchYes: "Παραίτηση από τον αγώνα",
+    keepPlaying: "Συνεχίζω",
+    matchSummary: "Σύνοψη του αγώνα",
   },
 };
 
