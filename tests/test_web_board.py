@@ -214,12 +214,22 @@ def test_the_start_page_and_the_board_lead_to_the_rules(browser: Browser, shared
 
 @pytest.mark.parametrize("lang", ["en", "el"])
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_the_start_page_and_the_board_at_every_size(browser: Browser, shared_server: Server, lang: str, width: int,
-                                                    height: int) -> None:
+def test_the_pages_at_every_size(browser: Browser, shared_server: Server, tmp_path: Path, lang: str, width: int,
+                                 height: int) -> None:
+    (tmp_path / "match.json").write_text(dumps(played_record(seed=5)))
     ctx = browser.new_context(viewport={"width": width, "height": height},
                               locale="el-GR" if lang == "el" else "en-US")
     try:
         page = ctx.new_page()
+        page.goto(shared_server.url + "/review")
+        page.set_input_files("[data-testid=file]", str(tmp_path / "match.json"))
+        page.wait_for_function("window.tavliReview && window.tavliReview.status === 'done'", timeout=60_000)
+        for _ in range(2):
+            page.keyboard.press("ArrowRight")  # Black's double, written from his side: 24/18(2) 13/7* 13/7
+        expect(page.locator("[data-testid=moves] li.now")).to_contain_text("24/18(2) 13/7* 13/7")
+        assert page.locator("[data-testid=stats]").evaluate(
+            "t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
+        shoot(page, f"review-{width}x{height}-{lang}")
         page.goto(shared_server.url + "/")
         expect(page.locator("[data-testid=rules-link]")).to_be_attached()
         shoot(page, f"home-{width}x{height}-{lang}")

@@ -232,24 +232,34 @@ function renderMoves(g, k) {
   });
 }
 
+/** Each player's figures under his name, a row each: the name takes the table's width, so that the
+ * figures' columns fit beside the board at 1366 px and on a phone, in Greek too. */
 function renderStats() {
-  const body = $("stats");
-  body.innerHTML = "";
+  const table = $("stats");
+  for (const old of table.querySelectorAll("tbody")) old.remove();
   for (const color of ["white", "black"]) {
     const p = review.players[color];
     // a person's name as the record has it ("human" where he gave none)
     const who = p.kind === "bot" ? t("bot", { level: t(`level-${p.level}`).toLowerCase() }) : p.name && p.name !== "human" ? p.name : t("human");
+    const body = document.createElement("tbody");
+    body.dataset.testid = `stats-${color}`;
+    const name = document.createElement("th");
+    name.colSpan = 5;
+    name.className = "who";
+    name.textContent = `${colorName(color)} · ${who}`;
+    const head = document.createElement("tr");
+    head.append(name);
     const tr = document.createElement("tr");
-    tr.dataset.testid = `stats-${color}`;
-    const cells = [`${colorName(color)} · ${who}`, num(p.error_rate, 1), String(p.errors), String(p.blunders), fixed(p.luck, 2)];
-    if (p.mwc_loss !== undefined) cells.splice(2, 0, num(100 * p.mwc_loss, 1));
+    const cells = [num(p.error_rate, 1), String(p.errors), String(p.blunders), fixed(p.luck, 2)];
+    if (p.mwc_loss !== undefined) cells.splice(1, 0, num(100 * p.mwc_loss, 1));
     $("mwc-stats-head").hidden = p.mwc_loss === undefined;
     for (const text of cells) {
       const td = document.createElement("td");
       td.textContent = text;
       tr.append(td);
     }
-    body.append(tr);
+    body.append(head, tr);
+    table.append(body);
   }
 }
 
