@@ -87,9 +87,12 @@ WORDS = {
 
 
 @pytest.mark.parametrize("lang", ["en", "el"])
-def test_seats_results_and_the_fair_dice_in_words(browser: Browser, shared_server: Server, lang: str) -> None:
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_seats_results_and_the_fair_dice_in_words(browser: Browser, shared_server: Server, lang: str, width: int,
+                                                  height: int) -> None:
     words = WORDS[lang]
-    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="el-GR" if lang == "el" else "en-US")
+    ctx = browser.new_context(viewport={"width": width, "height": height},
+                              locale="el-GR" if lang == "el" else "en-US")
     try:
         page = ctx.new_page()
         errors: list[str] = []
@@ -113,7 +116,7 @@ def test_seats_results_and_the_fair_dice_in_words(browser: Browser, shared_serve
         expect(page.locator("[data-testid=game-over-text]")).to_contain_text(words["gammon"])
         # the seed stays behind the fair dice link until asked for
         expect(page.locator("[data-testid=seed]")).to_be_hidden()
-        shoot(page, f"game-over-1366x768-{lang}")
+        shoot(page, f"game-over-{width}x{height}-{lang}")
         page.click("[data-testid=fair-dice] summary")
         expect(page.locator("[data-testid=seed]")).to_be_visible()
         page.click("[data-testid=check-dice]")
@@ -124,7 +127,10 @@ def test_seats_results_and_the_fair_dice_in_words(browser: Browser, shared_serve
         page.click("[data-testid=resign-match-yes]")  # asked again: the match goes for good
         expect(page.locator("[data-testid=match-over]")).to_be_visible(timeout=30_000)
         expect(page.locator("[data-testid=match-seed]")).to_be_hidden()
-        shoot(page, f"match-over-1366x768-{lang}")
+        # the games' table whole inside the card, in Greek on a phone too
+        assert page.locator("[data-testid=games-table]").evaluate(
+            "t => t.getBoundingClientRect().right <= t.closest('.card').getBoundingClientRect().right")
+        shoot(page, f"match-over-{width}x{height}-{lang}")
         assert not errors
     finally:
         ctx.close()
