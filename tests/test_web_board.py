@@ -220,22 +220,12 @@ def test_the_start_page_and_the_board_lead_to_the_rules(browser: Browser, shared
 
 @pytest.mark.parametrize("lang", ["en", "el"])
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_the_pages_at_every_size(browser: Browser, shared_server: Server, tmp_path: Path, lang: str, width: int,
+def test_the_pages_at_every_size(browser: Browser, shared_server: Server, lang: str, width: int,
                                  height: int) -> None:
-    (tmp_path / "match.json").write_text(dumps(played_record(seed=5)))
     ctx = browser.new_context(viewport={"width": width, "height": height},
                               locale="el-GR" if lang == "el" else "en-US")
     try:
         page = ctx.new_page()
-        page.goto(shared_server.url + "/review")
-        page.set_input_files("[data-testid=file]", str(tmp_path / "match.json"))
-        page.wait_for_function("window.tavliReview && window.tavliReview.status === 'done'", timeout=60_000)
-        for _ in range(2):
-            page.keyboard.press("ArrowRight")  # Black's double, written from his side: 24/18(2) 13/7* 13/7
-        expect(page.locator("[data-testid=moves] li.now")).to_contain_text("24/18(2) 13/7* 13/7")
-        assert page.locator("[data-testid=stats]").evaluate(
-            "t => t.parentElement.scrollWidth <= t.parentElement.clientWidth")
-        shoot(page, f"review-{width}x{height}-{lang}")
         page.goto(shared_server.url + "/")
         expect(page.locator("[data-testid=rules-link]")).to_be_attached()
         shoot(page, f"home-{width}x{height}-{lang}")
@@ -294,5 +284,28 @@ def test_a_finished_game_stays_whole_and_the_match_asks_before_it_goes(browser: 
         expect(page.locator("[data-testid=rematch]")).to_be_visible()
         expect(page.locator("[data-testid=review-link]")).to_be_visible()
         assert not errors
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "el"])
+def test_the_review_at_every_size(browser: Browser, shared_server: Server, tmp_path: Path, lang: str) -> None:
+    # one file reviewed per language, the page then resized: the server reviews 6 files a minute from one address
+    (tmp_path / "match.json").write_text(dumps(played_record(seed=5)))
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="el-GR" if lang == "el" else "en-US")
+    try:
+        page = ctx.new_page()
+        page.goto(shared_server.url + "/review")
+        page.set_input_files("[data-testid=file]", str(tmp_path / "match.json"))
+        page.wait_for_function("window.tavliReview && window.tavliReview.status === 'done'", timeout=60_000)
+        for _ in range(2):
+            page.keyboard.press("ArrowRight")  # Black's double, written from his side: 24/18(2) 13/7* 13/7
+        expect(page.locator("[data-testid=moves] li.now")).to_contain_text("24/18(2) 13/7* 13/7")
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            expect(page.locator("[data-testid=board]")).to_be_visible()
+            assert page.locator("[data-testid=stats]").evaluate(
+                "t => t.parentElement.scrollWidth <= t.parentElement.clientWidth"), (width, height)
+            shoot(page, f"review-{width}x{height}-{lang}")
     finally:
         ctx.close()
