@@ -100,18 +100,6 @@ def take_turn(page: Page) -> None:
         move_by_clicks(page)
 
 
-def in_readers_numbers(play: str, mover: str, reader: dict[str, Any]) -> str:
-    """``play``, in ``mover``'s numbering, with the points numbered as ``reader``'s board shows them."""
-    numbers = reader["game"]["black_numbers"]
-
-    def renumbered(found: re.Match[str]) -> str:
-        point = int(found.group())
-        white = point if mover == "white" else numbers.index(point) + 1
-        return str(white if reader["you"] == "white" else numbers[white - 1])
-
-    return re.sub(r"(?<!\()\b\d+\b(?!\))", renumbered, play)
-
-
 @pytest.mark.slow
 def test_a_whole_game_against_a_bot(context: BrowserContext, shared_server: Server) -> None:
     page = context.new_page()
@@ -166,7 +154,7 @@ def test_a_whole_game_against_a_bot(context: BrowserContext, shared_server: Serv
     assert final["games"][0]["seed"], "the seed is revealed after the game"
     # the final position stays, with who won, how many points and why
     result = final["games"][0]["result"]
-    why = {"bore-off": "bore off all checkers first", "double": "2 points, because the loser bore off none",
+    why = {"bore-off": "bore off all checkers first", "double": "a gammon: the loser bore off none",
            "mother": "the mother was pinned"}[result["why"]]
     winner = result["winner"].capitalize()
     expect(page.locator("[data-testid=match-over-last]")).to_have_text(
@@ -206,11 +194,9 @@ def test_two_friends_and_a_spectator(browser: Browser, shared_server: Server) ->
                 page.wait_for_function(f"window.tavliState.game.moves.length > {moves_before}")
             seen = state(waiting)["game"]["moves"][-1]
             assert seen["color"] == turn
-            # the play in standard notation, in the numbering the board shows to each reader: the
-            # mover reads the server's notation itself, his opponent the same with his own numbers
-            expect(mover.locator("[data-testid=moves] li").last).to_contain_text(seen["play"] or "no play")
-            shown = in_readers_numbers(seen["play"], turn, state(waiting))
-            expect(waiting.locator("[data-testid=moves] li").last).to_contain_text(shown or "no play")
+            # the play in standard notation, from the mover's side for every reader, as the server writes it
+            for page in (mover, waiting, watcher):
+                expect(page.locator("[data-testid=moves] li").last).to_contain_text(seen["play"] or "no play")
             expect(waiting.locator("[data-testid=moves] li")).to_have_count(moves_before + 1)
             w, b = state(waiting)["game"]["opening"][-1]
             begins = "White" if w > b else "Black"
@@ -386,8 +372,9 @@ def test_resign_game_over_dice_check_match_over_and_rematch(browser: Browser, sh
         page.click("[data-testid=resign-2]")
         expect(page.locator("[data-testid=game-over]")).to_be_visible()
         expect(page.locator("[data-testid=game-over-text]")).to_contain_text(
-            "wins game 1 (Portes) and 2 points: the opponent resigned")
+            "wins game 1 (Portes) and 2 points: the opponent resigned a gammon")
         expect(page.locator("[data-testid=roll]")).to_be_hidden()  # the final position stays until Next game
+        page.click("[data-testid=fair-dice] summary")  # the seed waits behind the fair dice link
         seed = page.locator("[data-testid=seed]").inner_text()
         assert len(seed) == 64 and seed == state(page)["games"][0]["seed"]
         page.click("[data-testid=check-dice]")
@@ -399,12 +386,14 @@ def test_resign_game_over_dice_check_match_over_and_rematch(browser: Browser, sh
         # the whole match
         page.click("[data-testid=resign]")
         page.click("[data-testid=resign-match]")
+        page.click("[data-testid=resign-match-yes]")  # asked again: the match goes for good
         expect(page.locator("[data-testid=match-over]")).to_be_visible()
         expect(page.locator("[data-testid=match-over-title]")).to_have_text("You lose the match.")
         other = "Black" if me == "white" else "White"
         expect(page.locator("[data-testid=match-over-last]")).to_contain_text(
             f"{other} wins game 2 (Plakoto) and 3 points: the opponent resigned the match")
         expect(page.locator("[data-testid=games-table] tbody tr")).to_have_count(2)
+        page.click("[data-testid=match-fair-dice] summary")
         page.click("[data-testid=match-check-dice]")
         expect(page.locator("[data-testid=match-verdict]")).to_contain_text("✓")
         page.screenshot(path=str(SCREENSHOTS / "match-over.png"), animations="disabled")
@@ -481,14 +470,17 @@ def test_greek_pages_show_no_english(browser: Browser, shared_server: Server) ->
         assert english_words(page) == set()
         page.click("[data-testid=resign-1]")  # about even: the bot takes 1 point
         expect(page.locator("[data-testid=game-over]")).to_be_visible()
+        page.click("[data-testid=fair-dice] summary")
         page.click("[data-testid=check-dice]")
         expect(page.locator("[data-testid=verdict]")).to_contain_text("✓")
         assert english_words(page) == set()
         page.click("[data-testid=continue]")
         page.click("[data-testid=resign]")
         page.click("[data-testid=resign-match]")
+        page.click("[data-testid=resign-match-yes]")  # asked again: the match goes for good
         # the answer can take the server longer than Playwright's default 5 s on busy cores
         expect(page.locator("[data-testid=match-over]")).to_be_visible(timeout=30_000)
+        page.click("[data-testid=match-fair-dice] summary")
         page.click("[data-testid=match-check-dice]")
         expect(page.locator("[data-testid=match-verdict]")).to_contain_text("✓")
         assert english_words(page) == set()
@@ -539,6 +531,7 @@ def test_friends_answer_a_resignation_and_agree_a_rematch(browser: Browser, shar
         mover.click("[data-testid=continue]")
         mover.click("[data-testid=resign]")
         mover.click("[data-testid=resign-match]")
+        mover.click("[data-testid=resign-match-yes]")  # asked again: the match goes for good
         for page in (mover, other):
             expect(page.locator("[data-testid=match-over]")).to_be_visible()
         expect(other.locator("[data-testid=match-over-title]")).to_have_text("You win the match!")

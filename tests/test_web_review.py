@@ -117,7 +117,7 @@ def test_the_review_of_a_finished_match(browser: Browser, shared_server: Server,
             page.evaluate("x => (100 * x).toFixed(2)", worst["mwc_loss"]) + " percentage points")
         expect(page.locator("[data-testid=candidates] tr.played td").nth(4)).to_contain_text("%")
         board_shows(page, [spot["white"] + spot["black"] for spot in worst["board"]["points"]])
-        stats = page.locator("[data-testid=stats] tr[data-testid=stats-white]")
+        stats = page.locator("[data-testid=stats] [data-testid=stats-white]")
         expect(stats).to_contain_text(page.evaluate("x => x.toFixed(1)", review["players"]["white"]["error_rate"]))
         white_mwc = review["players"]["white"]["mwc_loss"]
         expect(stats).to_contain_text(page.evaluate("x => (100 * x).toFixed(1)", white_mwc))

@@ -70,6 +70,6 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
     middleware = [Middleware(ProxyHeadersMiddleware, trusted_hosts=proxies)] if proxies else []
     middleware.append(Middleware(SameOriginOnly, origins=options.origins))
     app = Starlette(routes=pages.ROUTES + json_api.ROUTES + account_api.ROUTES + websocket.ROUTES,
-                    lifespan=lifespan, middleware=middleware)
+                    lifespan=lifespan, middleware=middleware, exception_handlers={404: pages.not_found})
     app.state.context = context  # what the handlers share (tavli.server.context.context_of)
     return app

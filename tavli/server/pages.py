@@ -9,12 +9,12 @@ import hashlib
 import orjson
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, Router
 from starlette.staticfiles import StaticFiles
 
 from tavli.errors import translations
-from tavli.server.responses import STATIC, static_page
+from tavli.server.responses import STATIC, error, static_page
 from tavli.variants import GAMES
 
 REASONS_SCRIPT = b"export const REASONS_EL = " + orjson.dumps(dict(translations("el"))) + b";\n"
@@ -67,6 +67,22 @@ async def position_page(request: Request) -> Response:
     return static_page("position.html")
 
 
+async def rules_page(request: Request) -> Response:
+    return static_page("rules.html")
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    """An unknown address: a page in the player's language with the way back, except where a
+    program asks (``/api/``: a JSON error as every route there answers; ``/static/``: a missing
+    file, plain words)."""
+    path = request.url.path
+    if path.startswith("/api/"):
+        return error("no such page", 404)
+    if path.startswith("/static/"):
+        return PlainTextResponse("Not Found", status_code=404)
+    return FileResponse(STATIC / "notfound.html", status_code=404, headers={"Cache-Control": "no-cache"})
+
+
 ROUTES: list[BaseRoute] = [
     Route("/", page),
     Route("/match/{match_id}", page),
@@ -75,6 +91,7 @@ ROUTES: list[BaseRoute] = [
     Route("/openings", openings_page),
     Route("/practice", practice_page),
     Route("/position", position_page),
+    Route("/rules", rules_page),
     # the pages' files compressed (their words in two languages are most of what a page loads)
     Mount("/static", GZipMiddleware(Router([
         Route("/reasons.js", reasons_script),

@@ -48,10 +48,11 @@ def shared_state(live: LiveMatch) -> dict[str, Any]:
         "rematch": live.rematch,
     }
     finished = [k for k, r in enumerate(match.records) if r.game.is_over]
-    if finished:  # the final position of the last finished game, to show it once it ends
+    if finished:  # the last finished game as it ended, to show it (board, turns) until the player goes on
         last = match.records[finished[-1]].game
         state["games"][finished[-1]]["final"] = orjson.Fragment(live.board(last.position))
         state["games"][finished[-1]]["moves"] = len(last.history)
+        state["games"][finished[-1]]["turns"] = orjson.Fragment(live.moves_json(finished[-1]))
     return state
 
 

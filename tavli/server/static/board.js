@@ -209,3 +209,32 @@ export class BoardView {
 export function diceFaces([d1, d2]) {
   return d1 === d2 ? [d1, d1, d1, d1] : [Math.max(d1, d2), Math.min(d1, d2)];
 }
+
+/**
+ * A play as the library writes it (tavli.notation), from the mover's side whoever reads it: each
+ * side numbers the points from its own home, as every backgammon book and program writes a play.
+ * One checker's steps chained (24/14; a hit on the way keeps its point, starred), equal moves
+ * counted (8/2(3)), the checkers from the mover's farthest. `steps` are [from, to, hit] in White's
+ * numbering (25 the bar, 0 off); `blackNumbers[p - 1]` is Black's number of White's point p;
+ * `words` names the bar and off in the page's language.
+ */
+export function playText(steps, mover, blackNumbers, words = { bar: "bar", off: "off" }) {
+  const own = (p) => (p === 25 || p === 0 || mover !== "black" ? p : blackNumbers[p - 1]);
+  const name = (p) => (p === 25 ? words.bar : p === 0 ? words.off : String(own(p)));
+  const chains = [];  // [[point, hit on landing], ...], the first the source
+  for (const [a, b, hit] of steps) {
+    const chain = chains.find((c) => c[c.length - 1][0] === a && a !== 0);
+    if (chain) chain.push([b, hit]);
+    else chains.push([[a, false], [b, hit]]);
+  }
+  const last = (c) => c[c.length - 1][0];
+  chains.sort((x, y) => own(y[0][0]) - own(x[0][0]) || own(last(y)) - own(last(x)));
+  const counts = new Map();
+  for (const c of chains) {
+    const [end, endHit] = c[c.length - 1];
+    const hitOnTheWay = c.slice(1, -1).filter(([, hit]) => hit).map(([p]) => `${name(p)}*`);
+    const text = [name(c[0][0]), ...hitOnTheWay, `${name(end)}${endHit ? "*" : ""}`].join("/");
+    counts.set(text, (counts.get(text) || 0) + 1);
+  }
+  return [...counts].map(([text, n]) => (n > 1 ? `${text}(${n})` : text)).join(" ");
+}

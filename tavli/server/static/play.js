@@ -2,7 +2,7 @@
 //
 // The server is authoritative (docs/web.md): the page only proposes. A move is built here step by
 // step from the server's tree of legal steps, can be taken back, and is sent whole on Confirm.
-import { BoardView, diceFaces, portraitScreen } from "/static/board.js";
+import { BoardView, diceFaces, playText, portraitScreen } from "/static/board.js";
 import { checkGame, rematchToken, spectatorRematchToken } from "/static/fairdice.js";
 import { StepInput } from "/static/steps.js";
 import { language, languageSwitch, num, sayable, t, translatePage } from "/static/strings.js";
@@ -111,7 +111,34 @@ function serverError(msg) {
   if (msg.code === "stale") return;
   // why, in the page's language; where that language has no words for it, the code's words
   const words = t(`error-${msg.code}`);
-  toast(sayable(msg.reason) ?? (language() === "en" || words === `error-${msg.code}` ? msg.message : words));
+  const rule = msg.code === "illegal" && state ? ruleOf(msg.reason, state.game.variant) : null;
+  toast(sayable(msg.reason) ?? (language() === "en" || words === `error-${msg.code}` ? msg.message : words),
+    rule && { href: `/rules#${rule}`, text: t("ruleLink") });
+}
+
+/** The rule on the rules page (its id) that a refused play broke, from the reason's English
+ * templates, the reasons within it included; null where the refusal is no rule's (a typing slip). */
+const RULES_OF_REASONS = [
+  [/pass|both dice|as many as the position|higher die/, "common-dice"],
+  [/bear off/, "common-bearoff"],
+  [/from the bar|on the bar/, "portes-bar"],
+  [/pinned/, "plakoto-pin"],
+  [/first checker/, "fevga-first"],
+  [/six points/, "fevga-primes"],
+  [/is blocked/, "{game}-open"],
+];
+function ruleOf(reason, game) {
+  const templates = [];
+  const collect = (r) => {
+    if (!r || typeof r !== "object") return;
+    if (r.template) templates.push(r.template);
+    for (const value of Object.values(r.params || {})) collect(value);
+  };
+  collect(reason);
+  for (const [pattern, rule] of RULES_OF_REASONS) {
+    if (templates.some((text) => pattern.test(text))) return rule.replace("{game}", game);
+  }
+  return null;
 }
 
 function receive(next) {
@@ -275,9 +302,9 @@ function render() {
   if (!state) return;
   const portrait = portraitScreen();
   document.body.classList.toggle("portrait", portrait);
-  view.reset(portrait, viewer(), state.game.black_numbers);
   const shown = reviewing !== null ? state.games[reviewing] : null;
   const game = shown && shown.final ? shown.final : state.game;
+  view.reset(portrait, viewer(), game.black_numbers);  // the finished game's numbering, whatever comes next
   const live = game === state.game;
   const model = boardModel(game);
   const selected = input.selected;
@@ -356,31 +383,11 @@ function theirLast() {
   return `${t("played", { who: colorName(m.color), dice: `${Math.max(...m.dice)}-${Math.min(...m.dice)}`, play: moveText(m) })} · `;
 }
 
-// A play in standard notation, as the library writes it: one checker's steps chained (24/14, a
-// hit on the way kept: 24/18*/14), equal moves counted (8/4(2)), ordered by the mover's own
-// numbering; the points named as the board shows them to the reader. m.color is the mover (the
-// side on turn if none).
-function moveText(m) {
+/** A play in standard notation from the mover's side (board.js, playText); m.color is the mover
+ * (the side on turn if none). */
+function moveText(m, blackNumbers = state.game.black_numbers) {
   if (!m.steps.length) return t("noPlay");
-  const name = (p) => (p === 25 ? t("barName") : p === 0 ? t("offName") : String(label(p)));
-  const black = (m.color || state.turn) === "black";
-  const own = (p) => (p === 25 || p === 0 || !black ? p : state.game.black_numbers[p - 1]);
-  const chains = [];  // [[point, hit on landing], ...], the first the source
-  for (const [a, b, hit] of m.steps) {
-    const chain = chains.find((c) => c[c.length - 1][0] === a && a !== 0);
-    if (chain) chain.push([b, hit]);
-    else chains.push([[a, false], [b, hit]]);
-  }
-  const last = (c) => c[c.length - 1][0];
-  chains.sort((x, y) => own(y[0][0]) - own(x[0][0]) || own(last(y)) - own(last(x)));
-  const counts = new Map();
-  for (const c of chains) {
-    const [end, endHit] = c[c.length - 1];
-    const hitOnTheWay = c.slice(1, -1).filter(([, hit]) => hit).map(([p]) => `${name(p)}*`);
-    const text = [name(c[0][0]), ...hitOnTheWay, `${name(end)}${endHit ? "*" : ""}`].join("/");
-    counts.set(text, (counts.get(text) || 0) + 1);
-  }
-  return [...counts].map(([text, n]) => (n > 1 ? `${text}(${n})` : text)).join(" ");
+  return playText(m.steps, m.color || state.turn, blackNumbers, { bar: t("barName"), off: t("offName") });
 }
 
 function openingText(g, index) {
@@ -394,21 +401,37 @@ function openingText(g, index) {
   return ties.length ? `${t("openingTies", { list: ties.join(", ") })} · ${decided}` : decided;
 }
 
+/** "Bot (expert)": the level as a word of the sentence. */
+function botName(level) { return t("bot", { level: t(`level-${level}`).toLowerCase() }); }
+
+/** Why a game ended, in words; a game resigned for 2 points is a gammon resigned. */
+function whyText(r) { return t(r.why === "resigned" && r.points === 2 ? "why-resigned-gammon" : `why-${r.why}`); }
+
 function resultText(g) {
   const r = g.result;
   if (!r) return "";
   const variant = t(g.variant[0].toUpperCase() + g.variant.slice(1));
-  if (!r.winner) return t("gameTied", { n: g.index + 1, variant, why: t(`why-${r.why}`) });
+  if (!r.winner) return t("gameTied", { n: g.index + 1, variant, why: whyText(r) });
   return t("gameWon", { who: colorName(r.winner), n: g.index + 1, variant, points: r.points,
-    pts: r.points === 1 ? t("point") : t("pointsWord"), why: t(`why-${r.why}`) });
+    pts: r.points === 1 ? t("point") : t("pointsWord"), why: whyText(r) });
+}
+
+/** The game the panel shows: the one going on, or the one just finished, as it ended, until the
+ * player goes on (its name, pips and turns, while the next game may have begun already). */
+function panelGame() {
+  const g = reviewing !== null ? state.games[reviewing] : null;
+  if (!g || !g.final || !g.turns) return state.game;
+  return { index: g.index, variant: g.variant, moves: g.turns, pips: g.final.pips, black_numbers: g.final.black_numbers,
+    result: g.result, finished: g };
 }
 
 function renderPanel() {
   const s = state;
-  const variant = s.game.variant[0].toUpperCase() + s.game.variant.slice(1);
+  const game = panelGame();
+  const variant = game.variant[0].toUpperCase() + game.variant.slice(1);
   const number = document.createElement("span");
   number.className = "game-number";
-  number.textContent = `${t("gameNumber", { n: s.game.index + 1 })} · `;
+  number.textContent = `${t("gameNumber", { n: game.index + 1 })} · `;
   $("game-name").replaceChildren(number, t(variant));  // the number gives way on a narrow screen
   $("score").innerHTML = "";
   $("score").append(dot("white"), ` ${t("score", { w: s.score.white, b: s.score.black, n: s.settings.length })} `, dot("black"));
@@ -416,24 +439,27 @@ function renderPanel() {
   for (const color of ["white", "black"]) {
     const p = s.players[color];
     const mine = s.you === color && !hotSeat;
-    const who = p.kind === "bot" ? t("bot", { level: t(`level-${p.level}`) })
-      : p.name ? (mine ? `${p.name} (${t("you")})` : p.name) : (mine ? t("you") : t("human"));
     const row = $(`player-${color}`);
-    row.querySelector(".name").textContent = `${colorName(color)} · ${who} · ${p.connected ? t("connected") : p.joined ? t("away") : t("notJoined")}`;
-    row.classList.toggle("on-turn", s.turn === color && !s.over);
-    $(`pips-${color}`).textContent = `${s.game.pips[color]} ${t("pips")}`;
+    // a bot is always there: only a person's presence is news
+    row.querySelector(".name").textContent = p.kind === "bot" ? `${colorName(color)} · ${botName(p.level)}`
+      : `${colorName(color)} · ${p.name ? (mine ? `${p.name} (${t("you")})` : p.name) : (mine ? t("you") : t("human"))}`
+        + ` · ${p.connected ? t("connected") : p.joined ? t("away") : t("notJoined")}`;
+    row.classList.toggle("on-turn", s.turn === color && !s.over && game === s.game);
+    $(`pips-${color}`).textContent = `${game.pips[color]} ${t("pips")}`;
   }
-  $("opening").textContent = openingText(s.game, s.game.index);
+  $("opening").textContent = game.finished ? resultText(game.finished) : openingText(s.game, s.game.index);
   const list = $("moves");
   list.innerHTML = "";
-  for (const m of s.game.moves) {
+  for (const m of game.moves) {
     const li = document.createElement("li");
     li.className = m.color;
-    li.textContent = `${colorName(m.color)} ${Math.max(...m.dice)}-${Math.min(...m.dice)}: ${moveText(m)}`;
+    li.textContent = `${colorName(m.color)} ${Math.max(...m.dice)}-${Math.min(...m.dice)}: ${moveText(m, game.black_numbers)}`;
     list.append(li);
   }
   list.scrollTop = list.scrollHeight;
   $("commitment").textContent = s.game.commitment || "";
+  $("rules-link").href = `/rules#${game.variant}`;
+  $("rules-link").textContent = t("rulesFor", { game: t(variant) });
 
   const mine = s.you === s.turn && !s.over;
   const complete = input.play();
@@ -450,6 +476,8 @@ function renderPanel() {
   $("confirm").hidden = !(s.can_play && complete !== null) || myOffer || frozen;
   $("typed").hidden = !s.can_play || !!myOffer || frozen;
   $("resign").hidden = s.you === "spectator" || s.over || frozen;
+  $("match-summary").hidden = !(s.over && matchOverClosed);  // the summary, a click away after "See the board"
+  if (s.over) $("resign-confirm").hidden = true;
   $("resign").disabled = !!s.offer;
   for (const points of ["1", "2"]) document.querySelector(`[data-resign="${points}"]`).disabled = !s.can_resign;
   $("auto-roll-label").hidden = s.you === "spectator";
@@ -519,7 +547,7 @@ function renderMatchOver() {
     const tr = document.createElement("tr");
     const r = g.result || {};
     for (const text of [g.index + 1, t(g.variant[0].toUpperCase() + g.variant.slice(1)),
-      r.winner ? colorName(r.winner) : "–", r.points ?? "", r.why ? t(`why-${r.why}`) : ""]) {
+      r.winner ? colorName(r.winner) : "–", r.points ?? "", r.why ? whyText(r) : ""]) {
       const td = document.createElement("td");
       td.textContent = String(text);
       tr.append(td);
@@ -555,6 +583,7 @@ function announceGames() {
     reviewing = g.index;
     $("game-over-text").textContent = resultText(g);
     $("game-over-seed").textContent = g.seed || "";
+    $("game-over-fair").open = false;
     $("game-over-verdict").textContent = "";
     $("game-over").hidden = false;
   }
@@ -578,12 +607,21 @@ async function verifyDice(index, verdict) {
 function setStatus(text) { $("status").textContent = text; }
 
 let toastTimer = null;
-function toast(text) {
+/** A line that goes by itself; `link` ({href, text}) adds a way to read more, and more time to take it. */
+function toast(text, link = null) {
   const box = $("toast");
   box.textContent = text;
+  if (link) {
+    const a = document.createElement("a");
+    a.href = link.href;
+    a.target = "_blank";  // the rules beside the match, which goes on here
+    a.textContent = link.text;
+    a.dataset.testid = "toast-rule";
+    box.append(a);
+  }
   box.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
+  toastTimer = setTimeout(() => { box.hidden = true; }, link ? 10000 : 4000);
 }
 
 // -- sounds (off unless the player turns them on; made on the spot by the Web Audio API) ----------
@@ -644,7 +682,7 @@ $("game-over-close").addEventListener("click", () => {
 });
 $("game-over-check").addEventListener("click", () => verifyDice(finishedSeen - 1, $("game-over-verdict")));
 $("match-over-check").addEventListener("click", () => verifyDice(state.games.length - 1, $("match-over-verdict")));
-$("match-over-close").addEventListener("click", () => { matchOverClosed = true; renderMatchOver(); });
+$("match-over-close").addEventListener("click", () => { matchOverClosed = true; renderMatchOver(); renderPanel(); });
 $("resign").addEventListener("click", () => { $("resign-menu").hidden = !$("resign-menu").hidden; });
 $("resign-cancel").addEventListener("click", () => { $("resign-menu").hidden = true; });
 for (const button of document.querySelectorAll("[data-resign]")) {
@@ -652,10 +690,23 @@ for (const button of document.querySelectorAll("[data-resign]")) {
     $("resign-menu").hidden = true;
     $("toast").hidden = true;
     const what = button.dataset.resign;
-    if (what === "match") send({ type: "resign", seq: state.seq, match: true });
+    if (what === "match") confirmResignMatch();
     else send({ type: "resign", seq: state.seq, points: Number(what) });
   });
 }
+/** The whole match goes at once and for good: the player says so twice, seeing the score it ends at. */
+function confirmResignMatch() {
+  const winner = state.you === "white" ? "black" : "white";
+  const score = { ...state.score, [winner]: Math.max(state.score[winner], state.settings.length) };
+  $("resign-confirm-text").textContent = t("resignMatchAsk", { who: colorName(winner), w: score.white, b: score.black });
+  $("resign-confirm").hidden = false;
+}
+$("resign-confirm-yes").addEventListener("click", () => {
+  $("resign-confirm").hidden = true;
+  send({ type: "resign", seq: state.seq, match: true });
+});
+$("resign-confirm-no").addEventListener("click", () => { $("resign-confirm").hidden = true; });
+$("match-summary").addEventListener("click", () => { matchOverClosed = false; renderMatchOver(); renderPanel(); });
 $("offer-accept").addEventListener("click", () => send({ type: "answer", seq: state.seq, accept: true }));
 $("offer-decline").addEventListener("click", () => send({ type: "answer", seq: state.seq, accept: false }));
 $("rematch").addEventListener("click", () => send({ type: "rematch", seq: state.seq }));

@@ -4,7 +4,7 @@
 // The analysis is made on the server (GET /api/matches/{id}/analysis, docs/web.md); this page asks
 // for it until it is ready, showing the progress. At /review, without a match, it reviews a match
 // file the player opens instead (POST /api/review): a match record or a GNU Backgammon .mat file.
-import { BoardView, diceFaces, el, portraitScreen } from "/static/board.js";
+import { BoardView, diceFaces, el, playText, portraitScreen } from "/static/board.js";
 import { GAMES } from "/static/games.js";
 import { languageSwitch, num, say, t, translatePage } from "/static/strings.js";
 
@@ -82,11 +82,10 @@ function colorName(color) { return t(color); }
 function variantName(v) { const name = v.split(",")[0].trim(); return t(name[0].toUpperCase() + name.slice(1)); }
 function diceText(d) { return d.dice.split("-").map(Number).sort((a, b) => b - a).join("-"); }
 
-/** A play in the numbering drawn on the board: 24/18 13/11*, bar/22, 6/off. */
-function stepsText(steps) {
+/** A play from the mover's side, as the library writes it (board.js, playText): 8/2(3), bar/22*. */
+function stepsText(steps, mover, board) {
   if (!steps.length) return t("noPlay");
-  const name = (p) => (p === 25 ? t("barName") : p === 0 ? t("offName") : String(view.label(p)));
-  return steps.map(([a, b, hit]) => `${name(a)}/${name(b)}${hit ? "*" : ""}`).join(" ");
+  return playText(steps, mover, board.black_numbers, { bar: t("barName"), off: t("offName") });
 }
 
 function fixed(x, digits = 3) { return (x >= 0 ? "+" : "−") + num(Math.abs(x), digits); }
@@ -164,7 +163,7 @@ function renderDecision(game, decision, frame) {
     const tr = document.createElement("tr");
     if (c.play === decision.played) tr.className = "played";
     const loss = c.play === decision.played ? -decision.loss : c.loss !== undefined ? -c.loss : c.equity - best;
-    const cells = [String(i + 1), stepsText(c.steps), fixed(c.equity), i === 0 ? "" : fixed(loss)];
+    const cells = [String(i + 1), stepsText(c.steps, decision.player, decision.board), fixed(c.equity), i === 0 ? "" : fixed(loss)];
     if (match) cells.push(c.mwc === undefined ? "" : `${num(100 * c.mwc, 1)}%`);
     for (const text of cells) {
       const td = document.createElement("td");
@@ -180,7 +179,7 @@ function renderDecision(game, decision, frame) {
   if (match && !decision.forced && decision.mwc_loss > 0) note += ` ${t("mwcLost", { mwc: num(100 * decision.mwc_loss, 2) })}`;
   note += ` · ${t("luckOf", { luck: fixed(decision.luck) })}`;
   $("decision-note").textContent = note;
-  const played = t("playedText", { who: colorName(decision.player), dice: diceText(decision), play: stepsText(decision.steps) });
+  const played = t("playedText", { who: colorName(decision.player), dice: diceText(decision), play: stepsText(decision.steps, decision.player, decision.board) });
   $("status").textContent = frame.k === byGame[frame.game].length - 1 && game.winner
     ? `${played} · ${t("gameEnd", { who: colorName(game.winner), points: game.points })}` : played;
 }
@@ -226,31 +225,41 @@ function renderMoves(g, k) {
     const li = document.createElement("li");
     li.className = `${d.player} ${d.skill}${i === k ? " now" : ""}`;
     li.dataset.skill = d.skill;
-    li.textContent = `${colorName(d.player)} ${diceText(d)}: ${stepsText(d.steps)}${d.skill ? ` (${t(`mark-${d.skill}`)})` : ""}`;
+    li.textContent = `${colorName(d.player)} ${diceText(d)}: ${stepsText(d.steps, d.player, d.board)}${d.skill ? ` (${t(`mark-${d.skill}`)})` : ""}`;
     li.addEventListener("click", () => go(frames.findIndex((f) => f.game === g && f.k === i)));
     list.append(li);
     if (i === k) requestAnimationFrame(() => li.scrollIntoView({ block: "nearest" }));
   });
 }
 
+/** Each player's figures under his name, a row each: the name takes the table's width, so that the
+ * figures' columns fit beside the board at 1366 px and on a phone, in Greek too. */
 function renderStats() {
-  const body = $("stats");
-  body.innerHTML = "";
+  const table = $("stats");
+  for (const old of table.querySelectorAll("tbody")) old.remove();
   for (const color of ["white", "black"]) {
     const p = review.players[color];
     // a person's name as the record has it ("human" where he gave none)
-    const who = p.kind === "bot" ? t("bot", { level: t(`level-${p.level}`) }) : p.name && p.name !== "human" ? p.name : t("human");
+    const who = p.kind === "bot" ? t("bot", { level: t(`level-${p.level}`).toLowerCase() }) : p.name && p.name !== "human" ? p.name : t("human");
+    const body = document.createElement("tbody");
+    body.dataset.testid = `stats-${color}`;
+    const name = document.createElement("th");
+    name.colSpan = 5;
+    name.className = "who";
+    name.textContent = `${colorName(color)} · ${who}`;
+    const head = document.createElement("tr");
+    head.append(name);
     const tr = document.createElement("tr");
-    tr.dataset.testid = `stats-${color}`;
-    const cells = [`${colorName(color)} · ${who}`, num(p.error_rate, 1), String(p.errors), String(p.blunders), fixed(p.luck, 2)];
-    if (p.mwc_loss !== undefined) cells.splice(2, 0, num(100 * p.mwc_loss, 1));
+    const cells = [num(p.error_rate, 1), String(p.errors), String(p.blunders), fixed(p.luck, 2)];
+    if (p.mwc_loss !== undefined) cells.splice(1, 0, num(100 * p.mwc_loss, 1));
     $("mwc-stats-head").hidden = p.mwc_loss === undefined;
     for (const text of cells) {
       const td = document.createElement("td");
       td.textContent = text;
       tr.append(td);
     }
-    body.append(tr);
+    body.append(head, tr);
+    table.append(body);
   }
 }
 
