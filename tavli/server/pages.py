@@ -67,6 +67,11 @@ async def position_page(request: Request) -> Response:
     return static_page("position.html")
 
 
+async def account_page(request: Request) -> Response:
+    """Change the password or delete the account (the page asks ``/api/session`` who is here)."""
+    return static_page("account.html")
+
+
 ROUTES: list[BaseRoute] = [
     Route("/", page),
     Route("/match/{match_id}", page),
@@ -75,6 +80,7 @@ ROUTES: list[BaseRoute] = [
     Route("/openings", openings_page),
     Route("/practice", practice_page),
     Route("/position", position_page),
+    Route("/account", account_page),
     # the pages' files compressed (their words in two languages are most of what a page loads)
     Mount("/static", GZipMiddleware(Router([
         Route("/reasons.js", reasons_script),

@@ -4,6 +4,7 @@
 // step from the server's tree of legal steps, can be taken back, and is sent whole on Confirm.
 import { BoardView, diceFaces, portraitScreen } from "/static/board.js";
 import { checkGame, rematchToken, spectatorRematchToken } from "/static/fairdice.js";
+import { keepMine, mineOf } from "/static/session.js";
 import { StepInput } from "/static/steps.js";
 import { language, languageSwitch, num, sayable, t, translatePage } from "/static/strings.js";
 
@@ -15,7 +16,8 @@ const matchId = decodeURIComponent(location.pathname.split("/").pop());
 $("download-record").href = `/api/matches/${encodeURIComponent(matchId)}/record`;
 $("download-record").download = `tavli-${matchId}.json`;
 const linkParams = new URLSearchParams(location.hash.slice(1));
-const token = linkParams.get("t") || "";
+// the board's address alone opens the seat this browser plays (its token kept at the first visit)
+const token = linkParams.get("t") || mineOf(matchId) || "";
 // Two players on one device: the link holds both seats' tokens (t2 the second), the page keeps a
 // connection for each and shows the state of the seat that is to act.
 const token2 = linkParams.get("t2") || "";
@@ -78,6 +80,8 @@ function send(message) {
 /** A state from one of the connections; with two seats here, the page follows the seat to act. */
 function arrive(conn, msg) {
   conn.seat = msg.you;
+  // a seat played here: kept, for "my matches" and for the account a guest may make later
+  if (msg.you !== "spectator" && conn.token === token) keepMine(matchId, token);
   if (!hotSeat) { receive(msg); return; }
   latest[msg.you] = msg;
   const shown = latest[actor(msg)];
