@@ -72,6 +72,15 @@ async def account_page(request: Request) -> Response:
     return static_page("account.html")
 
 
+async def player_page(request: Request) -> Response:
+    """``/@/{name}``: a player's page; its script reads the name from the address."""
+    return static_page("profile.html")
+
+
+async def leaderboard_page(request: Request) -> Response:
+    return static_page("leaderboard.html")
+
+
 ROUTES: list[BaseRoute] = [
     Route("/", page),
     Route("/match/{match_id}", page),
@@ -81,6 +90,8 @@ ROUTES: list[BaseRoute] = [
     Route("/practice", practice_page),
     Route("/position", position_page),
     Route("/account", account_page),
+    Route("/@/{name}", player_page),
+    Route("/leaderboard", leaderboard_page),
     # the pages' files compressed (their words in two languages are most of what a page loads)
     Mount("/static", GZipMiddleware(Router([
         Route("/reasons.js", reasons_script),
