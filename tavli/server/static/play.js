@@ -4,7 +4,7 @@
 // step from the server's tree of legal steps, can be taken back, and is sent whole on Confirm.
 import { BoardView, diceFaces, portraitScreen } from "/static/board.js";
 import { checkGame, rematchToken, spectatorRematchToken } from "/static/fairdice.js";
-import { keepMine, mineOf } from "/static/session.js";
+import { keepMine, mineOf, playerLink } from "/static/session.js";
 import { StepInput } from "/static/steps.js";
 import { language, languageSwitch, num, sayable, t, translatePage } from "/static/strings.js";
 
@@ -104,6 +104,18 @@ function badLink(why) {
   setStatus(t(why));
 }
 
+/** A rated match's seat that only its account's player plays: say why, with the way to log in
+ * and come back to this board. */
+function needLogin(msg) {
+  gaveUp = true;
+  for (const conn of connections) if (conn.socket) conn.socket.close();
+  $("need-login-text").textContent = sayable(msg.reason) ?? (language() === "en" ? msg.message : t("loginToPlay"));
+  const back = `/match/${encodeURIComponent(matchId)}#t=${encodeURIComponent(token)}`;
+  $("need-login-link").href = `/?login&next=${encodeURIComponent(back)}`;
+  $("need-login").hidden = false;
+  setStatus(t("loginToPlay"));
+}
+
 function serverError(msg) {
   if (msg.id === "tutor" && tutorPlay !== null) {  // the tutor could not check: the play goes as it is
     const play = tutorPlay;
@@ -112,6 +124,7 @@ function serverError(msg) {
     return;
   }
   if (msg.code === "bad-token" || (!state && msg.code === "bad-message")) { badLink("badLink"); return; }
+  if (msg.code === "login") { needLogin(msg); return; }
   if (msg.code === "stale") return;
   // why, in the page's language; where that language has no words for it, the code's words
   const words = t(`error-${msg.code}`);
@@ -420,10 +433,13 @@ function renderPanel() {
   for (const color of ["white", "black"]) {
     const p = s.players[color];
     const mine = s.you === color && !hotSeat;
+    // a rated match's names are its players' accounts': each a link to his page
+    const named = p.name && p.kind !== "bot" ? (s.settings.rated ? playerLink(p.name) : p.name) : null;
     const who = p.kind === "bot" ? t("bot", { level: t(`level-${p.level}`) })
-      : p.name ? (mine ? `${p.name} (${t("you")})` : p.name) : (mine ? t("you") : t("human"));
+      : named ? (mine ? [named, ` (${t("you")})`] : named) : (mine ? t("you") : t("human"));
     const row = $(`player-${color}`);
-    row.querySelector(".name").textContent = `${colorName(color)} · ${who} · ${p.connected ? t("connected") : p.joined ? t("away") : t("notJoined")}`;
+    row.querySelector(".name").replaceChildren(`${colorName(color)} · `, ...[who].flat(),
+      ` · ${p.connected ? t("connected") : p.joined ? t("away") : t("notJoined")}`);
     row.classList.toggle("on-turn", s.turn === color && !s.over);
     $(`pips-${color}`).textContent = `${s.game.pips[color]} ${t("pips")}`;
   }
@@ -448,6 +464,7 @@ function renderPanel() {
   $("hint").hidden = !(s.coach && s.can_play) || myOffer || frozen;
   $("tutor-label").hidden = !s.coach || s.you === "spectator";
   $("coach-badge").hidden = !s.coach;
+  $("rated-badge").hidden = !s.settings.rated;
   $("game-over-review").hidden = s.you === "spectator";
   if (!s.can_play) $("tutor-panel").hidden = true;
   renderHint();
