@@ -217,7 +217,14 @@ function renderMine() {
 
 /** A login asked for by another page (a rated match's board): open the form, and go back after. */
 const asked = new URLSearchParams(location.search);
-const back = asked.get("next")?.startsWith("/") && !asked.get("next").startsWith("//") ? asked.get("next") : null;
+const back = sameSite(asked.get("next"));
+
+/** `path` if it leads to a page of this server (never elsewhere: a link could carry any `next`). */
+function sameSite(path) {
+  if (!path?.startsWith("/")) return null;
+  const url = new URL(path, location.origin);
+  return url.origin === location.origin ? url.pathname + url.search + url.hash : null;
+}
 
 const bar = sessionBar($("session"), (name) => {
   me = name;
