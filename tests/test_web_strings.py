@@ -29,6 +29,8 @@ def read_strings(source: str) -> dict[str, dict[str, str]]:
         for line in block.group(2).splitlines():
             entry = ENTRY.match(line)
             assert entry, f"not a key and a string: {line!r}"
+            # a key given twice is no error to JavaScript: the later one silently wins
+            assert entry.group(1) not in words, f"{block.group(1)}: {entry.group(1)} defined twice"
             words[entry.group(1)] = json.loads(entry.group(2))
     return strings
 
@@ -68,4 +70,6 @@ def test_a_missing_greek_word_is_found() -> None:
              '  el: {\n    title: "Τάβλι",\n  },\n};\n'
     strings = read_strings(source)
     assert strings["en"] == {"title": "Tavli", "a-b": 'x "y"'}
+    with pytest.raises(AssertionError, match="title defined twice"):
+        read_strings(source.replace('    title: "Τάβλι",\n', '    title: "Τάβλι",\n    title: "Τάβλι",\n'))
     assert set(strings["en"]) != set(strings["el"])

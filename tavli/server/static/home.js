@@ -74,7 +74,7 @@ async function start(event) {
       throw new Error(why ?? (answer.status === 429 ? t("tooManyMatches") : t("startFailed")));
     }
     const here = $("opponent").value === "here";
-    keepMine(made.match, made.token);
+    if (!here) keepMine(made.match, made.token);  // two players here: neither seat is one person's
     localStorage.setItem(`tavli:links:${made.match}`, JSON.stringify({ friend: here ? null : made.friend, watch: made.watch, open: made.open }));
     location.assign(here ? `${made.play}&t2=${new URLSearchParams(made.friend.split("#")[1]).get("t")}` : made.play);
   } catch (error) {
@@ -119,7 +119,7 @@ function renderOpen() {
     const rules = [m.mother_pin !== "double" && m.games.includes("plakoto") ? `${t("motherPin")} ${t(`mother${m.mother_pin[0].toUpperCase()}${m.mother_pin.slice(1)}`)}` : "",
       !m.prime_limits && m.games.includes("fevga") ? t("noPrimeLimits") : ""].filter(Boolean);
     about.textContent = (m.name ? `${m.name} · ` : "") + t("openRow", { games: gamesName(m.games), n: m.length, seat: t(m.seat), wait: waited(m.waiting) })
-      + (rules.length ? ` · ${rules.join(" · ")}` : "");
+      + (m.rated ? ` · ${t("ratedMark")}` : "") + (rules.length ? ` · ${rules.join(" · ")}` : "");
     if (localStorage.getItem(`tavli:links:${m.match}`)) {  // made in this browser: waiting for someone else
       const mine = document.createElement("em");
       mine.textContent = t("yourOpenMatch");

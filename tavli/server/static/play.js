@@ -81,7 +81,7 @@ function send(message) {
 function arrive(conn, msg) {
   conn.seat = msg.you;
   // a seat played here: kept, for "my matches" and for the account a guest may make later
-  if (msg.you !== "spectator" && conn.token === token) keepMine(matchId, token);
+  if (msg.you !== "spectator" && conn.token === token && !hotSeat) keepMine(matchId, token);
   if (!hotSeat) { receive(msg); return; }
   latest[msg.you] = msg;
   const shown = latest[actor(msg)];
