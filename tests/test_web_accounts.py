@@ -203,6 +203,27 @@ def test_a_guest_with_a_rated_link_is_asked_to_log_in_and_comes_back(browser: Br
     assert friend.evaluate("window.tavliState.players[window.tavliState.you].name") == "Φίλος"
 
 
+def test_a_hostile_guest_name_is_shown_as_text(browser: Browser, server: Server,
+                                               contexts: list[BrowserContext]) -> None:
+    host, guest = person(browser, contexts, "en"), person(browser, contexts, "en", 390, 844)
+    sign_up(host, server.url, "Host")
+    host.select_option("[data-testid=opponent]", "friend")
+    host.click("[data-testid=start]")
+    host.wait_for_function("window.tavliState && window.tavliState.type === 'state'")
+    hostile = "<img src=x onerror=f()>"  # a guest's name may be any 24 characters
+    host.context.add_init_script("window.f = () => { window.pwned = 1; };")  # what markup would run
+    guest.goto(server.url + "/")
+    guest.evaluate("name => localStorage.setItem('tavli:name', name)", hostile)
+    guest.goto(host.locator("[data-testid=share-friend]").input_value())
+    host.wait_for_function(f"window.tavliState.players[window.tavliState.you === 'white' ? 'black' : 'white'].name"
+                           f" === {hostile!r}")
+    for page, path in ((host, "/@/Host"), (host, "/")):
+        page.goto(server.url + path)
+        where = "[data-testid=matches]" if path != "/" else "[data-testid=mine-list]"
+        expect(page.locator(where)).to_contain_text(hostile)
+        assert page.locator(f"{where} img").count() == 0 and page.evaluate("window.pwned") is None
+
+
 def test_the_login_leads_back_only_to_this_server(browser: Browser, server: Server,
                                                   contexts: list[BrowserContext]) -> None:
     page = person(browser, contexts, "en")

@@ -3,7 +3,7 @@
 // Names are data: each is set as text, never as markup.
 import { GAMES } from "/static/games.js";
 import { dateText, mineOf, playerLink, sessionBar } from "/static/session.js";
-import { languageSwitch, num, t, translatePage } from "/static/strings.js";
+import { languageSwitch, num, say, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
@@ -166,7 +166,7 @@ async function load() {
     if (!answer.ok) throw new Error("loadFailed");
     player = await answer.json();
   } catch (error) {
-    $("missing").textContent = t(error.message === "noPlayer" ? "noPlayer" : "loadFailed");
+    say($("missing"), error.message === "noPlayer" ? "noPlayer" : "loadFailed");
     $("missing").hidden = false;
     return;
   }
