@@ -271,7 +271,8 @@ def settle(db: Path, names: list[str]) -> None:
 
 def test_screenshots_of_the_account_pages(browser: Browser, server: Server,
                                           contexts: list[BrowserContext]) -> None:
-    """The start page (logged out and in), the account page, a player's page and the leaderboard, in
+    """The start page (logged out and in), the account page, a player's page, the leaderboard and a
+    rated match's board, in
     both languages on a laptop, a phone and a phone on its side: nothing clipped or running off
     sideways (the pictures are for a person to look at)."""
     names = ("Αλέξανδρος_Παπαδόπουλος"[:20], "Long_name_player_20")
@@ -282,12 +283,16 @@ def test_screenshots_of_the_account_pages(browser: Browser, server: Server,
         for width, height in SIZES:
             page = person(browser, contexts, lang, width, height)
             shots = [("start-out", "/"), ("start-in", "/"), ("account", "/account"),
-                     ("profile", f"/@/{names[0]}"), ("leaderboard", "/leaderboard")]
+                     ("profile", f"/@/{names[0]}"), ("leaderboard", "/leaderboard"),
+                     ("board-rated", first.url.removeprefix(server.url))]
             for shot, path in shots:
                 if shot == "start-in":
                     page.context.add_cookies(first.context.cookies())
                 page.goto(server.url + path)
                 page.wait_for_load_state("networkidle")
+                if shot == "board-rated":
+                    page.wait_for_function("window.tavliState && window.tavliState.over")
+                    page.click("[data-testid=see-board]")  # the board under the result
                 assert page.evaluate("document.documentElement.scrollWidth") <= width, (shot, lang, width)
                 page.screenshot(path=str(SHOTS / f"{shot}-{lang}-{width}x{height}.png"), full_page=True,
                                 animations="disabled")

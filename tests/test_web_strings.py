@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tavli.bots import LEVELS
+from tavli.server.results import POOLS
 from tavli.server.view import WHY
 
 STATIC = Path(__file__).resolve().parent.parent / "tavli" / "server" / "static"
@@ -61,6 +62,10 @@ def test_the_keys_made_at_run_time_are_there(strings: dict[str, dict[str, str]])
         assert f"error-{code}" in strings["el"], code
     for why in [*WHY.values(), "claimed", "other"]:
         assert f"why-{why}" in strings["el"], why
+    for pool in POOLS:
+        assert f"pool-{pool}" in strings["el"], pool
+    for result in ("won", "lost", "playing"):
+        assert f"result-{result}" in strings["el"], result
     for level in LEVELS:
         assert f"level-{level}" in strings["el"] and f"levelDesc-{level}" in strings["el"], level
 
