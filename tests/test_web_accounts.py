@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
+import re
 import signal
 import sqlite3
 from collections.abc import Iterator
@@ -260,6 +261,19 @@ def test_account_page_changes_the_password_and_deletes_the_account(browser: Brow
     expect(page.locator("[data-testid=missing]")).to_have_text("There is no such player.")
 
 
+def latin_words(page: Page) -> set[str]:
+    """The Latin-letter words the page shows (what is hidden, and codes, left out)."""
+    text = page.evaluate("""() => {
+        const clone = document.body.cloneNode(true);
+        for (const node of clone.querySelectorAll('code, script, [hidden]')) node.remove();
+        document.body.append(clone);
+        const seen = clone.innerText;
+        clone.remove();
+        return seen;
+    }""")
+    return set(re.findall(r"[A-Za-z]{2,}", str(text)))
+
+
 def settle(db: Path, names: list[str]) -> None:
     """Give ``names`` settled Tavli ratings, as many matches would, for the leaderboard to list."""
     with sqlite3.connect(db) as conn:
@@ -294,5 +308,7 @@ def test_screenshots_of_the_account_pages(browser: Browser, server: Server,
                     page.wait_for_function("window.tavliState && window.tavliState.over")
                     page.click("[data-testid=see-board]")  # the board under the result
                 assert page.evaluate("document.documentElement.scrollWidth") <= width, (shot, lang, width)
+                if lang == "el":  # every word Greek, but for names: the players', a program's, the switch's English
+                    assert latin_words(page) <= {"English", "GNU", "Backgammon", "Long", "name", "player"}, shot
                 page.screenshot(path=str(SHOTS / f"{shot}-{lang}-{width}x{height}.png"), full_page=True,
                                 animations="disabled")
