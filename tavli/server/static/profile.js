@@ -22,7 +22,7 @@ function svg(tag, attributes) {
  * `label` writes them. One value: a dot. The line's scale is the values' own, padded, so that a
  * few points of change show.
  */
-export function lineChart(values, label, testid) {
+function lineChart(values, label, testid) {
   const width = 320, height = 90, left = 44, pad = 8;
   const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "line-chart", role: "img", "data-testid": testid });
   chart.append(svg("rect", { x: left, y: 0, width: width - left, height, class: "chart-bg" }));

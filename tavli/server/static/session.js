@@ -90,8 +90,9 @@ function input(testid, type, autocomplete) {
 
 /**
  * The header's bar in `nav`: the player's name and Log out, or Log in and Sign up. `changed(name)`
- * is told of every login, sign-up and logout (null: a guest again). Returns {open(kind)} to open
- * the form from elsewhere (a board page's "log in to play" link).
+ * is told of who is here once the server has said, then of every login, sign-up and logout (null:
+ * a guest again). Returns {open(kind), ready}: open the form from elsewhere ("login" or "signup";
+ * the start page does when a board sent the player to log in), and a promise of the first name.
  */
 export function sessionBar(nav, changed = () => {}) {
   const form = loginForm(async (name) => { await draw(name); changed(name); });
