@@ -271,6 +271,8 @@ def test_an_open_rated_seat_is_taken_by_an_account(client: TestClient) -> None:
     eleni, nikos = sign_up(client, "Eleni"), sign_up(client, "Nikos")
     with as_player(client, eleni):
         made = client.post("/api/matches", json={"opponent": "anyone", "rated": True, "games": "fevga"}).json()
+        listed = client.get("/api/open").json()["matches"]
+        assert [m.get("rated") for m in listed if m["match"] == made["match"]] == [True]  # the list says so
         assert client.post(f"/api/open/{made['match']}", json={}).status_code == 400  # not against himself
     with as_player(client, None):
         assert client.post(f"/api/open/{made['match']}", json={}).json()["error"] == \

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tavli.bots import LEVELS
+from tavli.server.results import POOLS
 from tavli.server.view import WHY
 
 STATIC = Path(__file__).resolve().parent.parent / "tavli" / "server" / "static"
@@ -29,6 +30,8 @@ def read_strings(source: str) -> dict[str, dict[str, str]]:
         for line in block.group(2).splitlines():
             entry = ENTRY.match(line)
             assert entry, f"not a key and a string: {line!r}"
+            # a key given twice is no error to JavaScript: the later one silently wins
+            assert entry.group(1) not in words, f"{block.group(1)}: {entry.group(1)} defined twice"
             words[entry.group(1)] = json.loads(entry.group(2))
     return strings
 
@@ -59,6 +62,10 @@ def test_the_keys_made_at_run_time_are_there(strings: dict[str, dict[str, str]])
         assert f"error-{code}" in strings["el"], code
     for why in [*WHY.values(), "claimed", "other"]:
         assert f"why-{why}" in strings["el"], why
+    for pool in POOLS:
+        assert f"pool-{pool}" in strings["el"], pool
+    for result in ("won", "lost", "playing"):
+        assert f"result-{result}" in strings["el"], result
     for level in LEVELS:
         assert f"level-{level}" in strings["el"] and f"levelDesc-{level}" in strings["el"], level
 
@@ -68,4 +75,6 @@ def test_a_missing_greek_word_is_found() -> None:
              '  el: {\n    title: "Τάβλι",\n  },\n};\n'
     strings = read_strings(source)
     assert strings["en"] == {"title": "Tavli", "a-b": 'x "y"'}
+    with pytest.raises(AssertionError, match="title defined twice"):
+        read_strings(source.replace('    title: "Τάβλι",\n', '    title: "Τάβλι",\n    title: "Τάβλι",\n'))
     assert set(strings["en"]) != set(strings["el"])

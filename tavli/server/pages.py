@@ -83,6 +83,20 @@ async def not_found(request: Request, exc: Exception) -> Response:
     return FileResponse(STATIC / "notfound.html", status_code=404, headers={"Cache-Control": "no-cache"})
 
 
+async def account_page(request: Request) -> Response:
+    """Change the password or delete the account (the page asks ``/api/session`` who is here)."""
+    return static_page("account.html")
+
+
+async def player_page(request: Request) -> Response:
+    """``/@/{name}``: a player's page; its script reads the name from the address."""
+    return static_page("profile.html")
+
+
+async def leaderboard_page(request: Request) -> Response:
+    return static_page("leaderboard.html")
+
+
 ROUTES: list[BaseRoute] = [
     Route("/", page),
     Route("/match/{match_id}", page),
@@ -92,6 +106,9 @@ ROUTES: list[BaseRoute] = [
     Route("/practice", practice_page),
     Route("/position", position_page),
     Route("/rules", rules_page),
+    Route("/account", account_page),
+    Route("/@/{name}", player_page),
+    Route("/leaderboard", leaderboard_page),
     # the pages' files compressed (their words in two languages are most of what a page loads)
     Mount("/static", GZipMiddleware(Router([
         Route("/reasons.js", reasons_script),

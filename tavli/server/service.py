@@ -143,7 +143,7 @@ class MatchService:
         was made, while his page opens), until someone takes the seat or the match ends."""
         at = time.time() if now is None else now
         found = await self.store.open_matches(at, OPEN_GRACE, OPEN_LISTED)
-        shown = ("length", "games", "mother_pin", "prime_limits", "prime_in_opponent_start", "coach")
+        shown = ("length", "games", "mother_pin", "prime_limits", "prime_in_opponent_start", "coach", "rated")
         return [{"match": o.match_id, "seat": o.seat, "name": o.name, "waiting": round(max(0.0, at - o.created))}
                 | {key: o.settings[key] for key in shown if key in o.settings} for o in found]
 

@@ -1,9 +1,12 @@
 // The start page: choose the opponent, the length, the games and the house rules; create the match;
-// or take the seat of an open match, one that anyone on this server may join.
+// or take the seat of an open match, one that anyone on this server may join; log in or sign up;
+// find the matches this browser or this account played.
 import { GAMES } from "/static/games.js";
+import { dateText, heldMatches, keepMine, mineOf, playerLink, sessionBar } from "/static/session.js";
 import { language, languageSwitch, sayable, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
+let me = null;  // the name of the player logged in here (null: a guest)
 
 async function loadLevels() {
   const select = $("opponent");
@@ -38,9 +41,11 @@ function playerName() {
 function request() {
   const length = $("length").value === "other" ? Number($("length-other").value) : Number($("length").value);
   const games = $("games").value === "custom" ? $("games-custom").value.trim() : $("games").value;
-  const name = $("opponent").value === "here" ? "" : playerName();  // two players here: no one name for the page
+  // two players here: no one name for the page; logged in: the account's name
+  const name = $("opponent").value === "here" || me ? "" : playerName();
   return {
     ...(name ? { name } : {}),
+    ...(!$("rated-label").hidden && $("rated").checked ? { rated: true } : {}),
     // two players on this device: a match between friends whose page holds both seats
     opponent: $("opponent").value === "here" ? "friend" : $("opponent").value, length, games, seat: $("seat").value,
     mother_pin: $("mother-pin").value,
@@ -69,6 +74,7 @@ async function start(event) {
       throw new Error(why ?? (answer.status === 429 ? t("tooManyMatches") : t("startFailed")));
     }
     const here = $("opponent").value === "here";
+    if (!here) keepMine(made.match, made.token);  // two players here: neither seat is one person's
     localStorage.setItem(`tavli:links:${made.match}`, JSON.stringify({ friend: here ? null : made.friend, watch: made.watch, open: made.open }));
     location.assign(here ? `${made.play}&t2=${new URLSearchParams(made.friend.split("#")[1]).get("t")}` : made.play);
   } catch (error) {
@@ -84,6 +90,12 @@ $("games").addEventListener("change", () => { $("games-custom").hidden = $("game
 let coachChosen = false;
 $("coach").addEventListener("change", () => { coachChosen = true; });
 $("opponent").addEventListener("change", () => { if (!coachChosen) $("coach").checked = !["friend", "here", "anyone"].includes($("opponent").value); });
+$("opponent").addEventListener("change", showRated);
+
+/** A rated match is one between two people with accounts: the choice shows only where it can be made. */
+function showRated() {
+  $("rated-label").hidden = !me || !["friend", "anyone"].includes($("opponent").value);
+}
 $("new-match").addEventListener("submit", start);
 
 // -- open matches: listed while their creators wait, refreshed every few seconds ------------------
@@ -107,7 +119,7 @@ function renderOpen() {
     const rules = [m.mother_pin !== "double" && m.games.includes("plakoto") ? `${t("motherPin")} ${t(`mother${m.mother_pin[0].toUpperCase()}${m.mother_pin.slice(1)}`)}` : "",
       !m.prime_limits && m.games.includes("fevga") ? t("noPrimeLimits") : ""].filter(Boolean);
     about.textContent = (m.name ? `${m.name} · ` : "") + t("openRow", { games: gamesName(m.games), n: m.length, seat: t(m.seat), wait: waited(m.waiting) })
-      + (rules.length ? ` · ${rules.join(" · ")}` : "");
+      + (m.rated ? ` · ${t("ratedMark")}` : "") + (rules.length ? ` · ${rules.join(" · ")}` : "");
     if (localStorage.getItem(`tavli:links:${m.match}`)) {  // made in this browser: waiting for someone else
       const mine = document.createElement("em");
       mine.textContent = t("yourOpenMatch");
@@ -141,7 +153,7 @@ async function takeSeat(match, button) {
     const answer = await fetch(`/api/open/${encodeURIComponent(match)}`, {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(name ? { name } : {}) });
     const seat = await answer.json().catch(() => ({}));
-    if (answer.ok) { location.assign(seat.play); return; }
+    if (answer.ok) { keepMine(seat.match, seat.token); location.assign(seat.play); return; }
     $("open-error").textContent = answer.status === 409 ? t("seatTaken") : (sayable(seat.reason) ?? t("startFailed"));
   } catch {
     $("open-error").textContent = t("startFailed");
@@ -150,8 +162,81 @@ async function takeSeat(match, button) {
   loadOpen();
 }
 
+// -- my matches: a guest's from this browser, a player's from his page ------------------------------
+let mineShown = [];
+const MINE_SHOWN = 10;
+
+async function loadMine() {
+  if (me) {
+    try {
+      const answer = await fetch(`/api/players/${encodeURIComponent(me)}`, { cache: "no-store" });
+      mineShown = (await answer.json()).matches.slice(0, MINE_SHOWN);
+    } catch { mineShown = []; }
+  } else {
+    mineShown = heldMatches().slice(0, MINE_SHOWN).map((held) => ({ id: held.match }));
+  }
+  renderMine();
+}
+
+/** One of my matches: who against, how it stands, and the way back to it (its board while it is
+ * played, with the seat this browser holds; its review). */
+function mineRow(m) {
+  const li = document.createElement("li");
+  const about = document.createElement("span");
+  if (m.opponent) {
+    about.append(`${dateText(m.date)} · ${t("versus")} `);
+    about.append(m.opponent.kind === "bot" ? t("bot", { level: t(`level-${m.opponent.level}`) })
+      : m.opponent.account ? playerLink(m.opponent.name) : m.opponent.name || t("human"));
+    about.append(` · ${t(`result-${m.result}`)}`);
+  } else {
+    about.textContent = t("matchId", { id: m.id });
+  }
+  const links = document.createElement("span");
+  links.className = "links";
+  const token = mineOf(m.id);
+  if (token && m.result !== "won" && m.result !== "lost") links.append(link(`/match/${m.id}#t=${token}`, "resume", "resume"));
+  links.append(link(`/match/${m.id}/review${token ? `#t=${token}` : ""}`, "review", "review"));
+  li.append(about, links);
+  return li;
+}
+
+function link(href, key, testid) {
+  const a = document.createElement("a");
+  a.href = href;
+  a.textContent = t(key);
+  a.dataset.testid = testid;
+  return a;
+}
+
+function renderMine() {
+  $("mine-list").replaceChildren(...mineShown.map(mineRow));
+  $("mine").hidden = mineShown.length === 0;
+  $("my-page").hidden = !me;
+  if (me) $("my-page").href = `/@/${encodeURIComponent(me)}`;
+}
+
+/** A login asked for by another page (a rated match's board): open the form, and go back after. */
+const asked = new URLSearchParams(location.search);
+const back = sameSite(asked.get("next"));
+
+/** `path` if it leads to a page of this server (never elsewhere: a link could carry any `next`). */
+function sameSite(path) {
+  if (!path?.startsWith("/")) return null;
+  const url = new URL(path, location.origin);
+  return url.origin === location.origin ? url.pathname + url.search + url.hash : null;
+}
+
+const bar = sessionBar($("session"), (name) => {
+  me = name;
+  $("name-label").hidden = !!name;
+  showRated();
+  loadMine();
+  if (name && back) location.assign(back);
+});
+bar.ready.then((name) => { if (!name && asked.has("login")) bar.open("login"); });
+
 $("name").value = localStorage.getItem("tavli:name") || "";
-languageSwitch($("lang"), () => { loadLevels(); renderOpen(); });
+languageSwitch($("lang"), () => { loadLevels(); renderOpen(); renderMine(); });
 translatePage();
 loadLevels();
 loadOpen();

@@ -4,6 +4,7 @@
 // step from the server's tree of legal steps, can be taken back, and is sent whole on Confirm.
 import { BoardView, diceFaces, playText, portraitScreen } from "/static/board.js";
 import { checkGame, rematchToken, spectatorRematchToken } from "/static/fairdice.js";
+import { keepMine, mineOf, playerLink } from "/static/session.js";
 import { StepInput } from "/static/steps.js";
 import { language, languageSwitch, num, sayable, t, translatePage } from "/static/strings.js";
 
@@ -15,7 +16,8 @@ const matchId = decodeURIComponent(location.pathname.split("/").pop());
 $("download-record").href = `/api/matches/${encodeURIComponent(matchId)}/record`;
 $("download-record").download = `tavli-${matchId}.json`;
 const linkParams = new URLSearchParams(location.hash.slice(1));
-const token = linkParams.get("t") || "";
+// the board's address alone opens the seat this browser plays (its token kept at the first visit)
+const token = linkParams.get("t") || mineOf(matchId) || "";
 // Two players on one device: the link holds both seats' tokens (t2 the second), the page keeps a
 // connection for each and shows the state of the seat that is to act.
 const token2 = linkParams.get("t2") || "";
@@ -78,6 +80,8 @@ function send(message) {
 /** A state from one of the connections; with two seats here, the page follows the seat to act. */
 function arrive(conn, msg) {
   conn.seat = msg.you;
+  // a seat played here: kept, for "my matches" and for the account a guest may make later
+  if (msg.you !== "spectator" && conn.token === token && !hotSeat) keepMine(matchId, token);
   if (!hotSeat) { receive(msg); return; }
   latest[msg.you] = msg;
   const shown = latest[actor(msg)];
@@ -100,6 +104,18 @@ function badLink(why) {
   setStatus(t(why));
 }
 
+/** A rated match's seat that only its account's player plays: say why, with the way to log in
+ * and come back to this board. */
+function needLogin(msg) {
+  gaveUp = true;
+  for (const conn of connections) if (conn.socket) conn.socket.close();
+  $("need-login-text").textContent = sayable(msg.reason) ?? (language() === "en" ? msg.message : t("loginToPlay"));
+  const back = `/match/${encodeURIComponent(matchId)}#t=${encodeURIComponent(token)}`;
+  $("need-login-link").href = `/?login&next=${encodeURIComponent(back)}`;
+  $("need-login").hidden = false;
+  setStatus(t("loginToPlay"));
+}
+
 function serverError(msg) {
   if (msg.id === "tutor" && tutorPlay !== null) {  // the tutor could not check: the play goes as it is
     const play = tutorPlay;
@@ -108,6 +124,7 @@ function serverError(msg) {
     return;
   }
   if (msg.code === "bad-token" || (!state && msg.code === "bad-message")) { badLink("badLink"); return; }
+  if (msg.code === "login") { needLogin(msg); return; }
   if (msg.code === "stale") return;
   // why, in the page's language; where that language has no words for it, the code's words
   const words = t(`error-${msg.code}`);
@@ -440,10 +457,13 @@ function renderPanel() {
     const p = s.players[color];
     const mine = s.you === color && !hotSeat;
     const row = $(`player-${color}`);
-    // a bot is always there: only a person's presence is news
-    row.querySelector(".name").textContent = p.kind === "bot" ? `${colorName(color)} · ${botName(p.level)}`
-      : `${colorName(color)} · ${p.name ? (mine ? `${p.name} (${t("you")})` : p.name) : (mine ? t("you") : t("human"))}`
-        + ` · ${p.connected ? t("connected") : p.joined ? t("away") : t("notJoined")}`;
+    // a bot is always there: only a person's presence is news; a rated match's names are its
+    // players' accounts', each a link to his page
+    const named = p.name && p.kind !== "bot" ? (s.settings.rated ? playerLink(p.name) : p.name) : null;
+    const who = named ? (mine ? [named, ` (${t("you")})`] : [named]) : [mine ? t("you") : t("human")];
+    if (p.kind === "bot") row.querySelector(".name").textContent = `${colorName(color)} · ${botName(p.level)}`;
+    else row.querySelector(".name").replaceChildren(`${colorName(color)} · `, ...who,
+      ` · ${p.connected ? t("connected") : p.joined ? t("away") : t("notJoined")}`);
     row.classList.toggle("on-turn", s.turn === color && !s.over && game === s.game);
     $(`pips-${color}`).textContent = `${game.pips[color]} ${t("pips")}`;
   }
@@ -470,6 +490,7 @@ function renderPanel() {
   $("hint").hidden = !(s.coach && s.can_play) || myOffer || frozen;
   $("tutor-label").hidden = !s.coach || s.you === "spectator";
   $("coach-badge").hidden = !s.coach;
+  $("rated-badge").hidden = !s.settings.rated;
   $("game-over-review").hidden = s.you === "spectator";
   if (!s.can_play) $("tutor-panel").hidden = true;
   renderHint();

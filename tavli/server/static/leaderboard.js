@@ -1,0 +1,54 @@
+// The leaderboard (/leaderboard?pool=POOL): the players of a pool with a settled rating, best
+// first, each name a link to his page.
+import { playerLink, sessionBar } from "/static/session.js";
+import { languageSwitch, say, t, translatePage } from "/static/strings.js";
+
+const $ = (id) => document.getElementById(id);
+const POOLS = ["tavli", "portes", "plakoto", "fevga"];
+let board = null;  // the last answer of /api/leaderboard
+
+function poolOptions() {
+  const chosen = $("pool").value || new URLSearchParams(location.search).get("pool") || "tavli";
+  $("pool").replaceChildren(...POOLS.map((pool) => new Option(t(`pool-${pool}`), pool)));
+  $("pool").value = POOLS.includes(chosen) ? chosen : "tavli";
+}
+
+function render() {
+  const rows = $("leader-rows");
+  rows.replaceChildren();
+  for (const [rank, p] of (board?.players ?? []).entries()) {
+    const row = rows.insertRow();
+    row.insertCell().textContent = String(rank + 1);
+    row.insertCell().append(playerLink(p.name));
+    const deviation = document.createElement("span");
+    deviation.className = "deviation";  // a phone leaves it out: the names need the room
+    deviation.textContent = ` ± ${Math.round(p.deviation)}`;
+    row.insertCell().append(p.shown, deviation);
+    row.insertCell().textContent = String(p.matches);
+  }
+  const none = board !== null && board.players.length === 0;
+  $("no-leaders").hidden = !none;
+  $("leader-rows").closest("table").hidden = none;
+}
+
+async function load() {
+  const pool = $("pool").value;
+  history.replaceState(null, "", `?pool=${pool}`);
+  say($("error"));
+  try {
+    const answer = await fetch(`/api/leaderboard?pool=${pool}`, { cache: "no-store" });
+    if (!answer.ok) throw new Error();
+    board = await answer.json();
+  } catch {
+    say($("error"), "loadFailed");
+    board = null;
+  }
+  render();
+}
+
+$("pool").addEventListener("change", load);
+languageSwitch($("lang"), () => { poolOptions(); render(); });
+translatePage();
+poolOptions();
+sessionBar($("session"));
+load();

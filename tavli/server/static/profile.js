@@ -1,0 +1,179 @@
+// A player's page (/@/NAME): his rating in each pool with its chart, his record by game, his
+// error-rate trend and every match he played, each with its board, review and record.
+// Names are data: each is set as text, never as markup.
+import { GAMES } from "/static/games.js";
+import { dateText, mineOf, playerLink, sessionBar } from "/static/session.js";
+import { languageSwitch, num, say, t, translatePage } from "/static/strings.js";
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+const POOLS = ["tavli", "portes", "plakoto", "fevga"];
+const name = decodeURIComponent(location.pathname.slice("/@/".length));
+let player = null;  // the page's data, from /api/players/NAME
+
+function svg(tag, attributes) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attributes)) el.setAttribute(key, String(value));
+  return el;
+}
+
+/**
+ * A small line chart of `values` (oldest first), labelled with its lowest and highest value as
+ * `label` writes them. One value: a dot. The line's scale is the values' own, padded, so that a
+ * few points of change show.
+ */
+function lineChart(values, label, testid) {
+  const width = 320, height = 90, left = 44, pad = 8;
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "line-chart", role: "img", "data-testid": testid });
+  chart.append(svg("rect", { x: left, y: 0, width: width - left, height, class: "chart-bg" }));
+  const low = Math.min(...values), high = Math.max(...values), span = high - low || 1;
+  const x = (i) => left + pad + (values.length === 1 ? (width - left - 2 * pad) / 2 : i * (width - left - 2 * pad) / (values.length - 1));
+  const y = (v) => (high === low ? height / 2 : height - pad - (v - low) / span * (height - 2 * pad));
+  const points = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+  chart.append(svg("polyline", { points, class: "chart-line" }));
+  const last = values.length - 1;
+  chart.append(svg("circle", { cx: x(last).toFixed(1), cy: y(values[last]).toFixed(1), r: 3, class: "chart-dot" }));
+  for (const [v, at] of high === low ? [[high, height / 2 + 4]] : [[high, pad + 4], [low, height - pad]]) {
+    const text = svg("text", { x: left - 4, y: at, class: "chart-label" });
+    text.textContent = label(v);
+    chart.append(text);
+  }
+  return chart;
+}
+
+function cell(row, content, label) {
+  const td = row.insertCell();
+  if (content !== "") td.append(content);  // an empty cell stays :empty (a phone leaves it out)
+  td.dataset.label = t(label);  // a phone shows each cell under its column's name
+  return td;
+}
+
+function renderRatings() {
+  const box = $("ratings");
+  box.replaceChildren();
+  for (const pool of POOLS) {
+    const r = player.ratings[pool];
+    if (!r) continue;
+    const card = document.createElement("div");
+    card.className = "rating";
+    card.dataset.testid = `rating-${pool}`;
+    const head = document.createElement("h3");
+    head.textContent = t(`pool-${pool}`);
+    const figure = document.createElement("p");
+    const shown = document.createElement("strong");
+    shown.className = "rating-shown";
+    shown.dataset.testid = `rating-shown-${pool}`;
+    shown.textContent = r.shown;
+    figure.append(shown, ` ${t(r.matches === 1 ? "ratingLineOne" : "ratingLine", { deviation: Math.round(r.deviation), n: r.matches })}`);
+    card.append(head, figure);
+    const history = (player.history[pool] || []).map((point) => point.rating);
+    if (history.length) card.append(lineChart([1500, ...history], (v) => String(Math.round(v)), `chart-${pool}`));
+    box.append(card);
+  }
+  const pools = Object.keys(player.ratings);
+  $("no-ratings").hidden = pools.length > 0;
+  $("provisional-note").hidden = !pools.some((pool) => player.ratings[pool].provisional);
+}
+
+function renderRecord() {
+  const rows = $("record-rows");
+  rows.replaceChildren();
+  for (const game of GAMES) {
+    const tally = player.record[game] || { won: 0, lost: 0, gammons: 0 };
+    const row = rows.insertRow();
+    row.dataset.testid = `record-${game}`;
+    for (const value of [t(`pool-${game}`), tally.won, tally.lost, tally.gammons]) row.insertCell().textContent = String(value);
+  }
+  const rates = player.error_trend.map((point) => point.error_rate);
+  $("trend").replaceChildren(...(rates.length ? [lineChart(rates, (v) => num(v, 1), "trend-chart")] : []));
+  $("no-trend").hidden = rates.length > 0;
+}
+
+function gamesName(games) {
+  if (!games) return "";
+  if (games.join(",") === GAMES.join(",")) return t("pool-tavli");
+  return games.map((g) => t(`pool-${g}`)).join(", ");
+}
+
+function opponentOf(m) {
+  const o = m.opponent;
+  if (o.kind === "bot") return t("bot", { level: t(`level-${o.level}`) });
+  if (o.name === "(deleted)") return t("deletedPlayer");  // no account name has brackets
+  if (o.account) return playerLink(o.name);
+  return o.name || t("human");
+}
+
+function link(href, key) {
+  const a = document.createElement("a");
+  a.href = href;
+  a.textContent = t(key);
+  return a;
+}
+
+/** Board, review and record: the board with the seat's token where this browser plays it (a
+ * board opens only with a link's token), the review and the record for anyone. */
+function linksOf(m) {
+  const span = document.createElement("span");
+  span.className = "links";
+  const token = mineOf(m.id);
+  if (token) span.append(link(`${m.board}#t=${encodeURIComponent(token)}`, "boardLink"));
+  span.append(link(m.review + (token ? `#t=${encodeURIComponent(token)}` : ""), "review"), link(m.record, "recordLink"));
+  return span;
+}
+
+function matchRow(rows, m) {
+  const row = rows.insertRow();
+  row.dataset.testid = `match-${m.id}`;
+  cell(row, dateText(m.date), "colDate");
+  cell(row, opponentOf(m), "opponent").dataset.testid = "opponent";
+  cell(row, String(m.length ?? ""), "colLength");
+  cell(row, gamesName(m.games), "games");
+  cell(row, m.score ? `${m.score.player}–${m.score.opponent}` : "", "colScore");
+  const result = cell(row, t(`result-${m.result}`) + (m.rated ? ` · ${t("ratedMark")}` : ""), "colResult");
+  result.dataset.testid = "result";
+  result.className = `result-${m.result}`;
+  const change = m.rating ? m.rating.after - m.rating.before : null;
+  cell(row, m.rating ? `${Math.round(m.rating.after)} (${change >= 0 ? "+" : "−"}${num(Math.abs(change), 1)})` : "", "colRating")
+    .dataset.testid = "rating-change";
+  cell(row, m.error_rate ? `${num(m.error_rate.player, 1)} · ${m.error_rate.opponent === null ? "–" : num(m.error_rate.opponent, 1)}` : "",
+    "colErrors");
+  cell(row, linksOf(m), "colLinks");
+}
+
+function renderMatches() {
+  const rows = $("match-rows");
+  rows.replaceChildren();
+  for (const m of player.matches) matchRow(rows, m);
+  $("no-matches").hidden = player.matches.length > 0;
+  rows.closest("table").hidden = player.matches.length === 0;
+}
+
+function render() {
+  if (!player) return;
+  $("player-name").textContent = player.name;
+  document.title = `${player.name} · ${t("title")}`;
+  $("joined").textContent = t("joined", { date: dateText(player.joined) });
+  renderRatings();
+  renderRecord();
+  renderMatches();
+  for (const id of ["player", "records", "matches-card"]) $(id).hidden = false;
+}
+
+async function load() {
+  try {
+    const answer = await fetch(`/api/players/${encodeURIComponent(name)}`, { cache: "no-store" });
+    if (answer.status === 404) throw new Error("noPlayer");
+    if (!answer.ok) throw new Error("loadFailed");
+    player = await answer.json();
+  } catch (error) {
+    say($("missing"), error.message === "noPlayer" ? "noPlayer" : "loadFailed");
+    $("missing").hidden = false;
+    return;
+  }
+  render();
+}
+
+languageSwitch($("lang"), render);
+translatePage();
+sessionBar($("session"));
+load();
