@@ -15,7 +15,16 @@ from numba import njit
 from tavli import _kernel as K
 from tavli.bots.bearoff import all_home, race_probabilities
 from tavli.bots.features import ROLLS, encode
-from tavli.bots.network import Arrays, Network, Tables, forward, weighted
+from tavli.bots.network import Arrays, Network, Tables, hidden_from, hidden_sums, outputs, weighted
+
+
+@njit(cache=True, inline="always")
+def _consistent(out: np.ndarray) -> None:
+    """A 2-point win is a win, a 2-point loss is a loss."""
+    if out[1] > out[0]:
+        out[1] = out[0]
+    if out[2] > 1.0 - out[0]:
+        out[2] = 1.0 - out[0]
 
 
 @njit(cache=True)
@@ -30,12 +39,9 @@ def _static(s: np.ndarray, params: int, net: Network, race: Tables, x: np.ndarra
         out[2] = l2
         return
     encode(s, variant, x)
-    forward(x, net[0], net[1], net[2], net[3], h, out)
-    # consistency: a 2-point win is a win, a 2-point loss is a loss
-    if out[1] > out[0]:
-        out[1] = out[0]
-    if out[2] > 1.0 - out[0]:
-        out[2] = 1.0 - out[0]
+    hidden_sums(x, net[0], net[1], h)
+    outputs(h, net[2], net[3], h, out)
+    _consistent(out)
 
 
 @njit(cache=True, inline="always")
@@ -76,6 +82,45 @@ def post0(r: np.ndarray, params: int, net: Network, race: Tables, x: np.ndarray,
     _turn_over(out)
 
 
+@njit(cache=True)
+def values0(rows: np.ndarray, params: int, net: Network, race: Tables, x: np.ndarray, h: np.ndarray,
+            values: np.ndarray) -> None:
+    """0-ply values of the mover's positions after each of his plays of one roll (the first
+    ``K.STATE_SIZE`` columns of ``rows``), mover's view, into ``values[n, 3]``: ``post0`` of
+    each, as one batch. The plays of one roll differ in a few inputs, so each position's hidden
+    sums are made from the previous one's (``tavli.bots.network.hidden_from``)."""
+    variant = params & 3
+    w1 = net[0]
+    sums = np.empty(h.shape[0], np.float32)
+    before = np.empty(x.shape[0], np.float32)
+    cur = x
+    started = False
+    for k in range(rows.shape[0]):
+        r = rows[k, :K.STATE_SIZE]
+        out = values[k]
+        code = K.outcome(r, params)
+        if code != K.ONGOING:
+            _terminal(code, out)
+            continue
+        s = K.flip(r, params)
+        if race[0].shape[0] > 1 and all_home(s, variant):
+            w, w2, l2 = race_probabilities(s, variant, race[0], race[1])
+            out[0] = w
+            out[1] = w2
+            out[2] = l2
+        else:
+            encode(s, variant, cur)
+            if started:
+                hidden_from(cur, before, w1, sums)
+            else:
+                hidden_sums(cur, w1, net[1], sums)
+                started = True
+            outputs(sums, net[2], net[3], h, out)
+            _consistent(out)
+            cur, before = before, cur
+        _turn_over(out)
+
+
 # A free slot of the workspace header: set when any ``generate`` of a search
 # overflowed, since each later call clears the kernel's own status.
 _OVERFLOWED = 7
@@ -90,27 +135,30 @@ def _note_overflow(ints: np.ndarray) -> None:
 @njit(cache=True)
 def _best0(rows: np.ndarray, params: int, net: Network, race: Tables, x: np.ndarray, h: np.ndarray,
            out: np.ndarray, c: np.ndarray) -> int:
+    """The index of the best of ``rows`` by 0-ply for weights ``c``; its value into ``out``."""
+    values = np.empty((rows.shape[0], 3), np.float64)
+    values0(rows, params, net, race, x, h, values)
     best = -1
     best_eq = -1e300
     for k in range(rows.shape[0]):
-        post0(rows[k, :K.STATE_SIZE], params, net, race, x, h, out)
-        e = weighted(out, c)
+        e = weighted(values[k], c)
         if e > best_eq:
             best_eq = e
             best = k
+    out[:] = values[best]
     return best
 
 
 @njit(cache=True)
 def _best_after(s: np.ndarray, d1: int, d2: int, params: int, net: Network, race: Tables, ws: Arrays,
-                x: np.ndarray, h: np.ndarray, out: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """The mover's position after his best play of ``d1-d2`` by 0-ply, by his weights ``c``
-    (``s`` itself when he cannot move)."""
+                x: np.ndarray, h: np.ndarray, out: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, bool]:
+    """The mover's position after his best play of ``d1-d2`` by 0-ply, by his weights ``c``, with
+    ``True`` and its 0-ply value in ``out``; ``s`` itself and ``False`` when he cannot move."""
     rows = K.generate(s, d1, d2, params, ws[0], ws[1], ws[2], ws[3])
     _note_overflow(ws[3])
     if rows.shape[0] == 0:
-        return s
-    return rows[_best0(rows, params, net, race, x, h, out, c), :K.STATE_SIZE].copy()
+        return s, False
+    return rows[_best0(rows, params, net, race, x, h, out, c), :K.STATE_SIZE].copy(), True
 
 
 @njit(cache=True)
@@ -120,8 +168,9 @@ def pre1(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: 
     0-ply, over 21 rolls."""
     acc = np.zeros(3, np.float64)
     for i in range(ROLLS.shape[0]):
-        after = _best_after(s, ROLLS[i, 0], ROLLS[i, 1], params, net, race, ws, x, h, out, wt[side])
-        post0(after, params, net, race, x, h, out)
+        after, valued = _best_after(s, ROLLS[i, 0], ROLLS[i, 1], params, net, race, ws, x, h, out, wt[side])
+        if not valued:
+            post0(after, params, net, race, x, h, out)
         acc += ROLLS[i, 2] * out
     out[:] = acc / 36.0
 
@@ -146,7 +195,7 @@ def pre2(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: 
     each of the 21 rolls by 0-ply, valued at 1-ply."""
     acc = np.zeros(3, np.float64)
     for i in range(ROLLS.shape[0]):
-        after = _best_after(s, ROLLS[i, 0], ROLLS[i, 1], params, net, race, ws, x, h, out, wt[side])
+        after, _ = _best_after(s, ROLLS[i, 0], ROLLS[i, 1], params, net, race, ws, x, h, out, wt[side])
         post1(after, params, net, race, ws, x, h, out, wt, side)
         acc += ROLLS[i, 2] * out
     out[:] = acc / 36.0
@@ -177,7 +226,7 @@ def post3(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x:
     s = K.flip(r, params)
     acc = np.zeros(3, np.float64)
     for i in range(ROLLS.shape[0]):
-        after = _best_after(s, ROLLS[i, 0], ROLLS[i, 1], params, net, race, ws, x, h, out, wt[1 - side])
+        after, _ = _best_after(s, ROLLS[i, 0], ROLLS[i, 1], params, net, race, ws, x, h, out, wt[1 - side])
         post2(after, params, net, race, ws, x, h, out, wt, 1 - side)
         acc += ROLLS[i, 2] * out
     out[:] = acc / 36.0
@@ -213,10 +262,9 @@ def analyse(rows: np.ndarray, params: int, net: Network, race: Tables, ws: Array
     values = np.zeros((n, 3), np.float64)
     used = np.zeros(n, np.int64)
     eq = np.zeros(n, np.float64)
+    values0(rows, params, net, race, x, h, values)
     for k in range(n):
-        post0(rows[k, :K.STATE_SIZE], params, net, race, x, h, out)
-        values[k] = out
-        eq[k] = weighted(out, wt[0])
+        eq[k] = weighted(values[k], wt[0])
     for level in range(1, depth + 1):
         keep = keeps[level - 1]
         margin = margins[level - 1]
@@ -266,8 +314,9 @@ def roll_values(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arra
     out = np.zeros(3, np.float64)
     values = np.zeros((ROLLS.shape[0], 3), np.float64)
     for i in range(ROLLS.shape[0]):
-        after = _best_after(s, ROLLS[i, 0], ROLLS[i, 1], params, net, race, ws, x, h, out, c)
-        post0(after, params, net, race, x, h, out)
+        after, valued = _best_after(s, ROLLS[i, 0], ROLLS[i, 1], params, net, race, ws, x, h, out, c)
+        if not valued:
+            post0(after, params, net, race, x, h, out)
         values[i] = out
     if ws[3][_OVERFLOWED] != 0:
         ws[3][K.STATUS] = K.OVERFLOW
