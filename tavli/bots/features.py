@@ -287,15 +287,22 @@ def _blocks(s: np.ndarray, q: int, mine: bool, variant: int) -> bool:
 
 
 @njit(cache=True)
-def _escapes(s: np.ndarray, own: int, mine: bool, variant: int) -> int:
-    """Rolls of 36 that take a checker on a side's own point ``own`` (25: the bar) past the
-    other side's blocks in the twelve points in front of it. ``mine``: the mover's checker;
-    otherwise the opponent's."""
+def _blocked_mask(s: np.ndarray, mine: bool, variant: int) -> int:
+    """The points closed to a side (``_blocks``) as bits: bit ``24 - own`` for its own point
+    ``own`` (1..24), so that ``_escapes_in`` reads the twelve in front of any point with one shift."""
     mask = 0
-    for i in range(min(12, own - 1)):
-        if _blocks(s, _mover_point(own - 1 - i, mine, variant), mine, variant):
-            mask |= 1 << i
-    return int(ESCAPES[mask])
+    for own in range(1, 25):
+        if _blocks(s, _mover_point(own, mine, variant), mine, variant):
+            mask |= 1 << (24 - own)
+    return mask
+
+
+@njit(cache=True, inline="always")
+def _escapes_in(mask: int, own: int) -> int:
+    """Rolls of 36 that take a side's checker on its own point ``own`` (25: the bar) past the
+    other side's blocks in the twelve points in front of it, from the side's ``_blocked_mask``:
+    bit ``i`` of the shifted mask is its point ``own - 1 - i``."""
+    return int(ESCAPES[(mask >> (25 - own)) & 0xFFF])
 
 
 @njit(cache=True)
@@ -319,14 +326,16 @@ def _escape_inputs(s: np.ndarray, variant: int, x: np.ndarray, c: int) -> None:
     (GNU Backgammon's back escapes and containment)."""
     back = _free_back(s, True, variant)
     their_back = _free_back(s, False, variant)
-    x[c] = _escapes(s, back, True, variant) / 36.0 if back > 0 else 1.0
-    x[c + 1] = _escapes(s, their_back, False, variant) / 36.0 if their_back > 0 else 1.0
+    mask = _blocked_mask(s, True, variant)
+    their_mask = _blocked_mask(s, False, variant)
+    x[c] = _escapes_in(mask, back) / 36.0 if back > 0 else 1.0
+    x[c + 1] = _escapes_in(their_mask, their_back) / 36.0 if their_back > 0 else 1.0
     # containment: the fewest escapes from the other side's back area (his points 15..24)
     least = 36
     their_least = 36
     for own in range(15, 25):
-        least = min(least, _escapes(s, own, True, variant))
-        their_least = min(their_least, _escapes(s, own, False, variant))
+        least = min(least, _escapes_in(mask, own))
+        their_least = min(their_least, _escapes_in(their_mask, own))
     x[c + 2] = (36 - their_least) / 36.0
     x[c + 3] = (36 - least) / 36.0
 
@@ -604,6 +613,7 @@ def _timing_inputs(s: np.ndarray, mine_blocking: np.ndarray, theirs_blocking: np
         spare_pips = 0
         spares = 0
         stuck = 0
+        blocked = _blocked_mask(s, mine, K.FEVGA)
         for own in range(1, 25):
             q = _mover_point(own, mine, K.FEVGA)
             n = s[q] if mine else s[K.OPP + q]
@@ -612,7 +622,7 @@ def _timing_inputs(s: np.ndarray, mine_blocking: np.ndarray, theirs_blocking: np
             spare = n - 1 if (mine_blocking[q] if mine else theirs_blocking[q]) else n
             spares += spare
             spare_pips += spare * (own - 1)
-            stuck += n * (36 - _escapes(s, own, mine, K.FEVGA))
+            stuck += n * (36 - _escapes_in(blocked, own))
         x[c + 3 * side] = spare_pips / 100.0
         x[c + 3 * side + 1] = spares / 15.0
         x[c + 3 * side + 2] = stuck / (36.0 * 15.0)
