@@ -182,10 +182,15 @@ def hidden_from(x: np.ndarray, before: np.ndarray, w1: np.ndarray, sums: np.ndar
 def outputs(sums: np.ndarray, w2: np.ndarray, b2: np.ndarray, h: np.ndarray, out: np.ndarray) -> None:
     """The network's outputs into ``out`` from the hidden sums; the hidden activations into ``h``."""
     hidden = sums.shape[0]
-    for j in range(hidden):
-        h[j] = _logistic32(sums[j])
-    for k in range(3):
-        a = np.float32(0.0)
-        for j in range(hidden):
-            a += h[j] * w2[k, j]
-        out[k] = _sigmoid(float(a) + float(b2[k]))
+    a0 = np.float32(0.0)
+    a1 = np.float32(0.0)
+    a2 = np.float32(0.0)
+    for j in range(hidden):  # one pass: each activation goes to the three outputs as it is made
+        v = _logistic32(sums[j])
+        h[j] = v
+        a0 += v * w2[0, j]
+        a1 += v * w2[1, j]
+        a2 += v * w2[2, j]
+    out[0] = _sigmoid(float(a0) + float(b2[0]))
+    out[1] = _sigmoid(float(a1) + float(b2[1]))
+    out[2] = _sigmoid(float(a2) + float(b2[2]))
