@@ -197,40 +197,32 @@ def _contact_inputs(s: np.ndarray, variant: int, x: np.ndarray, c: int) -> None:
     my_indirect = 0
     their_direct = 0
     their_indirect = 0
+    # the checkers that can hit (or pin), as bits: theirs at bit 24 - q for the mover's point q
+    # (0: their bar), mine at bit r (25: my bar); a pinned checker cannot move
+    theirs = np.int64(1) << 24 if s[K.OPP + K.BAR] > 0 else np.int64(0)
+    mine = np.int64(1) << 25 if s[K.BAR] > 0 else np.int64(0)
+    for q in range(1, 25):
+        if s[K.OPP + q] > 0 and not (plakoto and s[K.PIN + q] == K.PIN_THEIRS):
+            theirs |= np.int64(1) << (24 - q)
+        if s[q] > 0 and not (plakoto and s[K.PIN + q] == K.PIN_MINE):
+            mine |= np.int64(1) << q
+    near = np.int64(0x7E)  # distances 1..6
+    far = np.int64(0x3F) << 7  # distances 7..12
     my_shots = np.int64(0)  # distances from my checkers to their lone checkers
     their_shots = np.int64(0)
     for p in range(1, 25):
-        mine_lone = s[p] == 1 and not (plakoto and s[K.PIN + p] != 0)
-        theirs_lone = s[K.OPP + p] == 1 and not (plakoto and s[K.PIN + p] != 0)
-        if mine_lone:
-            # they move up my numbering; their bar enters from 0
-            close = False
-            far = False
-            for q in range(0, p):
-                n = s[K.OPP + K.BAR] if q == 0 else s[K.OPP + q]
-                if n > 0 and not (plakoto and q > 0 and s[K.PIN + q] == K.PIN_THEIRS):
-                    d = p - q
-                    if d <= 6:
-                        close = True
-                    elif d <= 12:
-                        far = True
-                    if d <= 24:
-                        their_shots |= np.int64(1) << d
-            my_direct += close
-            my_indirect += far and not close
-        if theirs_lone:
-            close = False
-            far = False
-            for r in range(p + 1, 26):
-                if s[r] > 0 and not (plakoto and r < 25 and s[K.PIN + r] == K.PIN_MINE):
-                    d = r - p
-                    if d <= 6:
-                        close = True
-                    elif d <= 12:
-                        far = True
-                    my_shots |= np.int64(1) << d
-            their_direct += close
-            their_indirect += far and not close
+        if plakoto and s[K.PIN + p] != 0:
+            continue
+        if s[p] == 1:  # their checkers behind it, bit d at the distance d = p - q
+            d = (theirs >> (24 - p)) & ~np.int64(1)
+            their_shots |= d
+            my_direct += (d & near) != 0
+            my_indirect += (d & near) == 0 and (d & far) != 0
+        if s[K.OPP + p] == 1:  # mine behind it (they move up my numbering), d = r - p
+            d = (mine >> p) & ~np.int64(1)
+            my_shots |= d
+            their_direct += (d & near) != 0
+            their_indirect += (d & near) == 0 and (d & far) != 0
     x[c] = my_direct / 4.0
     x[c + 1] = my_indirect / 4.0
     x[c + 2] = their_direct / 4.0
