@@ -162,17 +162,26 @@ def _best_after(s: np.ndarray, d1: int, d2: int, params: int, net: Network, race
 
 
 @njit(cache=True)
-def pre1(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
-         h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int) -> None:
-    """1-ply value of ``s`` with the mover (``wt`` row ``side``) to roll: his best play by
-    0-ply, over 21 rolls."""
+def _pre1_keeping(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
+                  h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int, replies: np.ndarray) -> None:
+    """``pre1``, keeping the mover's best play of each roll: ``replies[i]`` the position after
+    it (``s`` where roll ``i`` cannot be played)."""
     acc = np.zeros(3, np.float64)
     for i in range(ROLLS.shape[0]):
         after, valued = _best_after(s, ROLLS[i, 0], ROLLS[i, 1], params, net, race, ws, x, h, out, wt[side])
+        replies[i] = after
         if not valued:
             post0(after, params, net, race, x, h, out)
         acc += ROLLS[i, 2] * out
     out[:] = acc / 36.0
+
+
+@njit(cache=True)
+def pre1(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
+         h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int) -> None:
+    """1-ply value of ``s`` with the mover (``wt`` row ``side``) to roll: his best play by
+    0-ply, over 21 rolls."""
+    _pre1_keeping(s, params, net, race, ws, x, h, out, wt, side, np.empty((ROLLS.shape[0], K.STATE_SIZE), np.int8))
 
 
 @njit(cache=True)
@@ -189,16 +198,34 @@ def post1(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x:
 
 
 @njit(cache=True)
+def _best_replies(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
+                  h: np.ndarray, out: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """The positions after the mover's best play (by 0-ply, weights ``c``) of each of the 21
+    rolls in ``s`` (``s`` itself where a roll cannot be played)."""
+    replies = np.empty((ROLLS.shape[0], K.STATE_SIZE), np.int8)
+    for i in range(ROLLS.shape[0]):
+        replies[i] = _best_after(s, ROLLS[i, 0], ROLLS[i, 1], params, net, race, ws, x, h, out, c)[0]
+    return replies
+
+
+@njit(cache=True)
+def _pre2_after(replies: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
+                h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int) -> None:
+    """``pre2`` from the mover's best play of each roll (``_best_replies``)."""
+    acc = np.zeros(3, np.float64)
+    for i in range(ROLLS.shape[0]):
+        post1(replies[i], params, net, race, ws, x, h, out, wt, side)
+        acc += ROLLS[i, 2] * out
+    out[:] = acc / 36.0
+
+
+@njit(cache=True)
 def pre2(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
          h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int) -> None:
     """2-ply value of ``s`` with the mover (``wt`` row ``side``) to roll: his best play of
     each of the 21 rolls by 0-ply, valued at 1-ply."""
-    acc = np.zeros(3, np.float64)
-    for i in range(ROLLS.shape[0]):
-        after, _ = _best_after(s, ROLLS[i, 0], ROLLS[i, 1], params, net, race, ws, x, h, out, wt[side])
-        post1(after, params, net, race, ws, x, h, out, wt, side)
-        acc += ROLLS[i, 2] * out
-    out[:] = acc / 36.0
+    replies = _best_replies(s, params, net, race, ws, x, h, out, wt[side])
+    _pre2_after(replies, params, net, race, ws, x, h, out, wt, side)
 
 
 @njit(cache=True)
@@ -214,6 +241,18 @@ def post2(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x:
     _turn_over(out)
 
 
+@njit(cache=True)
+def _pre3_after(replies: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
+                h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int) -> None:
+    """3-ply value for the mover (``wt`` row ``side``) to roll, from his best play of each roll
+    (``_best_replies``), each valued at 2-ply."""
+    acc = np.zeros(3, np.float64)
+    for i in range(ROLLS.shape[0]):
+        post2(replies[i], params, net, race, ws, x, h, out, wt, side)
+        acc += ROLLS[i, 2] * out
+    out[:] = acc / 36.0
+
+
 # Each depth has its own function: numba's cache cannot hold a recursive one.
 @njit(cache=True)
 def post3(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
@@ -223,13 +262,27 @@ def post3(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x:
     if code != K.ONGOING:
         _terminal(code, out)
         return
-    s = K.flip(r, params)
-    acc = np.zeros(3, np.float64)
-    for i in range(ROLLS.shape[0]):
-        after, _ = _best_after(s, ROLLS[i, 0], ROLLS[i, 1], params, net, race, ws, x, h, out, wt[1 - side])
-        post2(after, params, net, race, ws, x, h, out, wt, 1 - side)
-        acc += ROLLS[i, 2] * out
-    out[:] = acc / 36.0
+    replies = _best_replies(K.flip(r, params), params, net, race, ws, x, h, out, wt[1 - side])
+    _pre3_after(replies, params, net, race, ws, x, h, out, wt, 1 - side)
+    _turn_over(out)
+
+
+@njit(cache=True)
+def _deeper(r: np.ndarray, level: int, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
+            h: np.ndarray, out: np.ndarray, wt: np.ndarray, replies: np.ndarray) -> None:
+    """``post1``, ``post2`` or ``post3`` (``level``) of the play ``r`` of the side valued by
+    ``wt`` row 0. The opponent's best reply to each roll is the same at every depth: the 1-ply
+    search keeps them in ``replies`` and the deeper ones start from them."""
+    code = K.outcome(r, params)
+    if code != K.ONGOING:
+        _terminal(code, out)
+        return
+    if level == 1:
+        _pre1_keeping(K.flip(r, params), params, net, race, ws, x, h, out, wt, 1, replies)
+    elif level == 2:
+        _pre2_after(replies, params, net, race, ws, x, h, out, wt, 1)
+    else:
+        _pre3_after(replies, params, net, race, ws, x, h, out, wt, 1)
     _turn_over(out)
 
 
@@ -262,6 +315,7 @@ def analyse(rows: np.ndarray, params: int, net: Network, race: Tables, ws: Array
     values = np.zeros((n, 3), np.float64)
     used = np.zeros(n, np.int64)
     eq = np.zeros(n, np.float64)
+    replies = np.empty((n if depth > 0 else 0, ROLLS.shape[0], K.STATE_SIZE), np.int8)
     values0(rows, params, net, race, x, h, values)
     for k in range(n):
         eq[k] = weighted(values[k], wt[0])
@@ -285,13 +339,7 @@ def analyse(rows: np.ndarray, params: int, net: Network, race: Tables, ws: Array
             k = order[t]
             if used[k] != level - 1 or eq[k] < best - margin or taken >= keep:
                 continue
-            r = rows[k, :K.STATE_SIZE].copy()
-            if level == 1:
-                post1(r, params, net, race, ws, x, h, out, wt, 0)
-            elif level == 2:
-                post2(r, params, net, race, ws, x, h, out, wt, 0)
-            else:
-                post3(r, params, net, race, ws, x, h, out, wt, 0)
+            _deeper(rows[k, :K.STATE_SIZE].copy(), level, params, net, race, ws, x, h, out, wt, replies[k])
             values[k] = out
             eq[k] = weighted(out, wt[0])
             used[k] = level
