@@ -443,13 +443,14 @@ def test_analyse_is_sorted_best_first(game: str) -> None:
         for a in found:
             p = a.probabilities
             assert 0 <= p.win2 <= p.win <= 1 and 0 <= p.lose2 <= 1 - p.win + 1e-12
-    # 0 ply: the opponent's own chances, turned over
+    # 0 ply: the opponent's own chances, turned over (the plays of a roll are valued as a batch, in
+    # float32 sums of another order than one position's: within a millionth)
     for a in ev.analyse(legal, 0):
         after = legal.after(a.index)
         if after.result() is None:
             theirs = ev.probabilities(after)
             assert (a.probabilities.win, a.probabilities.win2, a.probabilities.lose2) == pytest.approx(
-                (1 - theirs.win, theirs.lose2, theirs.win2), abs=1e-12)
+                (1 - theirs.win, theirs.lose2, theirs.win2), abs=1e-6)
 
 
 def test_analyse_three_plies_deep_with_its_own_filters() -> None:

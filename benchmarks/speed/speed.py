@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/speed/speed.py [--variants portes,plakoto,fevga] [--levels L1,L2,..]
         [--positions N] [--max-seconds S] [--train-games N] [--threads T] [--hidden H]
-        [--whole-search] [--three-ply] [--skip-decisions] [--skip-training] [--seed X] [--json FILE]
+        [--whole-search] [--three-ply] [--cpu] [--skip-decisions] [--skip-training] [--seed X] [--json FILE]
 
 Decisions: ``--positions`` positions (200 by default) are sampled from
 self-play games of the ``advanced`` level (fixed seed), each with the roll
@@ -15,6 +15,8 @@ champion are timed a second time searching every ply to their depth, as
 hints do (a bot's choice stops where one play is left), on the same
 positions; with ``--three-ply`` a bot's 3-ply search (the champion's, then
 the best 2 within 0.04 of its 2-ply values to 3 plies) as well.
+With ``--cpu`` each decision is timed by its thread's CPU time instead of the
+wall clock: steadier where the machine is shared with other work.
 ``--max-seconds`` caps the time spent on one level of one game; the
 positions actually timed are reported. Prints, per game and player, the
 median, mean, 90th percentile and largest time in milliseconds, and for
@@ -41,7 +43,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -114,15 +116,16 @@ def sample(game: str, n: int, seed: int) -> list[LegalPlays]:
 
 
 def time_player(game: str, name: str, player: Player, sample: list[LegalPlays],
-                max_seconds: float | None) -> DecisionTimes:
+                max_seconds: float | None, clock: Callable[[], float] = time.perf_counter) -> DecisionTimes:
+    """Each decision of ``sample`` timed by ``clock`` (the wall clock, or the thread's CPU time)."""
     for legal in sample[:WARM_UP]:
         player.choose(legal)
     times: list[float] = []
     start = time.perf_counter()
     for legal in sample:
-        t0 = time.perf_counter()
+        t0 = clock()
         player.choose(legal)
-        times.append(1000 * (time.perf_counter() - t0))
+        times.append(1000 * (clock() - t0))
         if max_seconds is not None and time.perf_counter() - start > max_seconds:
             break
     ordered = sorted(times)
@@ -148,6 +151,7 @@ class Search:
 
 def decisions(args: argparse.Namespace, err: Console) -> list[DecisionTimes]:
     out: list[DecisionTimes] = []
+    clock = time.thread_time if args.cpu else time.perf_counter
     for game in args.variants:
         Evaluator.for_variant(game)  # the network loads outside the timings
         positions = sample(game, args.positions, args.seed)
@@ -155,17 +159,18 @@ def decisions(args: argparse.Namespace, err: Console) -> list[DecisionTimes]:
         rows: list[DecisionTimes] = []
         for level in args.levels:
             bot = NeuralBot(level, seed=args.seed)
-            figures = time_player(game, level, bot, positions, args.max_seconds)
+            figures = time_player(game, level, bot, positions, args.max_seconds, clock)
             rows.append(figures)
             err.print(f"  {level}: median {figures.median_ms:.2f} ms over {figures.positions} positions")
             if args.whole_search and LEVELS[level].depth > 0:
                 searcher = Search(LEVELS[level].depth, decide=False)
-                whole = time_player(game, searcher.name, searcher, positions, args.max_seconds)
+                whole = time_player(game, searcher.name, searcher, positions, args.max_seconds, clock)
                 rows.append(whole)
                 err.print(f"  {whole.player}: median {whole.median_ms:.2f} ms "
                           f"({whole.median_ms / figures.median_ms:.2f}x the {level}'s)")
         if args.three_ply:
-            figures = time_player(game, "3-ply search", Search(3, decide=True), positions, args.max_seconds)
+            figures = time_player(game, "3-ply search", Search(3, decide=True), positions, args.max_seconds,
+                                  clock)
             rows.append(figures)
             err.print(f"  {figures.player}: median {figures.median_ms:.2f} ms over {figures.positions} positions")
         if game == "portes":
@@ -176,7 +181,7 @@ def decisions(args: argparse.Namespace, err: Console) -> list[DecisionTimes]:
             except RuntimeError as e:
                 err.print(f"[yellow]{e}: no comparison with GNU Backgammon[/yellow]")
             else:
-                figures = time_player(game, gnubg_player.name, gnubg_player, positions, args.max_seconds)
+                figures = time_player(game, gnubg_player.name, gnubg_player, positions, args.max_seconds, clock)
                 for r in rows:
                     r.ratio_to_gnubg = r.median_ms / figures.median_ms
                 rows.append(figures)
@@ -289,6 +294,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="also time the searching levels' whole search, as hints run it")
     parser.add_argument("--three-ply", action="store_true",
                         help="also time a 3-ply search (no level plays one: docs/strength.md)")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time each decision by the CPU time of its thread, not the wall clock "
+                             "(steadier on a machine shared with other work)")
     parser.add_argument("--skip-decisions", action="store_true", help="leave out the decision times")
     parser.add_argument("--skip-training", action="store_true", help="leave out the training speed")
     parser.add_argument("--seed", type=int, default=1, help="seed of the sample and the training (default 1)")

@@ -197,40 +197,32 @@ def _contact_inputs(s: np.ndarray, variant: int, x: np.ndarray, c: int) -> None:
     my_indirect = 0
     their_direct = 0
     their_indirect = 0
+    # the checkers that can hit (or pin), as bits: theirs at bit 24 - q for the mover's point q
+    # (0: their bar), mine at bit r (25: my bar); a pinned checker cannot move
+    theirs = np.int64(1) << 24 if s[K.OPP + K.BAR] > 0 else np.int64(0)
+    mine = np.int64(1) << 25 if s[K.BAR] > 0 else np.int64(0)
+    for q in range(1, 25):
+        if s[K.OPP + q] > 0 and not (plakoto and s[K.PIN + q] == K.PIN_THEIRS):
+            theirs |= np.int64(1) << (24 - q)
+        if s[q] > 0 and not (plakoto and s[K.PIN + q] == K.PIN_MINE):
+            mine |= np.int64(1) << q
+    near = np.int64(0x7E)  # distances 1..6
+    far = np.int64(0x3F) << 7  # distances 7..12
     my_shots = np.int64(0)  # distances from my checkers to their lone checkers
     their_shots = np.int64(0)
     for p in range(1, 25):
-        mine_lone = s[p] == 1 and not (plakoto and s[K.PIN + p] != 0)
-        theirs_lone = s[K.OPP + p] == 1 and not (plakoto and s[K.PIN + p] != 0)
-        if mine_lone:
-            # they move up my numbering; their bar enters from 0
-            close = False
-            far = False
-            for q in range(0, p):
-                n = s[K.OPP + K.BAR] if q == 0 else s[K.OPP + q]
-                if n > 0 and not (plakoto and q > 0 and s[K.PIN + q] == K.PIN_THEIRS):
-                    d = p - q
-                    if d <= 6:
-                        close = True
-                    elif d <= 12:
-                        far = True
-                    if d <= 24:
-                        their_shots |= np.int64(1) << d
-            my_direct += close
-            my_indirect += far and not close
-        if theirs_lone:
-            close = False
-            far = False
-            for r in range(p + 1, 26):
-                if s[r] > 0 and not (plakoto and r < 25 and s[K.PIN + r] == K.PIN_MINE):
-                    d = r - p
-                    if d <= 6:
-                        close = True
-                    elif d <= 12:
-                        far = True
-                    my_shots |= np.int64(1) << d
-            their_direct += close
-            their_indirect += far and not close
+        if plakoto and s[K.PIN + p] != 0:
+            continue
+        if s[p] == 1:  # their checkers behind it, bit d at the distance d = p - q
+            d = (theirs >> (24 - p)) & ~np.int64(1)
+            their_shots |= d
+            my_direct += (d & near) != 0
+            my_indirect += (d & near) == 0 and (d & far) != 0
+        if s[K.OPP + p] == 1:  # mine behind it (they move up my numbering), d = r - p
+            d = (mine >> p) & ~np.int64(1)
+            my_shots |= d
+            their_direct += (d & near) != 0
+            their_indirect += (d & near) == 0 and (d & far) != 0
     x[c] = my_direct / 4.0
     x[c + 1] = my_indirect / 4.0
     x[c + 2] = their_direct / 4.0
@@ -287,15 +279,22 @@ def _blocks(s: np.ndarray, q: int, mine: bool, variant: int) -> bool:
 
 
 @njit(cache=True)
-def _escapes(s: np.ndarray, own: int, mine: bool, variant: int) -> int:
-    """Rolls of 36 that take a checker on a side's own point ``own`` (25: the bar) past the
-    other side's blocks in the twelve points in front of it. ``mine``: the mover's checker;
-    otherwise the opponent's."""
+def _blocked_mask(s: np.ndarray, mine: bool, variant: int) -> int:
+    """The points closed to a side (``_blocks``) as bits: bit ``24 - own`` for its own point
+    ``own`` (1..24), so that ``_escapes_in`` reads the twelve in front of any point with one shift."""
     mask = 0
-    for i in range(min(12, own - 1)):
-        if _blocks(s, _mover_point(own - 1 - i, mine, variant), mine, variant):
-            mask |= 1 << i
-    return int(ESCAPES[mask])
+    for own in range(1, 25):
+        if _blocks(s, _mover_point(own, mine, variant), mine, variant):
+            mask |= 1 << (24 - own)
+    return mask
+
+
+@njit(cache=True, inline="always")
+def _escapes_in(mask: int, own: int) -> int:
+    """Rolls of 36 that take a side's checker on its own point ``own`` (25: the bar) past the
+    other side's blocks in the twelve points in front of it, from the side's ``_blocked_mask``:
+    bit ``i`` of the shifted mask is its point ``own - 1 - i``."""
+    return int(ESCAPES[(mask >> (25 - own)) & 0xFFF])
 
 
 @njit(cache=True)
@@ -319,14 +318,16 @@ def _escape_inputs(s: np.ndarray, variant: int, x: np.ndarray, c: int) -> None:
     (GNU Backgammon's back escapes and containment)."""
     back = _free_back(s, True, variant)
     their_back = _free_back(s, False, variant)
-    x[c] = _escapes(s, back, True, variant) / 36.0 if back > 0 else 1.0
-    x[c + 1] = _escapes(s, their_back, False, variant) / 36.0 if their_back > 0 else 1.0
+    mask = _blocked_mask(s, True, variant)
+    their_mask = _blocked_mask(s, False, variant)
+    x[c] = _escapes_in(mask, back) / 36.0 if back > 0 else 1.0
+    x[c + 1] = _escapes_in(their_mask, their_back) / 36.0 if their_back > 0 else 1.0
     # containment: the fewest escapes from the other side's back area (his points 15..24)
     least = 36
     their_least = 36
     for own in range(15, 25):
-        least = min(least, _escapes(s, own, True, variant))
-        their_least = min(their_least, _escapes(s, own, False, variant))
+        least = min(least, _escapes_in(mask, own))
+        their_least = min(their_least, _escapes_in(their_mask, own))
     x[c + 2] = (36 - their_least) / 36.0
     x[c + 3] = (36 - least) / 36.0
 
@@ -604,6 +605,7 @@ def _timing_inputs(s: np.ndarray, mine_blocking: np.ndarray, theirs_blocking: np
         spare_pips = 0
         spares = 0
         stuck = 0
+        blocked = _blocked_mask(s, mine, K.FEVGA)
         for own in range(1, 25):
             q = _mover_point(own, mine, K.FEVGA)
             n = s[q] if mine else s[K.OPP + q]
@@ -612,7 +614,7 @@ def _timing_inputs(s: np.ndarray, mine_blocking: np.ndarray, theirs_blocking: np
             spare = n - 1 if (mine_blocking[q] if mine else theirs_blocking[q]) else n
             spares += spare
             spare_pips += spare * (own - 1)
-            stuck += n * (36 - _escapes(s, own, mine, K.FEVGA))
+            stuck += n * (36 - _escapes_in(blocked, own))
         x[c + 3 * side] = spare_pips / 100.0
         x[c + 3 * side + 1] = spares / 15.0
         x[c + 3 * side + 2] = stuck / (36.0 * 15.0)

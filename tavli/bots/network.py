@@ -116,3 +116,81 @@ def weighted(out: np.ndarray, c: np.ndarray) -> float:
     (``tavli.bots.match_equity.AfterGame.weights``). A search takes the weights as ``wt[2, 4]``:
     row 0 for the side whose plays it values, row 1 for his opponent."""
     return float(c[0] + c[1] * out[0] + c[2] * out[1] + c[3] * out[2])
+
+
+# --- the search's evaluation: the same network, in vectorised float32 ----------------------------
+#
+# ``forward`` above is the reference (training's backward pass reads its activations). The search
+# evaluates positions by the thousand, so it computes the hidden layer in float32 with loops the
+# compiler vectorises: the hidden units' logistic by a rational function (``_logistic32``, within
+# 2e-7 of the exact one), and the hidden sums of sibling positions (the plays of one roll, whose
+# inputs differ in a few places) from those of the previous one (``hidden_from``). Every
+# position's value stays within a few millionths of ``forward``'s.
+
+_TANH_CLAMP = np.float32(7.90531110763549805)  # tanh is 1 to float32's precision beyond
+
+
+@njit(cache=True, inline="always", fastmath=True, error_model="numpy")
+def _logistic32(a: np.float32) -> np.float32:
+    """``1 / (1 + exp(-a))`` as ``(1 + tanh(a / 2)) / 2``, tanh by a rational function of degree
+    13/6 (Eigen's float32 tanh); no branch, no call: a loop of it is vectorised."""
+    x = a * np.float32(0.5)
+    x = x if x < _TANH_CLAMP else _TANH_CLAMP
+    x = x if x > -_TANH_CLAMP else -_TANH_CLAMP
+    x2 = x * x
+    p = np.float32(-2.76076847742355e-16)
+    p = p * x2 + np.float32(2.00018790482477e-13)
+    p = p * x2 + np.float32(-8.60467152213735e-11)
+    p = p * x2 + np.float32(5.12229709037114e-08)
+    p = p * x2 + np.float32(1.48572235717979e-05)
+    p = p * x2 + np.float32(6.37261928875436e-04)
+    p = p * x2 + np.float32(4.89352455891786e-03)
+    q = np.float32(1.19825839466702e-06)
+    q = q * x2 + np.float32(1.18534705686654e-04)
+    q = q * x2 + np.float32(2.26843463243900e-03)
+    q = q * x2 + np.float32(4.89352518554385e-03)
+    return np.float32(0.5) + np.float32(0.5) * (p * x / q)
+
+
+@njit(cache=True, fastmath=True, error_model="numpy")
+def hidden_sums(x: np.ndarray, w1: np.ndarray, b1: np.ndarray, sums: np.ndarray) -> None:
+    """The hidden units' input sums ``b1 + x W1`` into ``sums``, adding the rows of ``W1`` whose
+    input is not zero."""
+    hidden = b1.shape[0]
+    for j in range(hidden):
+        sums[j] = b1[j]
+    for i in range(x.shape[0]):
+        v = x[i]
+        if v != 0.0:
+            for j in range(hidden):
+                sums[j] += v * w1[i, j]
+
+
+@njit(cache=True, fastmath=True, error_model="numpy")
+def hidden_from(x: np.ndarray, before: np.ndarray, w1: np.ndarray, sums: np.ndarray) -> None:
+    """Turn ``sums``, the hidden sums of inputs ``before``, into those of ``x``: only the rows of
+    ``W1`` whose input changed are added."""
+    hidden = sums.shape[0]
+    for i in range(x.shape[0]):
+        d = x[i] - before[i]
+        if d != 0.0:
+            for j in range(hidden):
+                sums[j] += d * w1[i, j]
+
+
+@njit(cache=True, fastmath=True, error_model="numpy")
+def outputs(sums: np.ndarray, w2: np.ndarray, b2: np.ndarray, h: np.ndarray, out: np.ndarray) -> None:
+    """The network's outputs into ``out`` from the hidden sums; the hidden activations into ``h``."""
+    hidden = sums.shape[0]
+    a0 = np.float32(0.0)
+    a1 = np.float32(0.0)
+    a2 = np.float32(0.0)
+    for j in range(hidden):  # one pass: each activation goes to the three outputs as it is made
+        v = _logistic32(sums[j])
+        h[j] = v
+        a0 += v * w2[0, j]
+        a1 += v * w2[1, j]
+        a2 += v * w2[2, j]
+    out[0] = _sigmoid(float(a0) + float(b2[0]))
+    out[1] = _sigmoid(float(a1) + float(b2[1]))
+    out[2] = _sigmoid(float(a2) + float(b2[2]))

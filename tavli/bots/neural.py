@@ -171,6 +171,18 @@ class Evaluator:
         >>> [a.depth for a in found]
         [2, 1, 1, 0, 0, 0, 0]
         """
+        values, used = self.search(legal, depth, filters, after, decide)
+        found = [Analysis(k, Probabilities(*map(float, values[k])), int(used[k]),
+                          None if after is None else after.value(*map(float, values[k])))
+                 for k in range(len(values))]
+        if after is None:
+            return sorted(found, key=lambda a: (-a.depth, -a.equity))
+        return sorted(found, key=lambda a: (-a.depth, -(a.match_equity or 0.0)))
+
+    def search(self, legal: LegalPlays, depth: int = 0, filters: Filters = FILTERS,
+               after: AfterGame | None = None, decide: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """``analyse``'s search as arrays in the order of ``legal``: the chances ``[n, 3]`` (win,
+        win 2, lose 2) of each play and the depth ``[n]`` it was searched to."""
         if legal.position.variant.kernel_id != self.kernel_id:
             raise TavliError(f"this network plays {self.meta.get('variant')}, not {legal.position.variant}")
         if not 0 <= depth <= search.MAX_DEPTH:
@@ -180,16 +192,30 @@ class Evaluator:
         rows = legal.results
         params = legal.position.variant.params
         weights = MONEY if after is None else search_weights(after)
-        keeps = np.array([keep for keep, _ in filters[:depth]] or [0], np.int64)
-        margins = np.array([margin for _, margin in filters[:depth]] or [0.0], np.float64)
+        keeps, margins = _filter_arrays(filters, depth)
+        values: np.ndarray
+        used: np.ndarray
         values, used = K.with_workspace(lambda ws: search.analyse(
             rows, params, self.network, self.race, ws.args(), depth, keeps, margins, weights, decide))
-        found = [Analysis(k, Probabilities(*map(float, values[k])), int(used[k]),
-                          None if after is None else after.value(*map(float, values[k])))
-                 for k in range(len(rows))]
+        return values, used
+
+    def best(self, legal: LegalPlays, depth: int = 0, filters: Filters = FILTERS,
+             after: AfterGame | None = None) -> int:
+        """The index in ``legal`` of ``analyse(..., decide=True)[0]``, the play a bot chooses,
+        without making the analysis of every play.
+
+        >>> from tavli import Position, Dice
+        >>> legal = Position.start("portes").legal_plays(Dice(3, 1))
+        >>> str(legal[Evaluator.for_variant("portes").best(legal, 1)])
+        '8/5 6/5'
+        """
+        values, used = self.search(legal, depth, filters, after, decide=True)
         if after is None:
-            return sorted(found, key=lambda a: (-a.depth, -a.equity))
-        return sorted(found, key=lambda a: (-a.depth, -(a.match_equity or 0.0)))
+            worth = 2.0 * values[:, 0] - 1.0 + values[:, 1] - values[:, 2]
+        else:
+            worth = np.array([after.value(*map(float, v)) for v in values])
+        return int(np.lexsort((-worth, -used))[0])  # as ``analyse``'s sort: deepest, then best, then first
+
 
     def roll_probabilities(self, position: Position, after: AfterGame | None = None) -> dict[Dice, Probabilities]:
         """For each of the 21 rolls (lower die first), the chances of the side to roll in
@@ -220,6 +246,15 @@ class Evaluator:
         """
         return roll_luck(self.roll_probabilities(position, after), dice,
                          (lambda p: p.equity) if after is None else (lambda p: after.value(p.win, p.win2, p.lose2)))
+
+
+@functools.cache
+def _filter_arrays(filters: Filters, depth: int) -> tuple[np.ndarray, np.ndarray]:
+    """The search's ``keeps`` and ``margins`` for the first ``depth`` filters (shared: the
+    search only reads them)."""
+    keeps = np.array([keep for keep, _ in filters[:depth]] or [0], np.int64)
+    margins = np.array([margin for _, margin in filters[:depth]] or [0.0], np.float64)
+    return keeps, margins
 
 
 def roll_luck(values: Mapping[Dice, Probabilities], dice: Dice, worth: Callable[[Probabilities], float]) -> float:
@@ -335,20 +370,22 @@ class NeuralBot:
         """
         if len(legal) == 1:
             return 0
-        found = self.analyse(legal, score, decide=self.level.noise == 0.0)
         if self.level.noise == 0.0:
-            return found[0].index
+            after = None if score is None else score.after_game()
+            return self.evaluator(legal.position.variant).best(legal, self.level.depth, after=after)
+        after = None if score is None else score.after_game()
+        values, used = self.evaluator(legal.position.variant).search(legal, self.level.depth, after=after)
+        equities = 2.0 * values[:, 0] - 1.0 + values[:, 1] - values[:, 2]  # as ``Probabilities.equity``
+        worth = equities if after is None else np.array([after.value(*map(float, v)) for v in values])
+        order = np.lexsort((-worth, -used))  # ``analyse``'s order: deepest, then best, then first
         rule = NOISE_RULES.get(legal.position.variant.name, NoiseRule())
-        sigma = rule.sigma(self.level.noise, found[0].equity)
+        sigma = rule.sigma(self.level.noise, float(equities[order[0]]))
         if sigma == 0.0:
-            return found[0].index
-        candidates = found[:rule.choices] if rule.choices else found
-        if score is None:
-            noisy = [(a.equity + self._rng.gauss(0.0, sigma), a.index) for a in candidates]
-        else:  # the same noise, in match equity: a point of equity is worth half a game's swing
-            after = score.after_game()
-            scale = (after.win1 - after.lose1) / 2.0
-            noisy = [((a.match_equity or 0.0) + self._rng.gauss(0.0, sigma * scale), a.index) for a in candidates]
+            return int(order[0])
+        candidates = order[:rule.choices] if rule.choices else order
+        # the same noise at a match score, in match equity: a point of equity is worth half a game's swing
+        scale = 1.0 if after is None else (after.win1 - after.lose1) / 2.0
+        noisy = [(float(worth[k]) + self._rng.gauss(0.0, sigma * scale), int(k)) for k in candidates]
         return max(noisy)[1]
 
     def accepts_resignation(self, offer: Position | LegalPlays, points: int, score: MatchScore | None = None) -> bool:

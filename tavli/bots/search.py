@@ -15,7 +15,16 @@ from numba import njit
 from tavli import _kernel as K
 from tavli.bots.bearoff import all_home, race_probabilities
 from tavli.bots.features import ROLLS, encode
-from tavli.bots.network import Arrays, Network, Tables, forward, weighted
+from tavli.bots.network import Arrays, Network, Tables, hidden_from, hidden_sums, outputs, weighted
+
+
+@njit(cache=True, inline="always")
+def _consistent(out: np.ndarray) -> None:
+    """A 2-point win is a win, a 2-point loss is a loss."""
+    if out[1] > out[0]:
+        out[1] = out[0]
+    if out[2] > 1.0 - out[0]:
+        out[2] = 1.0 - out[0]
 
 
 @njit(cache=True)
@@ -30,12 +39,9 @@ def _static(s: np.ndarray, params: int, net: Network, race: Tables, x: np.ndarra
         out[2] = l2
         return
     encode(s, variant, x)
-    forward(x, net[0], net[1], net[2], net[3], h, out)
-    # consistency: a 2-point win is a win, a 2-point loss is a loss
-    if out[1] > out[0]:
-        out[1] = out[0]
-    if out[2] > 1.0 - out[0]:
-        out[2] = 1.0 - out[0]
+    hidden_sums(x, net[0], net[1], h)
+    outputs(h, net[2], net[3], h, out)
+    _consistent(out)
 
 
 @njit(cache=True, inline="always")
@@ -76,6 +82,45 @@ def post0(r: np.ndarray, params: int, net: Network, race: Tables, x: np.ndarray,
     _turn_over(out)
 
 
+@njit(cache=True)
+def values0(rows: np.ndarray, params: int, net: Network, race: Tables, x: np.ndarray, h: np.ndarray,
+            values: np.ndarray) -> None:
+    """0-ply values of the mover's positions after each of his plays of one roll (the first
+    ``K.STATE_SIZE`` columns of ``rows``), mover's view, into ``values[n, 3]``: ``post0`` of
+    each, as one batch. The plays of one roll differ in a few inputs, so each position's hidden
+    sums are made from the previous one's (``tavli.bots.network.hidden_from``)."""
+    variant = params & 3
+    w1 = net[0]
+    sums = np.empty(h.shape[0], np.float32)
+    before = np.empty(x.shape[0], np.float32)
+    cur = x
+    started = False
+    for k in range(rows.shape[0]):
+        r = rows[k, :K.STATE_SIZE]
+        out = values[k]
+        code = K.outcome(r, params)
+        if code != K.ONGOING:
+            _terminal(code, out)
+            continue
+        s = K.flip(r, params)
+        if race[0].shape[0] > 1 and all_home(s, variant):
+            w, w2, l2 = race_probabilities(s, variant, race[0], race[1])
+            out[0] = w
+            out[1] = w2
+            out[2] = l2
+        else:
+            encode(s, variant, cur)
+            if started:
+                hidden_from(cur, before, w1, sums)
+            else:
+                hidden_sums(cur, w1, net[1], sums)
+                started = True
+            outputs(sums, net[2], net[3], h, out)
+            _consistent(out)
+            cur, before = before, cur
+        _turn_over(out)
+
+
 # A free slot of the workspace header: set when any ``generate`` of a search
 # overflowed, since each later call clears the kernel's own status.
 _OVERFLOWED = 7
@@ -90,27 +135,45 @@ def _note_overflow(ints: np.ndarray) -> None:
 @njit(cache=True)
 def _best0(rows: np.ndarray, params: int, net: Network, race: Tables, x: np.ndarray, h: np.ndarray,
            out: np.ndarray, c: np.ndarray) -> int:
+    """The index of the best of ``rows`` by 0-ply for weights ``c``; its value into ``out``."""
+    values = np.empty((rows.shape[0], 3), np.float64)
+    values0(rows, params, net, race, x, h, values)
     best = -1
     best_eq = -1e300
     for k in range(rows.shape[0]):
-        post0(rows[k, :K.STATE_SIZE], params, net, race, x, h, out)
-        e = weighted(out, c)
+        e = weighted(values[k], c)
         if e > best_eq:
             best_eq = e
             best = k
+    out[:] = values[best]
     return best
 
 
 @njit(cache=True)
 def _best_after(s: np.ndarray, d1: int, d2: int, params: int, net: Network, race: Tables, ws: Arrays,
-                x: np.ndarray, h: np.ndarray, out: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """The mover's position after his best play of ``d1-d2`` by 0-ply, by his weights ``c``
-    (``s`` itself when he cannot move)."""
+                x: np.ndarray, h: np.ndarray, out: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, bool]:
+    """The mover's position after his best play of ``d1-d2`` by 0-ply, by his weights ``c``, with
+    ``True`` and its 0-ply value in ``out``; ``s`` itself and ``False`` when he cannot move."""
     rows = K.generate(s, d1, d2, params, ws[0], ws[1], ws[2], ws[3])
     _note_overflow(ws[3])
     if rows.shape[0] == 0:
-        return s
-    return rows[_best0(rows, params, net, race, x, h, out, c), :K.STATE_SIZE].copy()
+        return s, False
+    return rows[_best0(rows, params, net, race, x, h, out, c), :K.STATE_SIZE].copy(), True
+
+
+@njit(cache=True)
+def _pre1_keeping(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
+                  h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int, replies: np.ndarray) -> None:
+    """``pre1``, keeping the mover's best play of each roll: ``replies[i]`` the position after
+    it (``s`` where roll ``i`` cannot be played)."""
+    acc = np.zeros(3, np.float64)
+    for i in range(ROLLS.shape[0]):
+        after, valued = _best_after(s, ROLLS[i, 0], ROLLS[i, 1], params, net, race, ws, x, h, out, wt[side])
+        replies[i] = after
+        if not valued:
+            post0(after, params, net, race, x, h, out)
+        acc += ROLLS[i, 2] * out
+    out[:] = acc / 36.0
 
 
 @njit(cache=True)
@@ -118,12 +181,7 @@ def pre1(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: 
          h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int) -> None:
     """1-ply value of ``s`` with the mover (``wt`` row ``side``) to roll: his best play by
     0-ply, over 21 rolls."""
-    acc = np.zeros(3, np.float64)
-    for i in range(ROLLS.shape[0]):
-        after = _best_after(s, ROLLS[i, 0], ROLLS[i, 1], params, net, race, ws, x, h, out, wt[side])
-        post0(after, params, net, race, x, h, out)
-        acc += ROLLS[i, 2] * out
-    out[:] = acc / 36.0
+    _pre1_keeping(s, params, net, race, ws, x, h, out, wt, side, np.empty((ROLLS.shape[0], K.STATE_SIZE), np.int8))
 
 
 @njit(cache=True)
@@ -140,16 +198,34 @@ def post1(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x:
 
 
 @njit(cache=True)
+def _best_replies(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
+                  h: np.ndarray, out: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """The positions after the mover's best play (by 0-ply, weights ``c``) of each of the 21
+    rolls in ``s`` (``s`` itself where a roll cannot be played)."""
+    replies = np.empty((ROLLS.shape[0], K.STATE_SIZE), np.int8)
+    for i in range(ROLLS.shape[0]):
+        replies[i] = _best_after(s, ROLLS[i, 0], ROLLS[i, 1], params, net, race, ws, x, h, out, c)[0]
+    return replies
+
+
+@njit(cache=True)
+def _pre2_after(replies: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
+                h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int) -> None:
+    """``pre2`` from the mover's best play of each roll (``_best_replies``)."""
+    acc = np.zeros(3, np.float64)
+    for i in range(ROLLS.shape[0]):
+        post1(replies[i], params, net, race, ws, x, h, out, wt, side)
+        acc += ROLLS[i, 2] * out
+    out[:] = acc / 36.0
+
+
+@njit(cache=True)
 def pre2(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
          h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int) -> None:
     """2-ply value of ``s`` with the mover (``wt`` row ``side``) to roll: his best play of
     each of the 21 rolls by 0-ply, valued at 1-ply."""
-    acc = np.zeros(3, np.float64)
-    for i in range(ROLLS.shape[0]):
-        after = _best_after(s, ROLLS[i, 0], ROLLS[i, 1], params, net, race, ws, x, h, out, wt[side])
-        post1(after, params, net, race, ws, x, h, out, wt, side)
-        acc += ROLLS[i, 2] * out
-    out[:] = acc / 36.0
+    replies = _best_replies(s, params, net, race, ws, x, h, out, wt[side])
+    _pre2_after(replies, params, net, race, ws, x, h, out, wt, side)
 
 
 @njit(cache=True)
@@ -165,6 +241,18 @@ def post2(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x:
     _turn_over(out)
 
 
+@njit(cache=True)
+def _pre3_after(replies: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
+                h: np.ndarray, out: np.ndarray, wt: np.ndarray, side: int) -> None:
+    """3-ply value for the mover (``wt`` row ``side``) to roll, from his best play of each roll
+    (``_best_replies``), each valued at 2-ply."""
+    acc = np.zeros(3, np.float64)
+    for i in range(ROLLS.shape[0]):
+        post2(replies[i], params, net, race, ws, x, h, out, wt, side)
+        acc += ROLLS[i, 2] * out
+    out[:] = acc / 36.0
+
+
 # Each depth has its own function: numba's cache cannot hold a recursive one.
 @njit(cache=True)
 def post3(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
@@ -174,13 +262,27 @@ def post3(r: np.ndarray, params: int, net: Network, race: Tables, ws: Arrays, x:
     if code != K.ONGOING:
         _terminal(code, out)
         return
-    s = K.flip(r, params)
-    acc = np.zeros(3, np.float64)
-    for i in range(ROLLS.shape[0]):
-        after = _best_after(s, ROLLS[i, 0], ROLLS[i, 1], params, net, race, ws, x, h, out, wt[1 - side])
-        post2(after, params, net, race, ws, x, h, out, wt, 1 - side)
-        acc += ROLLS[i, 2] * out
-    out[:] = acc / 36.0
+    replies = _best_replies(K.flip(r, params), params, net, race, ws, x, h, out, wt[1 - side])
+    _pre3_after(replies, params, net, race, ws, x, h, out, wt, 1 - side)
+    _turn_over(out)
+
+
+@njit(cache=True)
+def _deeper(r: np.ndarray, level: int, params: int, net: Network, race: Tables, ws: Arrays, x: np.ndarray,
+            h: np.ndarray, out: np.ndarray, wt: np.ndarray, replies: np.ndarray) -> None:
+    """``post1``, ``post2`` or ``post3`` (``level``) of the play ``r`` of the side valued by
+    ``wt`` row 0. The opponent's best reply to each roll is the same at every depth: the 1-ply
+    search keeps them in ``replies`` and the deeper ones start from them."""
+    code = K.outcome(r, params)
+    if code != K.ONGOING:
+        _terminal(code, out)
+        return
+    if level == 1:
+        _pre1_keeping(K.flip(r, params), params, net, race, ws, x, h, out, wt, 1, replies)
+    elif level == 2:
+        _pre2_after(replies, params, net, race, ws, x, h, out, wt, 1)
+    else:
+        _pre3_after(replies, params, net, race, ws, x, h, out, wt, 1)
     _turn_over(out)
 
 
@@ -213,10 +315,10 @@ def analyse(rows: np.ndarray, params: int, net: Network, race: Tables, ws: Array
     values = np.zeros((n, 3), np.float64)
     used = np.zeros(n, np.int64)
     eq = np.zeros(n, np.float64)
+    replies = np.empty((n if depth > 0 else 0, ROLLS.shape[0], K.STATE_SIZE), np.int8)
+    values0(rows, params, net, race, x, h, values)
     for k in range(n):
-        post0(rows[k, :K.STATE_SIZE], params, net, race, x, h, out)
-        values[k] = out
-        eq[k] = weighted(out, wt[0])
+        eq[k] = weighted(values[k], wt[0])
     for level in range(1, depth + 1):
         keep = keeps[level - 1]
         margin = margins[level - 1]
@@ -237,13 +339,7 @@ def analyse(rows: np.ndarray, params: int, net: Network, race: Tables, ws: Array
             k = order[t]
             if used[k] != level - 1 or eq[k] < best - margin or taken >= keep:
                 continue
-            r = rows[k, :K.STATE_SIZE].copy()
-            if level == 1:
-                post1(r, params, net, race, ws, x, h, out, wt, 0)
-            elif level == 2:
-                post2(r, params, net, race, ws, x, h, out, wt, 0)
-            else:
-                post3(r, params, net, race, ws, x, h, out, wt, 0)
+            _deeper(rows[k, :K.STATE_SIZE].copy(), level, params, net, race, ws, x, h, out, wt, replies[k])
             values[k] = out
             eq[k] = weighted(out, wt[0])
             used[k] = level
@@ -266,8 +362,9 @@ def roll_values(s: np.ndarray, params: int, net: Network, race: Tables, ws: Arra
     out = np.zeros(3, np.float64)
     values = np.zeros((ROLLS.shape[0], 3), np.float64)
     for i in range(ROLLS.shape[0]):
-        after = _best_after(s, ROLLS[i, 0], ROLLS[i, 1], params, net, race, ws, x, h, out, c)
-        post0(after, params, net, race, x, h, out)
+        after, valued = _best_after(s, ROLLS[i, 0], ROLLS[i, 1], params, net, race, ws, x, h, out, c)
+        if not valued:
+            post0(after, params, net, race, x, h, out)
         values[i] = out
     if ws[3][_OVERFLOWED] != 0:
         ws[3][K.STATUS] = K.OVERFLOW

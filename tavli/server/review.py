@@ -49,8 +49,8 @@ from tavli.study.analysis import Progress, Thresholds, analyse_record, evaluate_
 from tavli.variants import BLACK, WHITE
 
 REVIEW_DEPTH = 1
-"""The depth of the server's reviews: a whole 7-point match in a few seconds on one core
-(2 plies take about 15 times as long)."""
+"""The depth of the server's reviews: a whole 7-point match in about 2 s of CPU on one core
+(2 plies take about 6 times as long: docs/strength.md)."""
 
 HINT_DEPTH = 1
 """The depth of the coach's hints."""
