@@ -25,6 +25,10 @@ RESIGNED = "resigned"
 RESIGNED_MATCH = "resigned the match"
 CLAIMED = "claimed: the opponent was absent"
 """Why a game ended that its winner claimed when his opponent stayed away (the web app's claim)."""
+LOST_ON_TIME = "lost on time"
+"""Why a game ended whose loser's clock ran out (the web app's clocks): it ends the match."""
+MATCH_ENDINGS = (RESIGNED_MATCH, LOST_ON_TIME)
+"""The reasons that end a whole match at once: the winner scores the points still missing."""
 
 
 @dataclass(frozen=True)
@@ -190,6 +194,17 @@ class Match:
         if self.is_over:
             raise GameOverError("the match is over")
         return self.concede(loser, RESIGNED_MATCH, self.settings.length - self.score[loser.other])
+
+    def lose_on_time(self, loser: Color) -> GameResult:
+        """``loser``'s clock ran out: he loses the match, the opponent scoring the points still missing.
+
+        >>> m = Match(MatchSettings(length=3, games=("fevga",)), DiceRoller(seed=1))
+        >>> m.lose_on_time(WHITE).reason, m.score[BLACK], m.winner
+        ('lost on time', 3, <Color.BLACK: 1>)
+        """
+        if self.is_over:
+            raise GameOverError("the match is over")
+        return self.concede(loser, LOST_ON_TIME, self.settings.length - self.score[loser.other])
 
     def _start_game(self, starter: Color | None = None) -> None:
         self.roller.start_game(len(self.records))

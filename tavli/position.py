@@ -78,6 +78,7 @@ _RESULT_REASONS = {
     "neither side can move": Reason("neither side can move"),
     "resigned": Reason("resigned"),
     "resigned the match": Reason("resigned the match"),
+    "lost on time": Reason("lost on time"),
     "claimed: the opponent was absent": Reason("claimed: the opponent was absent"),
 }
 """Why a game ended, for the reasons the library gives (``Position.result``, ``Match.resign``,

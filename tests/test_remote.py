@@ -175,7 +175,9 @@ def test_an_absent_opponents_games_are_claimed(tmp_path: Path) -> None:
 
     server = Server(tmp_path / "tavli.db", claim_after=1.0)
     try:
-        links = server.post("/api/matches", {"opponent": "friend", "length": 2, "games": "portes", "seat": "white"})
+        # an unclocked match: in a clocked one the absent player's clock runs instead
+        links = server.post("/api/matches", {"opponent": "friend", "length": 2, "games": "portes", "seat": "white",
+                                             "clock": "none"})
         # The friend comes once and goes (one who never came is awaited, not claimed against)
         with server.socket(links["match"]) as friend:
             friend.send(json.dumps({"type": "hello", "token": links["friend"].split("#t=")[1]}))

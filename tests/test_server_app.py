@@ -125,7 +125,7 @@ def test_new_matches_are_rate_limited(db: Path) -> None:
 
 
 def test_friend_match_links_and_roles(client: TestClient) -> None:
-    links = new_match(client, opponent="friend", length=3, games="portes", seat="black")
+    links = new_match(client, opponent="friend", length=3, games="portes", seat="black", clock="none")
     assert links["seat"] == "black" and links["friend"] and links["watch"]
     mid = links["match"]
     with client.websocket_connect(f"/ws/{mid}") as black, client.websocket_connect(f"/ws/{mid}") as white, \
@@ -195,7 +195,7 @@ def test_hostile_messages_change_nothing(client: TestClient) -> None:
 
 
 def test_illegal_play_is_refused_with_the_reason(client: TestClient) -> None:
-    links = new_match(client, opponent="friend", games="portes")
+    links = new_match(client, opponent="friend", games="portes", clock="none")
     mid = links["match"]
     with client.websocket_connect(f"/ws/{mid}") as a, client.websocket_connect(f"/ws/{mid}") as b:
         sa, _sb = hello(a, links["token"]), hello(b, token_of(links["friend"]))
@@ -321,7 +321,7 @@ def opponents_turn(ws: Any, token: str) -> dict[str, Any]:
 
 def test_claiming_an_absent_opponent(db: Path) -> None:
     with make_client(db, claim_after=0.0) as c:
-        links = new_match(c, opponent="friend", length=2, games="portes")
+        links = new_match(c, opponent="friend", length=2, games="portes", clock="none")
         mid = links["match"]
         with c.websocket_connect(f"/ws/{mid}") as b:  # the friend comes, and goes
             hello(b, token_of(links["friend"]))

@@ -35,7 +35,7 @@ def my_turn(ws: Any, state: Message) -> Message:
 
 
 def test_a_friend_declines_then_accepts_a_resignation(client: TestClient, db: Path) -> None:
-    links = new_match(client, opponent="friend", length=3, games="portes", seat="white")
+    links = new_match(client, opponent="friend", length=3, games="portes", seat="white", clock="none")
     mid = links["match"]
     with client.websocket_connect(f"/ws/{mid}") as a, client.websocket_connect(f"/ws/{mid}") as b:
         sa, sb = hello(a, links["token"]), hello(b, token_of(links["friend"]))
@@ -72,7 +72,7 @@ def test_a_friend_declines_then_accepts_a_resignation(client: TestClient, db: Pa
 
 def test_a_pending_offer_survives_a_restart(db: Path) -> None:
     with make_client(db) as client:
-        links = new_match(client, opponent="friend", length=3, games="plakoto", seat="white")
+        links = new_match(client, opponent="friend", length=3, games="plakoto", seat="white", clock="none")
         mid = links["match"]
         with client.websocket_connect(f"/ws/{mid}") as a, client.websocket_connect(f"/ws/{mid}") as b:
             sa, sb = hello(a, links["token"]), hello(b, token_of(links["friend"]))
@@ -148,7 +148,7 @@ def test_a_rematch_against_a_bot_swaps_the_seats_and_keeps_the_link(client: Test
 
 
 def test_a_rematch_between_friends_needs_both(client: TestClient) -> None:
-    links = new_match(client, opponent="friend", length=1, games="portes", seat="white")
+    links = new_match(client, opponent="friend", length=1, games="portes", seat="white", clock="none")
     mid, ta, tb = links["match"], links["token"], token_of(links["friend"])
     with client.websocket_connect(f"/ws/{mid}") as a, client.websocket_connect(f"/ws/{mid}") as b:
         sa = hello(a, ta)

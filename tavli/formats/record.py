@@ -37,7 +37,7 @@ from tavli.dice import Dice, DiceRoller
 from tavli.errors import Reason, TavliError
 from tavli.fairdice import check_game, commitment, dice_of_rolls
 from tavli.game import Game
-from tavli.match import RESIGNED_MATCH, Match, MatchSettings
+from tavli.match import MATCH_ENDINGS, Match, MatchSettings
 from tavli.variants import BLACK, WHITE, Color, variant_from_string
 
 FORMAT = "tavli-match"
@@ -192,7 +192,7 @@ class RecordedGame:
         # ended before the position did: a resignation, a claim
         if end.winner is None:
             raise RecordError("end: a game ended before the rules end it needs a winner (a resignation, a claim)")
-        if end.reason == RESIGNED_MATCH:  # worth the points still missing: MatchRecord.check sees it ends the match
+        if end.reason in MATCH_ENDINGS:  # worth the points still missing: MatchRecord.check sees it ends the match
             if end.points < 1:
                 raise RecordError("end: a resigned match gives 1 point or more, not {points}", points=end.points)
             return
@@ -285,7 +285,7 @@ class MatchRecord:
                                   number=number, reason=e) from None
             if game.end is not None and game.end.winner is not None:
                 score[game.end.winner] += game.end.points
-                if game.end.reason == RESIGNED_MATCH and (self.series or score[game.end.winner]
+                if game.end.reason in MATCH_ENDINGS and (self.series or score[game.end.winner]
                                                           != self.settings.length):
                     raise RecordError("game {number}: end: a resigned match gives the winner the points still "
                                       "missing, not {points}", number=number, points=game.end.points)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from starlette.applications import Starlette
@@ -13,6 +14,10 @@ from tavli.server.context import AppContext, context_of
 
 HEARTBEAT_SECONDS = 10.0
 """How often the stored presence of this process's seats is made fresh."""
+ALIVE_SECONDS = 0.25
+"""How often this process stores that it is alive: a clock after a crash is right to this much."""
+CLOCK_SWEEP_SECONDS = 5.0
+"""How often the clocked matches that no timer here watches are looked at."""
 
 
 async def pause(context: AppContext, seconds: float) -> bool:
@@ -51,9 +56,15 @@ async def rate_left_over(context: AppContext) -> None:
         context.unwatched(match_id)
 
 
+async def alive(context: AppContext) -> None:
+    await context.store.beat(time.time())
+
+
 def start_jobs(context: AppContext) -> list[asyncio.Task[None]]:
     hub = context.hub
     tasks = [asyncio.create_task(every(context, HEARTBEAT_SECONDS, hub.heartbeat)),
+             asyncio.create_task(every(context, ALIVE_SECONDS, lambda: alive(context))),
+             asyncio.create_task(every(context, CLOCK_SWEEP_SECONDS, context.service.sweep_clocks)),
              asyncio.create_task(listen(context))]
     if context.options.poll_seconds > 0:
         tasks.append(asyncio.create_task(every(context, context.options.poll_seconds, hub.poll)))
@@ -80,8 +91,12 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     """Make the tables and start the bots before the first request; stop all after the last."""
     context = context_of(app)
     await context.store.create_tables()
-    await rate_left_over(context)
     await context.service.bots_ready()
+    # the clocks charge nobody for the time no server took players: from the last heartbeat to now
+    now = time.time()
+    last = await context.store.beat(now)
+    context.service.replays.downtime = (now if last is None else last, now)
+    await rate_left_over(context)
     tasks = start_jobs(context)
     try:
         yield

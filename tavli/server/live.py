@@ -5,6 +5,7 @@ encoded (``LiveMatch.encoded``, ``board``, ``moves_json``)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +17,7 @@ from tavli.errors import TavliError
 from tavli.fairdice import SeededRoller
 from tavli.match import CLAIMED, Match
 from tavli.position import Play, Position
+from tavli.server.clocks import Clock, ClockSettings
 from tavli.server.seats import SEATS, seat_name, settings_of
 from tavli.server.store import ActionRow, MatchRow
 from tavli.server.view import board_json, steps_json
@@ -45,6 +47,8 @@ class LiveMatch:
     """The id of the rematch, once agreed."""
     names: dict[str, str] = field(default_factory=dict)
     """The names the players gave, by seat (set once each)."""
+    clock: Clock | None = None
+    """The match's clocks, if it is played with one."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     _listed: tuple[object, dict[str, int]] | None = None
@@ -108,15 +112,29 @@ def replay(row: MatchRow, seeds: list[bytes], rows: list[ActionRow]) -> LiveMatc
     roller = SeededRoller(list(seeds))
     match = Match(settings_of(row.settings), roller)
     live = LiveMatch(row, match, roller, 0, row.created)
+    clock = ClockSettings.of(row.settings.get("clock"))
+    if clock is not None:
+        live.clock = Clock.new(clock, match.settings.length)
     for action in rows:
-        apply_action(live, action.kind, action.seat, action.data)
+        apply_action(live, action.kind, action.seat, action.data, action.at)
         live.seq = action.seq
         live.last_action = action.at
     return live
 
 
-def apply_action(live: LiveMatch, kind: str, seat: str, data: dict[str, Any]) -> None:
-    """Carry out one action on the cached match (already checked, or being replayed)."""
+def apply_action(live: LiveMatch, kind: str, seat: str, data: dict[str, Any], at: float | None = None) -> None:
+    """Carry out one action, made at ``at`` (now if None), on the cached match (already checked,
+    or being replayed), and move the clocks on. A play of a clocked match stores the time left in
+    ``data["left"]`` (milliseconds by seat): a replay takes it from there."""
+    match = live.match
+    when = time.time() if at is None else at
+    forced = kind == "play" and match.dice is not None and len(match.legal_plays()) <= 1
+    _act(live, kind, seat, data)
+    if live.clock is not None:
+        _move_clock(live, live.clock, kind, seat, data, when, forced)
+
+
+def _act(live: LiveMatch, kind: str, seat: str, data: dict[str, Any]) -> None:
     match = live.match
     if kind == "roll":
         dice = match.roll()
@@ -131,6 +149,12 @@ def apply_action(live: LiveMatch, kind: str, seat: str, data: dict[str, Any]) ->
     elif kind == "claim":
         match.concede(SEATS[seat].other, CLAIMED)
         live.offer = None
+    elif kind == "flag":  # the seat's clock ran out
+        match.lose_on_time(SEATS[seat])
+        live.offer = None
+    elif kind == "start":  # every player has come: the clocks start
+        if live.clock is None:
+            raise TavliError("a stored start of the clocks in a match without a clock")
     elif kind == "resign":
         if data.get("match"):
             match.resign_match(SEATS[seat])
@@ -150,6 +174,32 @@ def apply_action(live: LiveMatch, kind: str, seat: str, data: dict[str, Any]) ->
             live.rematch = str(data["match"])
     else:
         raise TavliError("unknown stored action {kind!r}", kind=kind)
+
+
+def _move_clock(live: LiveMatch, clock: Clock, kind: str, seat: str, data: dict[str, Any], at: float,
+                forced: bool) -> None:
+    """The clocks after an action: a play ends its side's turn and starts the next side's; a game
+    that ends starts the next game's first mover; a match that ends stops them."""
+    match = live.match
+    if kind == "start":
+        clock.started = True
+    if not clock.started:
+        return
+    if kind == "play":
+        clock.charge(seat, at, forced)
+        if "left" in data:  # the stored time left is the server's word
+            clock.left = {side: ms / 1000 for side, ms in data["left"].items()}
+        else:
+            data["left"] = clock.stored()
+    elif kind == "flag":
+        clock.left[seat] = 0.0
+        clock.flagged = seat
+    if match.is_over:
+        clock.run(None, at)
+    elif live.offer is not None and live.offer["kind"] == "resign":  # the answer is the other side's to give
+        clock.run("black" if live.offer["from"] == "white" else "white", at)
+    elif kind in ("start", "play") or clock.running != seat_name(match.turn):
+        clock.run(seat_name(match.turn), at)
 
 
 def must_pass(live: LiveMatch) -> bool:

@@ -22,6 +22,9 @@ class Replays:
         self.store = store
         self._live: dict[str, LiveMatch] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self.downtime: tuple[float, float] | None = None
+        """When no server process was alive before this one started (the last heartbeat, and this
+        start): a clock's turn is not charged for it."""
 
     def current(self, live: LiveMatch) -> LiveMatch:
         """The cached replay of ``live``'s match (a refresh may have replaced it), else ``live``."""
@@ -63,6 +66,8 @@ class Replays:
                 return await self.load(match_id)
         if not await self.complete(live):
             return await self.load(match_id)
+        if live.clock is not None and self.downtime is not None:
+            live.clock.resume(*self.downtime)
         live.names = await self.store.names_of(match_id)
         return live
 

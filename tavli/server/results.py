@@ -24,7 +24,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from tavli.match import CLAIMED, RESIGNED_MATCH
+from tavli.match import CLAIMED, LOST_ON_TIME, RESIGNED_MATCH
 from tavli.rating import Rating, match_weight, rate_match
 from tavli.server.live import LiveMatch
 from tavli.server.schema import match_results, matches, rating_changes, ratings, seat_accounts
@@ -45,10 +45,11 @@ def pool_of(games: Sequence[str]) -> str | None:
 
 
 def ending_of(live: LiveMatch) -> str:
-    """How a finished match ended: ``played`` out, ``resigned`` or ``left`` (the absence claimed)."""
+    """How a finished match ended: ``played`` out, ``resigned``, ``left`` (the absence claimed) or
+    lost on ``time``."""
     result = live.match.game.result
     reason = result.reason if result is not None else ""
-    return {RESIGNED_MATCH: "resigned", CLAIMED: "left"}.get(reason, "played")
+    return {RESIGNED_MATCH: "resigned", CLAIMED: "left", LOST_ON_TIME: "time"}.get(reason, "played")
 
 
 class Results:

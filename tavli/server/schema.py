@@ -160,3 +160,11 @@ match_results = Table(
     Column("black_error_rate", Float),
     Column("games", Text, nullable=False),  # JSON: each game's name, winner and points
 )
+
+heartbeat = Table(
+    "heartbeat", metadata,
+    # one row: when a server process was last alive; a process that starts reads it to know how
+    # long no server ran (the clocks do not charge that time)
+    Column("id", Integer, primary_key=True),
+    Column("alive", Float, nullable=False),
+)

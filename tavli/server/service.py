@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import datetime
 import secrets
 import time
@@ -24,6 +25,7 @@ from tavli.fairdice import commitment
 from tavli.formats.record import MatchRecord, PlayerInfo
 from tavli.server.accounts import Account
 from tavli.server.bot_pool import BotPool
+from tavli.server.clocks import DEFAULT_FOR_PEOPLE, clock_settings
 from tavli.server.live import LiveMatch, apply_action, must_pass, replay
 from tavli.server.replay import Replays
 from tavli.server.results import pool_of
@@ -76,6 +78,8 @@ class MatchService:
         self.bots = BotPool(bot_workers)
         self.replays = Replays(store)
         self.listeners: list[Listener] = []
+        self._flags: dict[str, asyncio.TimerHandle] = {}
+        self._flag_tasks: set[asyncio.Future[None]] = set()
 
     @property
     def bot_workers(self) -> int:
@@ -100,7 +104,7 @@ class MatchService:
         if not isinstance(body, dict):
             raise MatchRequestError("the request must be a JSON object")
         known = {"opponent", "length", "games", "seat", "mother_pin", "prime_limits", "prime_in_opponent_start",
-                 "coach", "name", "rated"}
+                 "coach", "name", "rated", "clock"}
         unknown = sorted(set(body) - known)
         if unknown:
             raise MatchRequestError("unknown field {name!r}", name=unknown[0])
@@ -120,6 +124,9 @@ class MatchService:
         data["coach"] = coach
         if rated_request(body, opponent, data["games"], account):
             data["rated"] = True
+        clock = clock_settings(body.get("clock", DEFAULT_FOR_PEOPLE if opponent in PEOPLE else None))
+        if clock is not None:
+            data["clock"] = clock
         name = account.name if account is not None else player_name(body.get("name"))
         other = "black" if seat == "white" else "white"
         kinds = {seat: "human", other: "human" if opponent in PEOPLE else f"bot:{opponent}"}
@@ -226,9 +233,20 @@ class MatchService:
     def cached(self) -> list[str]:
         return self.replays.cached()
 
+    async def sweep_clocks(self) -> None:
+        """Look at the clocked matches in play that no timer of this process watches (their players
+        gone, or on another process that stopped): each is loaded, and its flag stored if due."""
+        for match_id in await self.store.clocked_in_play(time.time() - 1.0):
+            if match_id not in self._flags:
+                await self.get(match_id)
+
     async def get(self, match_id: str) -> LiveMatch | None:
-        """The match, replayed from the database the first time it is asked for."""
-        return await self.replays.get(match_id)
+        """The match, replayed from the database the first time it is asked for (a clocked one
+        then watched for its flag)."""
+        live = await self.replays.get(match_id)
+        if live is not None and live.clock is not None and match_id not in self._flags:
+            self._watch_clock(live)
+        return live
 
     async def catch_up(self, match_id: str, heard: Sequence[Announcement] = ()) -> LiveMatch | None:
         """The actions another server process stored since this one's replay (``Replays.catch_up``)."""
@@ -254,6 +272,10 @@ class MatchService:
             live = self.replays.current(live)
             if role not in SEATS:
                 raise ActionError("spectator", "spectators can only watch")
+            if await self._flag_fallen(live):
+                raise ActionError("time", "your time ran out: you lost the match on time"
+                                  if live.clock is not None and live.clock.flagged == role
+                                  else "your opponent's time ran out: you won the match on time")
             if seq != live.seq:
                 raise ActionError("stale", "the match is at action {seq}, not {sent}: here is the state",
                                   seq=live.seq, sent=seq)
@@ -384,6 +406,60 @@ class MatchService:
         async with live.lock:
             await self._run_bots(live)
 
+    # -- clocks -------------------------------------------------------------
+    async def start_clock(self, live: LiveMatch, here: set[str]) -> None:
+        """Start a clocked match's clocks once every player has come (``here``: the seats that
+        have joined; a bot's seat is always there)."""
+        async with live.lock:
+            live = self.replays.current(live)
+            clock = live.clock
+            if clock is None or clock.started or live.match.is_over:
+                return
+            seats = {seat for seat, color in SEATS.items() if live.bot_level(color) is None}
+            if seats <= here:
+                await self._commit(live, seat_name(live.match.turn), "start", {})
+
+    async def _flag_fallen(self, live: LiveMatch) -> bool:
+        """Whether the running clock has run out: if so, the flag is stored (the match lost on
+        time) and told. Called with the match's lock held."""
+        clock = live.clock
+        if clock is None or clock.running is None or live.match.is_over:
+            return bool(clock is not None and clock.flagged)
+        if clock.left_now(clock.running, time.time()) > 0:
+            return False
+        await self._commit(live, clock.running, "flag", {})
+        return True
+
+    def _watch_clock(self, live: LiveMatch) -> None:
+        """Look again when the running clock would run out (one timer a match, moved on each action)."""
+        old = self._flags.pop(live.row.id, None)
+        if old is not None:
+            old.cancel()
+        due = live.clock.runs_out_at() if live.clock is not None and not live.match.is_over else None
+        if due is None:
+            return
+        loop = asyncio.get_running_loop()
+        match_id = live.row.id
+        self._flags[match_id] = loop.call_later(max(0.0, due - time.time()) + 0.01,
+                                                lambda: self._keep_task(self.flag_due(match_id)))
+
+    def _keep_task(self, job: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(job)
+        self._flag_tasks.add(task)
+        task.add_done_callback(self._flag_tasks.discard)
+
+    async def flag_due(self, match_id: str) -> None:
+        """A running clock's time is up, unless someone acted meanwhile: store the flag."""
+        self._flags.pop(match_id, None)
+        live = await self.get(match_id)
+        if live is None:
+            return
+        async with live.lock:
+            live = self.replays.current(live)
+            with contextlib.suppress(ActionError):  # another process stored it first: its state comes
+                if not await self._flag_fallen(live):
+                    self._watch_clock(live)
+
     async def _roll(self, live: LiveMatch, seat: str) -> None:
         """Roll (the dice come from the game's seed); a roll that cannot be played passes at once,
         stored with its pass in one transaction: no stored prefix ends on a roll nobody can play."""
@@ -427,6 +503,8 @@ class MatchService:
         await self._tell(live)
 
     async def _tell(self, live: LiveMatch) -> None:
+        if live.clock is not None:
+            self._watch_clock(live)
         for listener in self.listeners:
             await listener(live)
 
@@ -457,6 +535,8 @@ class MatchService:
         """
         match = live.match
         if match.is_over or match.turn == color or live.bot_level(match.turn) is not None:
+            return False
+        if live.clock is not None:  # the absent player's clock runs: he loses on time instead
             return False
         until = (await self.store.presence_of(live.row.id)).get(seat_name(match.turn))
         if until is None:

@@ -6,6 +6,7 @@ The part every viewer shares (``shared_state``) and the part that depends on who
 
 from __future__ import annotations
 
+import time
 from collections.abc import Collection
 from typing import Any
 
@@ -78,6 +79,7 @@ def seat_state(live: LiveMatch, you: str, *, steps: bool, connected: dict[str, b
         "can_claim": can_claim, "claim_after": claim_after,
         "legal": None,
         "can_resign": on_turn and live.offer is None,
+        "clock": None if live.clock is None else live.clock.ms(time.time()),
     }
     if legal is not None:
         state["legal"] = {"plays": list(live.listed_plays())}

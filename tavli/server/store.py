@@ -43,6 +43,7 @@ from tavli.server.migrate import upgrade
 from tavli.server.schema import (
     actions,
     analyses,
+    heartbeat,
     match_results,
     matches,
     names,
@@ -455,6 +456,26 @@ class Store:
             await conn.execute(delete(analyses).where(analyses.c.match_id == match_id))
             await conn.execute(insert(analyses).values(match_id=match_id, games=games, depth=depth, data=data,
                                                        at=time.time()))
+
+    @_unbroken
+    async def clocked_in_play(self, before: float) -> list[str]:
+        """The clocked matches not over whose last action is older than ``before``."""
+        query = select(matches.c.id).where(matches.c.over.is_(False), matches.c.updated < before,
+                                           matches.c.settings.like('%"clock": {%'))
+        async with self.engine.connect() as conn:
+            return [str(r[0]) for r in (await conn.execute(query)).all()]
+
+    @_unbroken
+    async def beat(self, now: float) -> float | None:
+        """This process is alive at ``now``; the last heartbeat before it, of any process (None: none yet)."""
+        async with self.engine.begin() as conn:
+            last = (await conn.execute(select(heartbeat.c.alive).where(heartbeat.c.id == 1))).scalar()
+            if last is None:
+                await conn.execute(self._insert(heartbeat).values(id=1, alive=now).on_conflict_do_nothing())
+            else:
+                await conn.execute(update(heartbeat).where(heartbeat.c.id == 1, heartbeat.c.alive < now)
+                                   .values(alive=now))
+        return None if last is None else float(last)
 
     @_unbroken
     async def accounts_of(self, match_id: str) -> dict[str, int]:

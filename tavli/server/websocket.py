@@ -174,6 +174,8 @@ async def hello(context: AppContext, conn: Connection, match_id: str, msg: Hello
         except MatchRequestError as exc:
             raise ActionError("bad-message", exc) from None
     await hub.join(conn, match_id, role)
+    if live.clock is not None and not live.clock.started:  # the clocks start once every player has come
+        await service.start_clock(live, set(await context.store.presence_of(match_id)))
     await hub.broadcast(live)
     await service.wake(match_id)
 

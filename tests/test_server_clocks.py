@@ -1,0 +1,199 @@
+"""Café clocks (tavli.server.clocks): presets and custom clocks checked, the clocks started once
+both players have come, charged by the server, a flag fall ending the match on time (in the
+record, the .mat export and the ratings), and a clock right after ``kill -9``."""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from tavli.formats.mat import export_mat
+from tavli.formats.record import loads
+from tavli.server.clocks import Clock, ClockSettings, clock_settings
+
+Message = dict[str, Any]
+
+
+def new_match(client: TestClient, **body: Any) -> Message:
+    answer = client.post("/api/matches", json=body)
+    assert answer.status_code == 201, answer.text
+    return dict(answer.json())
+
+
+def token_of(link: str) -> str:
+    return link.split("#t=", 1)[1]
+
+
+def until(ws: Any, done: Any, limit: int = 200) -> Message:
+    for _ in range(limit):
+        message = dict(ws.receive_json())
+        if done(message):
+            return message
+    raise AssertionError("the expected message never came")
+
+
+def hello(ws: Any, token: str) -> Message:
+    ws.send_json({"type": "hello", "token": token})
+    return until(ws, lambda m: m["type"] in ("state", "error"))
+
+
+def test_clocks_are_presets_or_checked_numbers() -> None:
+    assert clock_settings("kafeneio") == {"delay": 8.0, "reserve": 60.0}
+    assert clock_settings({"delay": 0, "reserve": 1}) == {"delay": 0.0, "reserve": 1.0}
+    assert clock_settings("none") is None and clock_settings(None) is None
+    for bad in ({"delay": 0, "reserve": 0}, {"delay": -1, "reserve": 60}, {"delay": 8, "reserve": 365 * 86400},
+                {"delay": 61, "reserve": 60}, {"delay": True, "reserve": 60}, {"delay": float("nan"), "reserve": 60},
+                {"delay": 8}, {"delay": "8", "reserve": 60}, "forever", 5, [8, 60]):
+        with pytest.raises(ValueError):
+            clock_settings(bad)
+
+
+def test_bad_clocks_get_a_one_line_400(client: TestClient) -> None:
+    for bad in ({"delay": 0, "reserve": 0}, {"delay": -5, "reserve": 60}, {"delay": 8, "reserve": 31536000},
+                "hourglass", {"delay": 8, "reserve": 60, "extra": 1}):
+        answer = client.post("/api/matches", json={"opponent": "friend", "clock": bad})
+        assert answer.status_code == 400 and "\n" not in answer.json()["error"], bad
+        assert "clock" in answer.json()["error"]
+
+
+def test_a_turn_is_charged_beyond_its_delay_and_a_forced_one_not_at_all() -> None:
+    clock = Clock.start(ClockSettings(8, 60), length=5, running="white", at=0.0)
+    assert clock.left == {"white": 300.0, "black": 300.0}
+    assert clock.charge("white", at=5.0, forced=False) == 0.0  # inside the delay: nothing
+    clock.run("black", 5.0)
+    assert clock.charge("black", at=125.0, forced=True) == 0.0  # a forced turn costs nothing
+    clock.run("white", 125.0)
+    assert clock.left_now("white", 140.0) == 293.0 and clock.runs_out_at() == 125.0 + 8 + 300
+    clock.resume(down_since=130.0, up_since=150.0)  # 20 s of no server: not charged
+    assert clock.left_now("white", 160.0) == 293.0
+
+
+def test_friend_matches_have_the_cafe_clock_bots_none(client: TestClient) -> None:
+    friend = new_match(client, opponent="friend")
+    bot = new_match(client, opponent="beginner")
+    with client.websocket_connect(f"/ws/{friend['match']}") as ws:
+        state = hello(ws, friend["token"])
+        assert state["settings"]["clock"] == {"delay": 8.0, "reserve": 60.0}
+        assert state["clock"]["started"] is False and state["clock"]["running"] is None  # the friend is not here
+        assert state["clock"]["white"] == state["clock"]["black"] == 5 * 60_000
+    with client.websocket_connect(f"/ws/{bot['match']}") as ws:
+        assert hello(ws, bot["token"])["clock"] is None
+
+
+def test_a_player_who_stops_loses_on_time(client: TestClient) -> None:
+    links = new_match(client, opponent="friend", length=3, games="portes", seat="white",
+                      clock={"delay": 0, "reserve": 1})
+    mid = links["match"]
+    with client.websocket_connect(f"/ws/{mid}") as white, client.websocket_connect(f"/ws/{mid}") as black:
+        hello(white, links["token"])
+        started = hello(black, token_of(links["friend"]))
+        started = until(black, lambda m: m["type"] == "state" and m["clock"]["started"]) \
+            if not started["clock"]["started"] else started
+        mover = started["clock"]["running"]
+        assert mover == started["turn"] and started["clock"][mover] <= 3000
+        ws = white if mover == "white" else black
+        over = until(ws, lambda m: m["type"] == "state" and m["over"])  # 3 s of reserve, nothing done
+        assert over["winner"] != mover and over["score"][over["winner"]] == 3
+        assert over["games"][-1]["result"]["reason"] == "lost on time"
+        assert over["clock"][mover] == 0 and over["clock"]["running"] is None
+        ws.send_json({"type": "roll", "seq": over["seq"]})  # too late
+        refused = until(ws, lambda m: m["type"] == "error")
+        assert refused["code"] == "time" and refused["message"] == "your time ran out: you lost the match on time"
+    record = loads(client.get(f"/api/matches/{mid}/record").content)
+    record.check()  # the record replays, its last game lost on time
+    assert record.games[-1].end is not None and record.games[-1].end.reason == "lost on time"
+    assert "Wins 3 point" in export_mat(record)  # GNU Backgammon reads it as a resignation
+
+
+def test_the_clocks_start_when_both_have_come_and_run_for_the_mover(client: TestClient) -> None:
+    links = new_match(client, opponent="friend", length=1, games="fevga", clock={"delay": 1, "reserve": 30})
+    mid = links["match"]
+    with client.websocket_connect(f"/ws/{mid}") as a:
+        alone = hello(a, links["token"])
+        time.sleep(1.5)  # waiting for the friend costs nothing
+        with client.websocket_connect(f"/ws/{mid}") as b:
+            hello(b, token_of(links["friend"]))
+            state = until(a, lambda m: m["type"] == "state" and m["clock"]["started"])
+            assert alone["clock"]["white"] == state["clock"]["white"] == 30_000
+            me = state["you"]
+            if state["turn"] == me:
+                time.sleep(1.6)  # 1 s of delay, then the reserve
+                a.send_json({"type": "roll", "seq": state["seq"]})
+                rolled = until(a, lambda m: m["type"] == "state" and m["seq"] > state["seq"])
+                assert 28_000 <= rolled["clock"][me] <= 29_700 and rolled["clock"]["delay_left"] == 0
+
+
+def served_clock(server: Any, match_id: str, token: str) -> Message:
+    with server.socket(match_id) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        while True:
+            message = json.loads(ws.recv(timeout=30))
+            if message["type"] == "state":
+                return dict(message)
+
+
+@pytest.mark.slow
+def test_a_clock_goes_on_after_kill_9_without_charging_the_time_no_server_ran(tmp_path: Path) -> None:
+    from serve_process import Server
+
+    db = tmp_path / "tavli.db"
+    server = Server(db)
+    try:
+        links = server.post("/api/matches", {"opponent": "friend", "length": 1, "games": "portes",
+                                             "clock": {"delay": 0, "reserve": 60}})
+        mid, friend = links["match"], token_of(links["friend"])
+        with server.socket(mid) as a, server.socket(mid) as b:
+            a.send(json.dumps({"type": "hello", "token": links["token"]}))
+            b.send(json.dumps({"type": "hello", "token": friend}))
+            state: Message = {"clock": {"started": False}}
+            while not state["clock"]["started"]:
+                state = json.loads(a.recv(timeout=30))
+                state = state if state["type"] == "state" else {"clock": {"started": False}}
+        at_start, seen_at = state["clock"], time.time()
+        time.sleep(2.0)  # 2 s run before the kill
+        killed_at = time.time()
+    finally:
+        server.stop(signal.SIGKILL)
+    time.sleep(3.0)  # 3 s with no server: not charged
+    again = Server(db)
+    try:
+        after = served_clock(again, mid, links["watch"].split("#t=", 1)[1])
+        restarted_at = time.time()
+    finally:
+        again.stop()
+    mover = at_start["running"]
+    expected = at_start[mover] - 1000 * (killed_at - seen_at) - 1000 * (time.time() - restarted_at)
+    assert after["clock"]["running"] == mover
+    assert abs(after["clock"][mover] - expected) <= 500, (after["clock"], expected)
+    other = "black" if mover == "white" else "white"
+    assert after["clock"][other] == at_start[other] == 60_000
+
+
+def test_a_rated_match_lost_on_time_counts_as_a_loss(client: TestClient) -> None:
+    def sign_up(name: str) -> str:
+        client.cookies.clear()
+        answer = client.post("/api/accounts", json={"name": name, "password": "a long password"})
+        return str(answer.cookies["tavli_session"])
+    eleni, nikos = sign_up("Eleni"), sign_up("Nikos")
+    client.cookies.clear()
+    client.cookies.set("tavli_session", eleni)
+    links = new_match(client, opponent="friend", rated=True, length=1, games="plakoto",
+                      clock={"delay": 0, "reserve": 1})
+    mid = links["match"]
+    with client.websocket_connect(f"/ws/{mid}") as a:
+        hello(a, links["token"])
+        client.cookies.clear()
+        client.cookies.set("tavli_session", nikos)
+        with client.websocket_connect(f"/ws/{mid}") as b:
+            hello(b, token_of(links["friend"]))
+            over = until(b, lambda m: m["type"] == "state" and m["over"])
+    loser = "Eleni" if over["winner"] == "black" else "Nikos"
+    page = client.get(f"/api/players/{loser}").json()
+    assert page["matches"][0]["ending"] == "time" and page["matches"][0]["result"] == "lost"
+    assert page["ratings"]["plakoto"]["rating"] < 1500
