@@ -309,3 +309,23 @@ def test_the_review_at_every_size(browser: Browser, shared_server: Server, tmp_p
             shoot(page, f"review-{width}x{height}-{lang}")
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", ("Clocks", "1 minute a point", "Ratings", "1500?")),
+                                             ("el", ("Ρολόγια", "1 λεπτό ανά πόντο", "Βαθμολογία", "1500?"))])
+def test_the_rules_page_explains_clocks_and_ratings(browser: Browser, shared_server: Server, lang: str,
+                                                    words: tuple[str, str, str, str]) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="el-GR" if lang == "el" else "en-US")
+    try:
+        page = ctx.new_page()
+        page.goto(shared_server.url + "/leaderboard")
+        page.click("[data-testid=ratings-rules]")  # the leaderboard leads to how ratings work
+        clocks, preset, ratings, provisional = words
+        expect(page.locator("[data-testid=rules-clocks] h2")).to_have_text(clocks)
+        expect(page.locator("#clocks-presets")).to_contain_text(preset)
+        expect(page.locator("[data-testid=rules-ratings] h2")).to_have_text(ratings)
+        expect(page.locator("#ratings-sure")).to_contain_text(provisional)
+        expect(page.locator("#ratings-what")).to_be_in_viewport()
+        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    finally:
+        ctx.close()

@@ -18,6 +18,8 @@ const SECTIONS = [
     boards: ["fevga-start", "fevga-lead"] },
   { id: "match", title: "rulesMatch", rules: ["match-start", "match-points"] },
   { id: "house", title: "houseRules", rules: ["house-order", "house-mother", "house-primes"] },
+  { id: "clocks", title: "rulesClocks", rules: ["clocks-how", "clocks-presets", "clocks-time"] },
+  { id: "ratings", title: "rulesRatings", rules: ["ratings-what", "ratings-rated", "ratings-sure"] },
 ];
 
 /** White's number of the point Black numbers q: opposite directions in Portes and Plakoto, the
