@@ -129,7 +129,10 @@ def test_a_refit_folds_its_maps_into_the_output_layer(tmp_path: Path) -> None:
         encode(position.state.copy(), K.FEVGA, x)
         raw = np.zeros(3, np.float64)
         forward(x, *old.network, np.zeros(len(old.network[1]), np.float32), raw)
-        assert after.win == pytest.approx(raw[WIN]) and old.probabilities(position).win == pytest.approx(raw[WIN])
+        # the evaluator sums in float32 with a rational logistic (within 2e-7 of the reference
+        # forward pass): the same chance to a few parts in a million
+        near = pytest.approx(raw[WIN], abs=2e-6)
+        assert after.win == near and old.probabilities(position).win == near
         for got, chance, most, (a, b) in ((after.win2, raw[WIN2], after.win, maps["win2"]),
                                           (after.lose2, raw[LOSE2], 1 - after.win, maps["lose2"])):
             z = math.log(chance / (1 - chance))

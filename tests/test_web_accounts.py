@@ -115,6 +115,7 @@ def play_rated_match(browser: Browser, made: list[BrowserContext], url: str, nam
     second.screenshot(path=str(SHOTS / f"board-rated-{lang}-{size[0]}x{size[1]}.png"), animations="disabled")
     second.click("[data-testid=resign]")
     second.click("[data-testid=resign-match]")
+    second.click("[data-testid=resign-match-yes]")  # asked again: the match goes for good
     for page in (first, second):
         expect(page.locator("[data-testid=match-over]")).to_be_visible()
     return first, second
