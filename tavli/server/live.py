@@ -5,7 +5,7 @@ encoded (``LiveMatch.encoded``, ``board``, ``moves_json``)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -102,6 +102,13 @@ class LiveMatch:
     def bot_level(self, color: Color) -> str | None:
         kind = self.kind(color)
         return kind.split(":", 1)[1] if kind.startswith("bot:") else None
+
+    def awaits(self, joined: Collection[str]) -> bool:
+        """Whether the match has not begun and a person's seat (not in ``joined``) has never
+        come: a match between people rolls off only once both players are there, so that nobody
+        is told "your turn" by a board his opponent has not seen yet. A bot is always there."""
+        return self.seq == 0 and any(self.bot_level(color) is None and name not in joined
+                                     for name, color in SEATS.items())
 
 
 def replay(row: MatchRow, seeds: list[bytes], rows: list[ActionRow]) -> LiveMatch:
