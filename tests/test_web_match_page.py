@@ -203,6 +203,52 @@ def test_the_turn_is_signalled_and_checkers_are_dragged(browser: Browser, shared
         ctx.close()
 
 
+def test_a_finger_drags_a_checker(browser: Browser, shared_server: Server) -> None:
+    ctx = open_context(browser, 390, 844)
+    try:
+        page = ctx.new_page()
+        start_match(page, shared_server.url, "beginner", length="3")
+        s = my_move(page)
+        box = page.locator(".point.source [data-checker]:last-of-type").first.bounding_box()
+        assert box is not None
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        touch = ctx.new_cdp_session(page)
+        touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        target = page.locator(".point.target .hit").first.bounding_box()
+        assert target is not None
+        tx, ty = target["x"] + target["width"] / 2, target["y"] + target["height"] / 2
+        for k in range(1, 6):
+            touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+                {"x": x + (tx - x) * k / 5, "y": y + (ty - y) * k / 5}]})
+            if k == 3:
+                expect(page.locator("[data-testid=drag-ghost]")).to_have_count(1)  # under the finger
+        touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        expect(page.locator("[data-testid=drag-ghost]")).to_have_count(0)
+        expect(page.locator("[data-testid=undo]")).to_be_visible()
+        assert page.evaluate("window.tavliState.seq") == s["seq"]
+    finally:
+        ctx.close()
+
+
+PAGES = ["/", "/rules", "/review", "/openings", "/practice", "/position", "/no-such-page"]
+
+
+@pytest.mark.parametrize("lang", ["en", "el"])
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=SIZE_IDS)
+def test_no_page_scrolls_sideways(browser: Browser, shared_server: Server, lang: str, width: int,
+                                  height: int) -> None:
+    ctx = open_context(browser, width, height, lang)
+    try:
+        page = ctx.new_page()
+        for path in PAGES:
+            page.goto(shared_server.url + path)
+            page.wait_for_load_state("networkidle")
+            wide = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            assert wide[0] <= wide[1], (path, wide)
+    finally:
+        ctx.close()
+
+
 def test_board_settings_are_kept_in_the_browser(browser: Browser, shared_server: Server) -> None:
     ctx = open_context(browser, 1366, 768)
     try:
