@@ -24,6 +24,7 @@ SIZES = [(1366, 768), (390, 844), (844, 390)]
 SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]
 SHOTS = Path(os.environ.get("TAVLI_SHOTS", "/tmp/shots-board2"))
 WAITING = {"en": "Waiting for your opponent", "el": "Περιμένουμε τον αντίπαλο"}
+WAITING_BOTH = {"en": "Waiting for the players to come", "el": "Περιμένουμε να έρθουν οι παίκτες"}
 ROLLED = {"en": "White rolled", "el": "Λευκά έφεραν"}
 TURN = {"en": "● Your turn — Tavli", "el": "● Σειρά σου — Τάβλι"}
 
@@ -88,6 +89,14 @@ def test_a_friend_match_waits_for_the_friend(browser: Browser, shared_server: Se
         page.evaluate("navigator.share = undefined")  # headless: no share sheet, so the link is copied
         friend_link = page.evaluate(
             "JSON.parse(localStorage.getItem(`tavli:links:${window.tavliState.match}`)).friend")
+        if width == 1366:  # a spectator meanwhile: both players awaited, in the status line
+            watch_link = page.evaluate(
+                "JSON.parse(localStorage.getItem(`tavli:links:${window.tavliState.match}`)).watch")
+            watcher = friend_ctx.new_page()
+            watcher.goto(shared_server.url + watch_link)
+            expect(watcher.locator("[data-testid=status]")).to_have_text(WAITING_BOTH[lang])
+            expect(watcher.locator("[data-testid=invite]")).to_be_hidden()
+            watcher.close()
         friend = friend_ctx.new_page()
         friend.goto(shared_server.url + friend_link)
         friend.wait_for_function("window.tavliState && window.tavliState.type === 'state'")

@@ -521,7 +521,7 @@ function renderPanel() {
   renderWaiting();
   signalTurn();
   let status;
-  if (s.waiting) status = t("waitingTitle");
+  if (s.waiting) status = s.you === "spectator" ? t("waitingBoth") : t("waitingTitle");
   else if (s.over) status = s.you === "spectator" || hotSeat ? t("matchOver", { who: colorName(s.winner), w: s.score.white, b: s.score.black }) : (s.winner === s.you ? t("youWin") : t("youLose"));
   else if (frozen) status = resultText(s.games[reviewing]);
   else if (myOffer) status = t("offerWaiting");
@@ -561,7 +561,7 @@ function renderPanel() {
 function renderWaiting() {
   const s = state;
   const links = JSON.parse(localStorage.getItem(`tavli:links:${matchId}`) || "null");
-  $("waiting").hidden = !s.waiting;
+  $("waiting").hidden = !s.waiting || s.you === "spectator";  // a spectator reads it in the status line
   if (!s.waiting) return;
   const inviting = s.you !== "spectator" && links !== null && (links.friend || links.open);
   $("waiting-text").textContent = links?.open ? t("waitingOpen") : t("waitingFriend");

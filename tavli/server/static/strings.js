@@ -397,6 +397,7 @@ export const STRINGS = {
     ariaNextPlay: "Next play",
     ariaHome: "The start page",
     closeHints: "Close",
+    waitingBoth: "Waiting for the players to come",
   },
   el: {
     title: "Τάβλι",
@@ -789,6 +790,7 @@ export const STRINGS = {
     ariaNextPlay: "Επόμενη κίνηση",
     ariaHome: "Η αρχική σελίδα",
     closeHints: "Κλείσιμο",
+    waitingBoth: "Περιμένουμε να έρθουν οι παίκτες",
   },
 };
 
