@@ -104,11 +104,12 @@ class LiveMatch:
         return kind.split(":", 1)[1] if kind.startswith("bot:") else None
 
     def awaits(self, joined: Collection[str]) -> bool:
-        """Whether the match has not begun and a person's seat (not in ``joined``) has never
-        come: a match between people rolls off only once both players are there, so that nobody
-        is told "your turn" by a board his opponent has not seen yet. A bot is always there."""
-        return self.seq == 0 and any(self.bot_level(color) is None and name not in joined
-                                     for name, color in SEATS.items())
+        """Whether a match between people has not begun and one of its seats (not in ``joined``)
+        has never come: it rolls off only once both players are there, so that nobody is told
+        "your turn" by a board his opponent has not seen yet. A match against a bot never waits:
+        the bot is always there, and its player is, whenever he acts."""
+        people = [name for name, color in SEATS.items() if self.bot_level(color) is None]
+        return self.seq == 0 and len(people) == 2 and any(name not in joined for name in people)
 
 
 def replay(row: MatchRow, seeds: list[bytes], rows: list[ActionRow]) -> LiveMatch:

@@ -272,7 +272,7 @@ class MatchService:
                                       seconds=self.claim_after)
                 await self._commit(live, role, "claim", {})
             else:
-                if live.seq == 0 and live.awaits(await self.store.presence_of(live.row.id)):
+                if live.seq == 0 and live.awaits({role, *await self.store.presence_of(live.row.id)}):
                     raise ActionError("waiting", "your opponent has not come yet: the game starts "
                                                  "when both players are here")
                 if match.turn != color:
