@@ -215,6 +215,35 @@ def test_the_turn_is_signalled_and_checkers_are_dragged(browser: Browser, shared
         ctx.close()
 
 
+NOTIFICATIONS = """
+    window.notified = [];
+    window.Notification = class { constructor(title, options) { window.notified.push([title, options.body]); } };
+    window.Notification.permission = "granted";
+    window.Notification.requestPermission = async () => "granted";
+    Object.defineProperty(document, "hidden", { get: () => true });  // the player looks at another tab
+"""
+
+
+def test_a_new_turn_notifies_a_player_who_asked(browser: Browser, shared_server: Server) -> None:
+    ctx = open_context(browser, 1366, 768, "el")
+    try:
+        page = ctx.new_page()
+        page.add_init_script(NOTIFICATIONS)
+        start_match(page, shared_server.url, "beginner", length="3")
+        page.check("[data-testid=notify]")
+        s = my_move(page)
+        assert page.evaluate("window.notified.length") == 0  # asked for after this turn came
+        page.fill("[data-testid=typed-play]", s["legal"]["plays"][0])
+        page.click("[data-testid=typed-send]")
+        page.wait_for_function(f"window.tavliState.seq > {s['seq']}")
+        page.wait_for_function("window.notified.length > 0", timeout=60_000)  # the bot played: his turn again
+        assert page.evaluate("window.notified[0]") == [TURN["el"], "Σειρά σου στον αγώνα τάβλι"]
+        page.reload()
+        expect(page.locator("[data-testid=notify]")).to_be_checked()  # kept in the browser
+    finally:
+        ctx.close()
+
+
 def test_a_finger_drags_a_checker(browser: Browser, shared_server: Server) -> None:
     ctx = open_context(browser, 390, 844)
     try:
