@@ -5,6 +5,7 @@ names in the page's language."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -240,6 +241,48 @@ def test_a_new_turn_notifies_a_player_who_asked(browser: Browser, shared_server:
         assert page.evaluate("window.notified[0]") == [TURN["el"], "Σειρά σου στον αγώνα τάβλι"]
         page.reload()
         expect(page.locator("[data-testid=notify]")).to_be_checked()  # kept in the browser
+    finally:
+        ctx.close()
+
+
+def test_a_roll_with_one_bear_off_plays_itself_when_asked(browser: Browser, shared_server: Server) -> None:
+    """The server's states pass through here, each roll's plays replaced by one bear-off (as a
+    roll late in a game whose plays all bear off the same checkers): the page sends it itself."""
+    ctx = open_context(browser, 1366, 768)
+    sent: list[dict[str, Any]] = []
+
+    def between(page_side: Any) -> None:
+        server = page_side.connect_to_server()
+
+        def down(message: str | bytes) -> None:
+            state = json.loads(message)
+            if state.get("type") == "state" and state.get("legal"):
+                state["legal"]["plays"] = ["6/off"]
+            page_side.send(json.dumps(state))
+
+        def up(message: str | bytes) -> None:
+            if json.loads(message).get("type") == "play":
+                sent.append(json.loads(message))  # kept here: the server would refuse it
+            else:
+                server.send(message)
+
+        server.on_message(down)
+        page_side.on_message(up)
+
+    try:
+        page = ctx.new_page()
+        page.route_web_socket(re.compile(r"/ws/"), between)
+        page.goto(shared_server.url + "/")
+        page.evaluate("localStorage.setItem('tavli:auto-bearoff', '1')")
+        start_match(page, shared_server.url, "beginner", length="3")
+        my_move(page)
+        page.wait_for_function("window.tavliState.can_play")
+        for _ in range(100):  # no Confirm pressed: the page sends the only play by itself, once
+            if sent:
+                break
+            page.wait_for_timeout(100)
+        page.wait_for_timeout(300)
+        assert [m["play"] for m in sent] == ["6/off"]
     finally:
         ctx.close()
 
