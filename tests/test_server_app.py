@@ -53,6 +53,16 @@ def is_state(m: Message) -> bool:
     return bool(m["type"] == "state")
 
 
+def hello_both(a: Any, token_a: str, b: Any, token_b: str) -> tuple[Message, Message]:
+    """Both seats of a match between people say hello, ``a`` first: the states once both are there
+    (until the second comes, the match waits and nobody is on turn)."""
+    first = hello(a, token_a)
+    second = hello(b, token_b)
+    if first.get("waiting"):
+        first = until(a, lambda m: is_state(m) and not m["waiting"])
+    return first, second
+
+
 def test_pages_levels_and_health(client: TestClient) -> None:
     assert client.get("/healthz").json() == {"ok": True}
     levels = client.get("/api/levels").json()
@@ -130,8 +140,7 @@ def test_friend_match_links_and_roles(client: TestClient) -> None:
     mid = links["match"]
     with client.websocket_connect(f"/ws/{mid}") as black, client.websocket_connect(f"/ws/{mid}") as white, \
             client.websocket_connect(f"/ws/{mid}") as watcher:
-        b = hello(black, links["token"])
-        w = hello(white, token_of(links["friend"]))
+        b, w = hello_both(black, links["token"], white, token_of(links["friend"]))
         s = hello(watcher, token_of(links["watch"]))
         assert (b["you"], w["you"], s["you"]) == ("black", "white", "spectator")
         assert b["seq"] == 0 and b["players"]["white"]["kind"] == "human"
@@ -157,6 +166,32 @@ def test_friend_match_links_and_roles(client: TestClient) -> None:
         after = until(watcher, lambda m: is_state(m) and m["seq"] == 2)
         assert after["game"]["moves"][-1]["play"] == play
         assert after["game"]["position"] != rolled["game"]["position"]
+
+
+def test_a_match_between_people_waits_for_both_players(client: TestClient) -> None:
+    """No roll-off shown, nobody on turn and nothing rolled until the second player has come; a
+    bot is always there."""
+    for opponent in ("friend", "anyone"):
+        links = new_match(client, opponent=opponent, games="portes")
+        mid = links["match"]
+        with client.websocket_connect(f"/ws/{mid}") as a:
+            alone = hello(a, links["token"])
+            assert alone["waiting"] and not alone["can_roll"] and not alone["can_resign"]
+            a.send_json({"type": "roll", "seq": 0, "id": "early"})
+            refused = until(a, lambda m: m["type"] == "error")
+            assert refused["code"] == "waiting" and refused["id"] == "early"
+            second = (token_of(links["friend"]) if opponent == "friend"
+                      else client.post(f"/api/open/{mid}").json()["token"])
+            with client.websocket_connect(f"/ws/{mid}") as b:
+                sb = hello(b, second)
+                sa = until(a, lambda m: is_state(m) and not m["waiting"])
+                assert not sb["waiting"] and sa["seq"] == sb["seq"] == 0
+                assert sa["can_roll"] != sb["can_roll"]
+        with client.websocket_connect(f"/ws/{mid}") as a:  # once begun, an absence is no wait
+            assert not hello(a, links["token"])["waiting"]
+    bot = new_match(client, opponent="beginner", games="portes")
+    with client.websocket_connect(f"/ws/{bot['match']}") as a:
+        assert not hello(a, bot["token"])["waiting"]
 
 
 def test_hostile_messages_change_nothing(client: TestClient) -> None:
@@ -198,7 +233,7 @@ def test_illegal_play_is_refused_with_the_reason(client: TestClient) -> None:
     links = new_match(client, opponent="friend", games="portes", clock="none")
     mid = links["match"]
     with client.websocket_connect(f"/ws/{mid}") as a, client.websocket_connect(f"/ws/{mid}") as b:
-        sa, _sb = hello(a, links["token"]), hello(b, token_of(links["friend"]))
+        sa, _sb = hello_both(a, links["token"], b, token_of(links["friend"]))
         mover = a if sa["can_roll"] else b
         mover.send_json({"type": "roll", "seq": 0})
         rolled = until(mover, lambda m: is_state(m) and m["seq"] == 1)
@@ -275,8 +310,7 @@ def test_a_restarted_server_goes_on_from_the_database(db: Path) -> None:
         links = new_match(c, opponent="friend", games="fevga")
         mid = links["match"]
         with c.websocket_connect(f"/ws/{mid}") as a, c.websocket_connect(f"/ws/{mid}") as b:
-            sa, sb = hello(a, links["token"]), hello(b, token_of(links["friend"]))
-            until(a, lambda m: is_state(m) and m["players"][sb["you"]]["connected"])
+            sa, sb = hello_both(a, links["token"], b, token_of(links["friend"]))  # a's state sees b connected
             take_turns({sa["you"]: a, sb["you"]: b}, {sa["you"]: sa, sb["you"]: sb}, 7)
         with c.websocket_connect(f"/ws/{mid}") as w:
             before = hello(w, token_of(links["watch"]))
@@ -349,9 +383,10 @@ def test_an_opponent_who_never_came_is_awaited_not_claimed(db: Path) -> None:
         for opponent in ("friend", "anyone"):
             links = new_match(c, opponent=opponent, length=2, games="portes")
             with c.websocket_connect(f"/ws/{links['match']}") as a:
-                state = opponents_turn(a, links["token"])
-                assert state["turn"] != state["you"] and not state["can_claim"] and state["claim_at"] is None
-                assert state["players"][state["turn"]]["joined"] is False
+                state = hello(a, links["token"])  # the match waits for him: nothing to play, nothing to claim
+                other = "black" if state["you"] == "white" else "white"
+                assert state["waiting"] and not state["can_claim"] and state["claim_at"] is None
+                assert state["players"][other]["joined"] is False
                 assert state["players"][state["you"]]["joined"] is True
                 a.send_json({"type": "claim", "seq": state["seq"]})
                 assert until(a, lambda m: m["type"] == "error")["code"] == "not-absent"

@@ -8,7 +8,7 @@ from typing import Any
 
 from app_client import make_client
 from starlette.testclient import TestClient
-from test_server_app import hello, is_state, new_match, token_of, until
+from test_server_app import hello, hello_both, is_state, new_match, token_of, until
 
 from tavli import Dice, Position
 from tavli.bots.neural import NeuralBot
@@ -38,7 +38,7 @@ def test_a_friend_declines_then_accepts_a_resignation(client: TestClient, db: Pa
     links = new_match(client, opponent="friend", length=3, games="portes", seat="white", clock="none")
     mid = links["match"]
     with client.websocket_connect(f"/ws/{mid}") as a, client.websocket_connect(f"/ws/{mid}") as b:
-        sa, sb = hello(a, links["token"]), hello(b, token_of(links["friend"]))
+        sa, sb = hello_both(a, links["token"], b, token_of(links["friend"]))
         mover, other, s = (a, b, sa) if sa["can_roll"] else (b, a, sb)
         you = s["you"]
         assert s["can_resign"] and not (sb if s is sa else sa)["can_resign"]
@@ -75,7 +75,7 @@ def test_a_pending_offer_survives_a_restart(db: Path) -> None:
         links = new_match(client, opponent="friend", length=3, games="plakoto", seat="white", clock="none")
         mid = links["match"]
         with client.websocket_connect(f"/ws/{mid}") as a, client.websocket_connect(f"/ws/{mid}") as b:
-            sa, sb = hello(a, links["token"]), hello(b, token_of(links["friend"]))
+            sa, sb = hello_both(a, links["token"], b, token_of(links["friend"]))
             mover, s = (a, sa) if sa["can_roll"] else (b, sb)
             mover.send_json({"type": "resign", "seq": s["seq"], "points": 1})
             offered = until(mover, lambda m: is_state(m) and m["offer"] is not None)

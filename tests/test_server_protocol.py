@@ -143,6 +143,8 @@ def test_random_messages_never_corrupt_a_match(server: tuple[TestClient, Path], 
         for ws, token in zip(socks, tokens, strict=True):
             ws.send_json({"type": "hello", "token": token})
             states.append(receive_until(ws, ("state",)))
+        while states[0]["waiting"]:  # the first seat's state once the second has come
+            states[0] = receive_until(a, ("state",))
         # send the random messages from the seat on turn or the other one
         on_turn = 0 if states[0]["can_roll"] else 1
         ws = socks[on_turn if mover else 1 - on_turn]
@@ -169,3 +171,60 @@ def test_random_messages_never_corrupt_a_match(server: tuple[TestClient, Path], 
     assert live["seq"] <= 2 + 2 * len(texts)
     for key in ("seq", "game", "score", "dice", "turn", "games"):
         assert replayed[key] == live[key], key
+
+
+def _surrogate_text() -> st.SearchStrategy[str]:
+    """A message with a lone UTF-16 surrogate escaped in one of its strings (never sendable back)."""
+    escape = st.integers(0xD800, 0xDFFF).map(lambda c: f"\\u{c:04x}")
+    field = st.sampled_from(['{"type": "ping", "id": "%s"}', '{"type": "hello", "token": "%s"}',
+                             '{"type": "hello", "token": "t", "name": "a%sb"}', '{"type": "%s"}',
+                             '{"type": "play", "seq": 0, "play": "13/7%s"}', '{"%s": 1, "type": "ping"}'])
+    return st.tuples(field, escape).map(lambda fe: fe[0] % fe[1])
+
+
+def _nested(depth: int, kind: str) -> str:
+    inner = '{"type": "ping"}'
+    return ("[" * depth + inner + "]" * depth) if kind == "list" else ('{"a": ' * depth + inner + "}" * depth)
+
+
+_HUGE = st.sampled_from(["1e400", "-1e999", "9" * 300, "-" + "9" * 40, "1" + "0" * 25, "1e-400",
+                         "0." + "0" * 500 + "1"])
+hostile = st.one_of(
+    _surrogate_text().map(str.encode),
+    st.binary(min_size=1, max_size=200).filter(lambda b: not _is_utf8(b)),  # invalid UTF-8 in a binary frame
+    st.tuples(st.integers(100, 1500), st.sampled_from(["list", "object"])).map(lambda dk: _nested(*dk).encode()),
+    st.tuples(st.sampled_from(['{"type": "roll", "seq": %s}', '{"type": "ping", "id": %s}',
+                               '{"type": "resign", "seq": 0, "points": %s}', '{"type": "hello", "token": %s}']),
+              _HUGE).map(lambda fh: (fh[0] % fh[1]).encode()),
+)
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+@given(st.lists(hostile, min_size=1, max_size=6))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_hostile_frames_get_one_line_errors_and_keep_the_connection(server: tuple[TestClient, Path],
+                                                                     frames: list[bytes]) -> None:
+    """Lone surrogates, invalid UTF-8, deeply nested JSON and numbers no double holds: each is
+    answered with a one-line ``bad-message`` (or ``too-large``) error, and the socket goes on."""
+    client, _ = server
+    links = client.post("/api/matches", json={"opponent": "friend", "games": "portes"}).json()
+    with client.websocket_connect(f"/ws/{links['match']}") as ws:
+        ws.send_json({"type": "hello", "token": links["token"]})
+        receive_until(ws, ("state",))
+        for frame in frames:
+            if _is_utf8(frame):
+                ws.send_text(frame.decode())
+            else:
+                ws.send_bytes(frame)
+            error = receive_until(ws, ("error", "pong"))
+            assert error["type"] == "error", frame[:60]
+            assert error["code"] in ("bad-message", "too-large") and "\n" not in error["message"], frame[:60]
+            ws.send_json({"type": "ping", "id": "still"})  # the connection is kept
+            assert receive_until(ws, ("pong",)) == {"type": "pong", "id": "still"}

@@ -25,7 +25,7 @@ from tavli.server.limits import MAX_FILE_BYTES
 from tavli.server.review import REVIEW_DEPTH, MatchFileError, read_match_file, review_json
 from tavli.study.analysis import evaluate_decision
 from tavli.variants import BLACK, WHITE
-from tests.test_server_app import hello, is_state, new_match, token_of, until
+from tests.test_server_app import hello, hello_both, is_state, new_match, token_of, until
 
 Message = dict[str, Any]
 
@@ -114,7 +114,7 @@ def test_a_match_going_on_shows_its_players_the_finished_games_only(client: Test
     assert client.get("/api/matches/nope/analysis").status_code == 404
     assert client.get("/api/matches/a.b/analysis").status_code == 404
     with client.websocket_connect(f"/ws/{mid}") as white, client.websocket_connect(f"/ws/{mid}") as black:
-        w, b = hello(white, tokens["white"]), hello(black, tokens["black"])
+        w, b = hello_both(white, tokens["white"], black, tokens["black"])
         for _ in range(4):  # a few turns, whoever is to act
             ws, state = (white, w) if (w["can_roll"] or w["can_play"]) else (black, b)
             if state["can_roll"]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,8 @@ def test_two_servers_on_one_database_cannot_both_act(kind: str, tmp_path: Path) 
         assert a is not None and b is not None
         assert a.match.records[0].opening_rolls == b.match.records[0].opening_rolls  # one seed for both
         mover = "white" if a.match.turn.name == "WHITE" else "black"
+        # both players have come (their pages' hello): the first game may begin
+        await stores[0].set_presence(mid, ["white", "black"], time.time() + 30)
         await one.act(mid, mover, "roll", 0)
         with pytest.raises(ActionError) as refused:  # the second server's cache is behind: refused
             await two.act(mid, mover, "roll", 0)

@@ -562,6 +562,10 @@ def test_an_open_match_is_taken_from_the_start_page(browser: Browser, shared_ser
         start_match(creator, shared_server.url, "anyone", length="3", games="tavli")
         mine = state(creator)
         assert mine["players"][mine["you"]]["name"] == "Eleni"
+        # the waiting room: nothing rolled until someone takes the seat, the invitation on the board
+        assert mine["waiting"] and not mine["can_roll"]
+        expect(creator.locator("[data-testid=waiting-text]")).to_contain_text("Anyone on this server")
+        expect(creator.locator("[data-testid=invite]")).to_be_visible()
         expect(creator.locator("[data-testid=share-open]")).to_be_visible()
         expect(creator.locator("[data-testid=share-friend]")).to_be_hidden()
         seat = "White" if mine["you"] == "black" else "Black"
@@ -584,6 +588,8 @@ def test_an_open_match_is_taken_from_the_start_page(browser: Browser, shared_ser
         creator.wait_for_function(f"window.tavliState.players.{seat.lower()}.connected")
         expect(creator.locator(f"#player-{seat.lower()} .name")).to_contain_text("Νίκος · connected")
         expect(creator.locator("[data-testid=share-open]")).to_be_hidden()  # someone came
+        creator.wait_for_function("!window.tavliState.waiting")
+        expect(creator.locator("[data-testid=waiting]")).to_be_hidden()
         back.reload()
         expect(back.locator("[data-testid=open-none]")).to_be_visible()
     finally:

@@ -18,7 +18,7 @@ from tavli.server.view import WHY
 STATIC = Path(__file__).resolve().parent.parent / "tavli" / "server" / "static"
 ENTRY = re.compile(r'^ {4}"?([\w-]+)"?: (".*"),?$')
 ERROR_CODES = ("bad-message", "too-large", "rate-limited", "not-joined", "bad-token", "not-your-turn",
-               "spectator", "illegal", "match-over", "not-absent", "offer-pending", "no-offer")
+               "spectator", "illegal", "match-over", "not-absent", "offer-pending", "no-offer", "waiting")
 
 
 def read_strings(source: str) -> dict[str, dict[str, str]]:
@@ -51,7 +51,7 @@ def test_every_string_has_both_languages(strings: dict[str, dict[str, str]]) -> 
 def test_every_key_the_pages_use_is_defined(strings: dict[str, dict[str, str]]) -> None:
     used: set[str] = set()
     for path in STATIC.glob("*.html"):
-        used |= set(re.findall(r'data-i18n(?:-placeholder)?="([^"]+)"', path.read_text(encoding="utf-8")))
+        used |= set(re.findall(r'data-i18n(?:-placeholder|-label)?="([^"]+)"', path.read_text(encoding="utf-8")))
     for path in STATIC.glob("*.js"):
         used |= set(re.findall(r'\bt\("([^"]+)"', path.read_text(encoding="utf-8")))
     assert used - set(strings["en"]) == set(), "strings used but not defined"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,6 +106,14 @@ class LiveMatch:
     def bot_level(self, color: Color) -> str | None:
         kind = self.kind(color)
         return kind.split(":", 1)[1] if kind.startswith("bot:") else None
+
+    def awaits(self, joined: Collection[str]) -> bool:
+        """Whether a match between people has not begun and one of its seats (not in ``joined``)
+        has never come: it rolls off only once both players are there, so that nobody is told
+        "your turn" by a board his opponent has not seen yet. A match against a bot never waits:
+        the bot is always there, and its player is, whenever he acts."""
+        people = [name for name, color in SEATS.items() if self.bot_level(color) is None]
+        return self.seq == 0 and len(people) == 2 and any(name not in joined for name in people)
 
 
 def replay(row: MatchRow, seeds: list[bytes], rows: list[ActionRow]) -> LiveMatch:

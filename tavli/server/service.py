@@ -294,6 +294,9 @@ class MatchService:
                                       seconds=self.claim_after)
                 await self._commit(live, role, "claim", {})
             else:
+                if live.seq == 0 and live.awaits({role, *await self.store.presence_of(live.row.id)}):
+                    raise ActionError("waiting", "your opponent has not come yet: the game starts "
+                                                 "when both players are here")
                 if match.turn != color:
                     raise ActionError("not-your-turn", "it is your opponent's turn")
                 if kind == "roll":

@@ -62,13 +62,15 @@ def seat_state(live: LiveMatch, you: str, *, steps: bool, connected: dict[str, b
     """The part of the ``state`` message that depends on who looks (and who is connected).
 
     ``joined`` names the seats that have come to the match at least once; a seat connected
-    now has too.
+    now has too. Until both people's seats have (``LiveMatch.awaits``), nobody is on turn:
+    ``waiting`` is true and nothing can be rolled.
     """
     match = live.match
-    on_turn = you == ("white" if match.turn == WHITE else "black") and not match.is_over
+    waiting = live.awaits({name for name in ("white", "black") if connected.get(name, False) or name in joined})
+    on_turn = you == ("white" if match.turn == WHITE else "black") and not match.is_over and not waiting
     legal = match.legal_plays() if on_turn and match.dice is not None else None
     state: dict[str, Any] = {
-        "you": you,
+        "you": you, "waiting": waiting,
         "players": {name: {"kind": "bot" if live.bot_level(color) else "human",
                            "level": live.bot_level(color), "connected": connected.get(name, False),
                            "joined": connected.get(name, False) or name in joined,

@@ -34,6 +34,7 @@ export class BoardView {
     this.G = LANDSCAPE;
     this.viewer = "white";
     this.blackNumbers = [];
+    this.mirror = false;  // the viewer's home on the left (a board setting): the board drawn mirrored
   }
 
   /** Clear the board for a new drawing, upright on phones. */
@@ -48,7 +49,10 @@ export class BoardView {
   }
 
   /** Screen coordinates of the board point (a, c). */
-  xy(a, c) { return this.G === PORTRAIT ? [this.G.C - c, a] : [a, c]; }
+  xy(a, c) {
+    const along = this.mirror ? this.G.A - a : a;  // mirrored along the board, the numbers still upright
+    return this.G === PORTRAIT ? [this.G.C - c, along] : [along, c];
+  }
 
   /** An SVG rect spanning a0..a1 along and c0..c1 across. */
   rectAC(a0, c0, a1, c1, attrs, parent) {

@@ -11,6 +11,7 @@ import { language, languageSwitch, num, sayable, t, translatePage } from "/stati
 const $ = (id) => document.getElementById(id);
 const view = new BoardView($("board"));
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+const sideways = window.matchMedia("(max-height: 500px) and (orientation: landscape)");  // tavli.css's phone held sideways
 
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
 $("download-record").href = `/api/matches/${encodeURIComponent(matchId)}/record`;
@@ -40,6 +41,28 @@ let hint = null;           // the coach's last answer for this turn: {seq, plays
 let tutorPlay = null;      // a play waiting for the tutor's check before it is sent
 let chances = null;        // the last chances of winning the match from the server
 let chancesAsked = null;   // what this connection last asked the server: true, false or null (nothing yet)
+let wasMyTurn = false;
+let autoPlayed = -1;       // the state whose only play was made by itself (once)     // the last state was the player's to act on: a new turn is signalled once
+
+// -- board settings, kept in this browser ---------------------------------------------------------
+const SETTINGS = {  // element id: [localStorage key, default]
+  "set-home": ["tavli:home", "right"],
+  "set-numbers": ["tavli:numbers", "1"],
+  "set-auto-confirm": ["tavli:auto-confirm", "0"],
+  "set-auto-bearoff": ["tavli:auto-bearoff", "0"],
+  "set-speed": ["tavli:speed", "1"],
+};
+function setting(id) {
+  const [key, fallback] = SETTINGS[id];
+  return localStorage.getItem(key) ?? fallback;
+}
+function showSettings() {
+  for (const id of Object.keys(SETTINGS)) {
+    const box = $(id);
+    if (box.type === "checkbox") box.checked = setting(id) === "1";
+    else box.value = setting(id);
+  }
+}
 
 // -- connection ---------------------------------------------------------------------------------
 function connect(conn) {
@@ -175,6 +198,7 @@ function receive(next) {
   }
   askChances();
   render();
+  autoBearOff();
   if (state.can_roll && $("auto-roll").checked && autoRollSent !== state.seq && reviewing === null) {
     autoRollSent = state.seq;
     setTimeout(() => { if (state.can_roll && state.seq === autoRollSent) roll(); }, 350);
@@ -249,7 +273,7 @@ function receiveHint(msg) {
 }
 
 function renderHint() {
-  const show = hint !== null && hint.seq === state.seq && state.can_play;
+  const show = hint !== null && hint.seq === state.seq && state.can_play && reviewing === null;
   $("hints-card").hidden = !show;
   if (!show) return;
   $("hints-title").textContent = t("hintTitle", { dice: hint.dice.split("-").map(Number).sort((a, b) => b - a).join("-") });
@@ -321,7 +345,9 @@ function render() {
   document.body.classList.toggle("portrait", portrait);
   const shown = reviewing !== null ? state.games[reviewing] : null;
   const game = shown && shown.final ? shown.final : state.game;
+  view.mirror = setting("set-home") === "left";
   view.reset(portrait, viewer(), game.black_numbers);  // the finished game's numbering, whatever comes next
+  $("board").classList.toggle("no-numbers", setting("set-numbers") !== "1");
   const live = game === state.game;
   const model = boardModel(game);
   const selected = input.selected;
@@ -369,7 +395,8 @@ function drawDice() {
 function animate(tops) {
   const steps = animateSteps;
   animateSteps = [];
-  if (reducedMotion.matches || !steps.length) return;
+  const speed = Number(setting("set-speed"));
+  if (reducedMotion.matches || !steps.length || !(speed > 0)) return;
   steps.forEach(([from, to, color], i) => {
     const node = to === 0 ? tops[`off-${color}`] : tops[to];
     if (!node || from === undefined) return;
@@ -378,7 +405,7 @@ function animate(tops) {
     const box = node.getBBox();
     const dx = fx - (box.x + box.width / 2), dy = fy - (box.y + box.height / 2);
     node.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
-      { duration: 220, delay: i * 180, easing: "ease-out", fill: "backwards" });
+      { duration: 220 * speed, delay: i * 180 * speed, easing: "ease-out", fill: "backwards" });
   });
 }
 
@@ -464,10 +491,11 @@ function renderPanel() {
     if (p.kind === "bot") row.querySelector(".name").textContent = `${colorName(color)} · ${botName(p.level)}`;
     else row.querySelector(".name").replaceChildren(`${colorName(color)} · `, ...who,
       ` · ${p.connected ? t("connected") : p.joined ? t("away") : t("notJoined")}`);
-    row.classList.toggle("on-turn", s.turn === color && !s.over && game === s.game);
+    row.classList.toggle("on-turn", s.turn === color && !s.over && !s.waiting && game === s.game);
     $(`pips-${color}`).textContent = `${game.pips[color]} ${t("pips")}`;
   }
-  $("opening").textContent = game.finished ? resultText(game.finished) : openingText(s.game, s.game.index);
+  // no roll-off to show before both players are here
+  $("opening").textContent = game.finished ? resultText(game.finished) : s.waiting ? "" : openingText(s.game, s.game.index);
   const list = $("moves");
   list.innerHTML = "";
   for (const m of game.moves) {
@@ -496,7 +524,7 @@ function renderPanel() {
   renderHint();
   $("confirm").hidden = !(s.can_play && complete !== null) || myOffer || frozen;
   $("typed").hidden = !s.can_play || !!myOffer || frozen;
-  $("resign").hidden = s.you === "spectator" || s.over || frozen;
+  $("resign").hidden = s.you === "spectator" || s.over || frozen || s.waiting;
   $("match-summary").hidden = !(s.over && matchOverClosed);  // the summary, a click away after "See the board"
   if (s.over) $("resign-confirm").hidden = true;
   $("resign").disabled = !!s.offer;
@@ -511,8 +539,11 @@ function renderPanel() {
   if (theirOffer) $("offer-text").textContent = t("offerResign", {
     who: colorName(s.offer.from), points: s.offer.points, pts: s.offer.points === 1 ? t("point") : t("pointsWord") });
 
+  renderWaiting();
+  signalTurn();
   let status;
-  if (s.over) status = s.you === "spectator" || hotSeat ? t("matchOver", { who: colorName(s.winner), w: s.score.white, b: s.score.black }) : (s.winner === s.you ? t("youWin") : t("youLose"));
+  if (s.waiting) status = s.you === "spectator" ? t("waitingBoth") : t("waitingTitle");
+  else if (s.over) status = s.you === "spectator" || hotSeat ? t("matchOver", { who: colorName(s.winner), w: s.score.white, b: s.score.black }) : (s.winner === s.you ? t("youWin") : t("youLose"));
   else if (frozen) status = resultText(s.games[reviewing]);
   else if (myOffer) status = t("offerWaiting");
   else if (theirOffer) status = t("offerToAnswer");
@@ -527,12 +558,13 @@ function renderPanel() {
     status = lastOne && lastOne.color === s.you && !lastOne.play ? `${t("passed", { dice: lastOne.dice.join("-") })} · ` : "";
     status += who.kind === "bot" ? t("thinking", { who: colorName(s.turn) }) : t("waiting", { who: colorName(s.turn) });
   }
-  setStatus(status);
-
-  // the roll-off, in one line on the board while the game has no move yet
+  // the roll-off, in one line on the board while the game has no move yet; on a phone held
+  // sideways the board has no free line, and the status beside it says it first
   const banner = $("banner");
-  banner.hidden = frozen || s.over || s.game.moves.length > 0 || !!s.dice && s.can_play;
-  if (!banner.hidden) banner.textContent = openingText(s.game, s.game.index);
+  const opening = !(frozen || s.over || s.waiting || s.game.moves.length > 0 || !!s.dice && s.can_play);
+  banner.hidden = !opening || sideways.matches;
+  if (opening) banner.textContent = openingText(s.game, s.game.index);
+  setStatus(opening && sideways.matches ? `${banner.textContent} · ${status}` : status);
 
   const links = JSON.parse(localStorage.getItem(`tavli:links:${matchId}`) || "null");
   $("share").hidden = !links || s.you === "spectator";
@@ -544,6 +576,65 @@ function renderPanel() {
     $("share-watch").value = location.origin + links.watch;
   }
   renderMatchOver();
+}
+
+/** The waiting room: until both players are here, the invitation to send, on the board itself. */
+function renderWaiting() {
+  const s = state;
+  const links = JSON.parse(localStorage.getItem(`tavli:links:${matchId}`) || "null");
+  $("waiting").hidden = !s.waiting || s.you === "spectator";  // a spectator reads it in the status line
+  if (!s.waiting) return;
+  const inviting = s.you !== "spectator" && links !== null && (links.friend || links.open);
+  $("waiting-text").textContent = links?.open ? t("waitingOpen") : t("waitingFriend");
+  $("invite").hidden = !inviting;
+  if (inviting && !$("invite").dataset.done) $("invite").textContent = navigator.share ? t("shareInvite") : t("copyInvite");
+}
+
+/** The link that invites the opponent: the friend's seat, or the start page where the open seat is listed. */
+function inviteLink() {
+  const links = JSON.parse(localStorage.getItem(`tavli:links:${matchId}`) || "null");
+  return links?.friend ? location.origin + links.friend : `${location.origin}/`;
+}
+
+async function invite() {
+  const url = inviteLink();
+  if (navigator.share) {  // the phone's share sheet: a message, a chat, whatever the friend reads
+    try { await navigator.share({ title: t("title"), text: t("inviteText"), url }); return; } catch { /* closed: copy instead */ }
+  }
+  try { await navigator.clipboard.writeText(url); } catch { /* no clipboard: the link shows in the Invite card */ }
+  const button = $("invite");
+  button.dataset.done = "1";
+  button.textContent = t("copied");
+  setTimeout(() => { delete button.dataset.done; renderWaiting(); }, 1500);
+}
+
+// -- the turn signal: the tab's title and icon, a sound, a notification -------------------------
+const ICON = (fill, ring) => "data:image/svg+xml," + encodeURIComponent(
+  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="${fill}"`
+  + `${ring ? ` stroke="${ring}" stroke-width="1.6"` : ""}/></svg>`);
+const QUIET_ICON = ICON("#7a4a23", null), TURN_ICON = ICON("#2f7a3e", "#d9a521");
+
+/** Whether the state asks something of the player here: his roll or move, or an answer. */
+function myTurn(s) {
+  if (s.you === "spectator" || s.over || s.waiting) return false;
+  return s.can_roll || s.can_play || (!!s.offer && s.offer.from !== s.you);
+}
+
+/** The title ("● Your turn — Tavli") and the icon say it in the tab bar; a new turn also sounds
+ * and, where the player allowed it and looks elsewhere, notifies. */
+function signalTurn() {
+  const mine = myTurn(state);
+  document.title = mine ? t("titleTurn", { title: t("title") }) : t("title");
+  const icon = document.querySelector("link[rel=icon]");
+  if (icon) icon.href = mine ? TURN_ICON : QUIET_ICON;
+  if (mine && !wasMyTurn && connectedOnce && !hotSeat) {
+    sound("turn");
+    if ($("notify").checked && document.hidden && window.Notification?.permission === "granted") {
+      try { new Notification(t("titleTurn", { title: t("title") }), { body: t("notifyBody"), tag: `tavli-${matchId}` }); }
+      catch { /* a browser that notifies only from a service worker */ }
+    }
+  }
+  wasMyTurn = mine;
 }
 
 function dot(color) {
@@ -652,11 +743,11 @@ function sound(kind) {
   try {
     audio = audio || new AudioContext();
     const now = audio.currentTime;
-    const clicks = kind === "dice" ? [0, 0.05, 0.11, 0.16] : [0];
+    const clicks = kind === "dice" ? [0, 0.05, 0.11, 0.16] : kind === "turn" ? [0, 0.12] : [0];
     for (const at of clicks) {
       const osc = audio.createOscillator(), gain = audio.createGain();
       osc.type = "triangle";
-      osc.frequency.value = kind === "dice" ? 900 + Math.random() * 500 : 320;
+      osc.frequency.value = kind === "dice" ? 900 + Math.random() * 500 : kind === "turn" ? 660 : 320;
       gain.gain.setValueAtTime(0.25, now + at);
       gain.gain.exponentialRampToValueAtTime(0.001, now + at + 0.07);
       osc.connect(gain).connect(audio.destination);
@@ -671,12 +762,51 @@ input.listen($("board"), () => state && state.can_play && reviewing === null, (s
   if (!step) { render(); return; }
   animateSteps.push([step[0], step[1], state.turn]);
   sound("move");
+  if (setting("set-auto-confirm") === "1") finishForcedSteps();
   render();
+  if (setting("set-auto-confirm") === "1" && input.play() !== null && input.nextSteps().length === 0) confirmMove();
 });
+
+/** Auto-confirm: the steps left that have one order only are made here, as the player would. */
+function finishForcedSteps() {
+  for (let guard = 0; guard < 4 && input.play() === null; guard++) {
+    const next = input.nextSteps();
+    if (next.length !== 1) return;
+    input.step(next[0][0], next[0][1]);
+    animateSteps.push([next[0][0], next[0][1], state.turn]);
+  }
+}
+
+/** Auto bear-off: when the roll leaves one play only and it bears off, it is made at once. */
+function autoBearOff() {
+  if (setting("set-auto-bearoff") !== "1" || !state.can_play || reviewing !== null || input.made.length) return;
+  const plays = state.legal?.plays || [];
+  if (plays.length !== 1 || !/off/.test(plays[0]) || autoPlayed === state.seq) return;
+  autoPlayed = state.seq;
+  submitPlay(plays[0]);
+}
 
 $("roll").addEventListener("click", roll);
 $("hint").addEventListener("click", askHint);
-$("hint").setAttribute("aria-label", t("hint"));
+$("hints-close").addEventListener("click", () => { hint = null; renderHint(); });
+$("invite").addEventListener("click", invite);
+for (const id of Object.keys(SETTINGS)) {
+  $(id).addEventListener("change", () => {
+    const box = $(id);
+    localStorage.setItem(SETTINGS[id][0], box.type === "checkbox" ? (box.checked ? "1" : "0") : box.value);
+    render();
+  });
+}
+showSettings();
+$("notify-label").hidden = !("Notification" in window);
+$("notify").checked = localStorage.getItem("tavli:notify") === "1";
+$("notify").addEventListener("change", async () => {
+  if ($("notify").checked && window.Notification && Notification.permission === "default") {
+    await Notification.requestPermission();
+  }
+  if ($("notify").checked && window.Notification?.permission === "denied") $("notify").checked = false;
+  localStorage.setItem("tavli:notify", $("notify").checked ? "1" : "0");
+});
 $("tutor-play").addEventListener("click", () => {
   $("tutor-panel").hidden = true;
   if (state.can_play) send({ type: "play", seq: state.seq, play: $("tutor-panel").dataset.play });

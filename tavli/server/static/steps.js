@@ -11,6 +11,44 @@ function pointAt(event) {
   return group ? Number(group.dataset.point) : null;
 }
 
+/** A checker of point `from` carried under the pointer: a copy of the stack's top checker follows
+ * it (the copy lets events through, so that the release finds the point beneath), the checker
+ * itself greyed where it stood until the drop. */
+function startDrag(svg, from, event) {
+  const stack = svg.querySelector(`[data-point="${from}"]`);
+  const checkers = stack ? stack.querySelectorAll("[data-checker]") : [];
+  const top = checkers[checkers.length - 1];
+  if (!top) return null;
+  if (event.pointerId !== undefined && svg.setPointerCapture) {
+    try { svg.setPointerCapture(event.pointerId); } catch { /* a synthetic event: no capture */ }
+  }
+  const box = top.getBBox();
+  const centre = [box.x + box.width / 2, box.y + box.height / 2];
+  const ghost = top.cloneNode(true);
+  ghost.classList.add("drag-ghost");
+  ghost.setAttribute("data-testid", "drag-ghost");
+  ghost.removeAttribute("data-checker");
+  let moved = false;
+  const toSvg = (e) => {
+    const m = svg.getScreenCTM();
+    if (!m) return centre;
+    const pt = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
+    return [pt.x, pt.y];
+  };
+  return {
+    follow(e) {
+      const [x, y] = toSvg(e);
+      if (!moved && Math.hypot(x - centre[0], y - centre[1]) < 4) return;  // a click, not a drag yet
+      moved = true;
+      const node = svg.querySelector(`[data-point="${from}"] [data-checker]:last-of-type`);
+      if (node) node.classList.add("lifted");
+      if (!ghost.isConnected) svg.append(ghost);  // a redraw meanwhile: on top again
+      ghost.setAttribute("transform", `translate(${x - centre[0]} ${y - centre[1]})`);
+    },
+    drop() { ghost.remove(); },
+  };
+}
+
 export class StepInput {
   /** `legal()` gives the legal plays now ({plays, tree}), or null while there is nothing to play. */
   constructor(legal) {
@@ -21,8 +59,9 @@ export class StepInput {
   }
 
   /** Take steps from clicks and drags on `svg` (a BoardView's) while `enabled()`: a press on a
-   * checker that can move picks it up, a press on a point it can reach, or a drag's release there,
-   * makes the step. `changed(step)` follows each press: the step made, or null. */
+   * checker that can move picks it up and, held, drags it under the pointer or the finger; a press
+   * on a point it can reach, or a drag's release there, makes the step. `changed(step)` follows each
+   * press: the step made, or null. */
   listen(svg, enabled, changed) {
     svg.addEventListener("pointerdown", (event) => {
       for (const a of document.getAnimations()) a.finish();  // a click skips the animations
@@ -36,15 +75,21 @@ export class StepInput {
       }
       this.selected = this.sources().has(p) ? p : null;
       this.dragFrom = this.selected;
-      changed(null);
+      changed(null);  // redraws the board: the checker to drag is the new drawing's
+      if (this.dragFrom !== null) this.drag = startDrag(svg, this.dragFrom, event);
     });
-    svg.addEventListener("pointerup", (event) => {
+    svg.addEventListener("pointermove", (event) => { if (this.drag) this.drag.follow(event); });
+    const release = (event) => {
       const from = this.dragFrom;
       this.dragFrom = null;
-      if (from === null || !enabled()) return;
+      this.drag?.drop();
+      this.drag = null;
+      if (from === null || !enabled() || event.type === "pointercancel") return;
       const p = pointAt(event);
       if (p !== null && p !== from && this.step(from, p)) changed([from, p]);
-    });
+    };
+    svg.addEventListener("pointerup", release);
+    svg.addEventListener("pointercancel", release);
   }
 
   clear() {
