@@ -185,7 +185,8 @@ def test_a_match_between_people_waits_for_both_players(client: TestClient) -> No
             with client.websocket_connect(f"/ws/{mid}") as b:
                 sb = hello(b, second)
                 sa = until(a, lambda m: is_state(m) and not m["waiting"])
-                assert not sb["waiting"] and sa["seq"] == sb["seq"] == 0
+                # nothing rolled while waiting; the only action is the clocks' start, as both are here
+                assert not sb["waiting"] and sa["seq"] == sb["seq"] == 1 and sa["clock"]["started"]
                 assert sa["can_roll"] != sb["can_roll"]
         with client.websocket_connect(f"/ws/{mid}") as a:  # once begun, an absence is no wait
             assert not hello(a, links["token"])["waiting"]

@@ -5,6 +5,7 @@ names in the page's language."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -17,6 +18,7 @@ if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
     pytest.skip("TAVLI_SKIP_BROWSER=1", allow_module_level=True)
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from serve_process import Server
 
 from tests.test_web_browser import PROPER_NAMES, inside, start_match, state, wait_for_my_turn_or_end
@@ -367,12 +369,16 @@ def test_board_settings_are_kept_in_the_browser(browser: Browser, shared_server:
         # auto-confirm: the last step of the play sends it, no Confirm to press
         s = my_move(page)
         page.select_option("[data-testid=set-speed]", "0")
+        moved = f"window.tavliState.seq > {s['seq']}"
         for _ in range(4):
-            if page.evaluate("window.tavliState.seq") != s["seq"]:
+            # a step may finish the play by itself (the rest forced): wait for a source or the play sent
+            page.wait_for_function(f"{moved} || document.querySelector('.point.source') !== null")
+            if page.evaluate(moved):
                 break
-            page.locator(".point.source").first.click()
-            page.locator(".point.target").first.click()
-        page.wait_for_function(f"window.tavliState.seq > {s['seq']}")
+            with contextlib.suppress(PlaywrightTimeout):  # the play went meanwhile: seen at the top
+                page.locator(".point.source").first.click(timeout=5000)
+                page.locator(".point.target").first.click(timeout=5000)
+        page.wait_for_function(moved)
     finally:
         ctx.close()
 
