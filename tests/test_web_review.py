@@ -318,3 +318,25 @@ def test_a_match_file_is_reviewed(browser: Browser, shared_server: Server, tmp_p
             assert errors == []
         finally:
             ctx.close()
+
+
+@pytest.mark.slow
+def test_stepping_on_a_phone_keeps_the_board_in_view(browser: Browser, shared_server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = ctx.new_page()
+        mid = played_match(page, shared_server.url, games="portes")
+        page.goto(f"{shared_server.url}/match/{mid}/review")
+        page.wait_for_function("window.tavliReview && window.tavliReview.status === 'done'", timeout=90_000)
+        page.evaluate("window.scrollTo(0, 0)")
+        for _ in range(6):  # the buttons under the board: the page stays where it is
+            page.click("[data-testid=forward]")
+        assert page.evaluate("window.scrollY") == 0
+        expect(page.locator("[data-testid=board]")).to_be_in_viewport()
+        moves = page.locator("[data-testid=moves] li")
+        moves.nth(moves.count() - 1).scroll_into_view_if_needed()
+        expect(page.locator("[data-testid=board]")).not_to_be_in_viewport()
+        moves.nth(moves.count() - 1).click()  # a move chosen below the board: the board comes back
+        expect(page.locator("[data-testid=board]")).to_be_in_viewport()
+    finally:
+        ctx.close()

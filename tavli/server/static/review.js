@@ -204,8 +204,15 @@ function renderChart(g, k) {
   svg.onclick = (event) => {
     const box = svg.getBoundingClientRect();
     const i = Math.round(((event.clientX - box.left) / box.width * W - pad) / (W - 2 * pad) * decisions.length) - 1;
-    go(frames.findIndex((f) => f.game === g && f.k === Math.max(-1, Math.min(decisions.length - 1, i))));
+    goToBoard(frames.findIndex((f) => f.game === g && f.k === Math.max(-1, Math.min(decisions.length - 1, i))));
   };
+}
+
+/** Go to a decision chosen below the board (a move, a mark on the chart): on a screen where the
+ * board is above the lists, bring it back into view to show the position. */
+function goToBoard(index) {
+  go(index);
+  if (window.matchMedia("(max-width: 800px)").matches) $("board-area").scrollIntoView({ block: "start" });
 }
 
 function renderMoves(g, k) {
@@ -226,9 +233,10 @@ function renderMoves(g, k) {
     li.className = `${d.player} ${d.skill}${i === k ? " now" : ""}`;
     li.dataset.skill = d.skill;
     li.textContent = `${colorName(d.player)} ${diceText(d)}: ${stepsText(d.steps, d.player, d.board)}${d.skill ? ` (${t(`mark-${d.skill}`)})` : ""}`;
-    li.addEventListener("click", () => go(frames.findIndex((f) => f.game === g && f.k === i)));
+    li.addEventListener("click", () => goToBoard(frames.findIndex((f) => f.game === g && f.k === i)));
     list.append(li);
-    if (i === k) requestAnimationFrame(() => li.scrollIntoView({ block: "nearest" }));
+    // the list scrolls within itself: scrolling the page would take the board away at each step
+    if (i === k) requestAnimationFrame(() => { list.scrollTop = li.offsetTop - list.offsetTop - list.clientHeight / 2; });
   });
 }
 
