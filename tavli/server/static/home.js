@@ -52,6 +52,7 @@ function request() {
     prime_limits: $("prime-limits").checked,
     prime_in_opponent_start: $("prime-in-start").checked,
     coach: $("coach").checked,
+    ...(!$("clock-label").hidden ? { clock: $("clock").value } : {}),
   };
 }
 
@@ -91,6 +92,9 @@ let coachChosen = false;
 $("coach").addEventListener("change", () => { coachChosen = true; });
 $("opponent").addEventListener("change", () => { if (!coachChosen) $("coach").checked = !["friend", "here", "anyone"].includes($("opponent").value); });
 $("opponent").addEventListener("change", showRated);
+// a clock between people (the café's by default); a bot needs none
+$("opponent").addEventListener("change", showClock);
+function showClock() { $("clock-label").hidden = !["friend", "here", "anyone"].includes($("opponent").value); }
 
 /** A rated match is one between two people with accounts: the choice shows only where it can be made. */
 function showRated() {
