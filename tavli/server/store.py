@@ -62,6 +62,8 @@ CHANNEL = "tavli_actions"
 """The PostgreSQL channel on which each stored batch names its matches, ``match_id seq origin``
 (seq -1: a seat joined or left)."""
 _NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', payload) FROM unnest(CAST(:payloads AS text[])) AS payload")
+LOBBY_CHANNEL = "tavli_lobby"
+"""The PostgreSQL channel of the lobby (``tavli.server.lobby``): seeks posted and gone, pairings."""
 
 
 def token_hash(token: str) -> str:
@@ -131,6 +133,10 @@ def _unbroken(method: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
 def _consume(task: asyncio.Future[Any]) -> None:
     if not task.cancelled():
         task.exception()  # the caller that would have seen it is gone: no "never retrieved" noise
+
+
+unbroken = _unbroken
+"""``_unbroken`` for the other modules' database calls (the lobby's)."""
 
 
 class Conflict(Exception):
@@ -310,10 +316,12 @@ class Store:
         return ([bytes.fromhex(s[0]) for s in seed_rows],
                 [ActionRow(a.seq, a.seat, a.kind, json.loads(a.data), a.at) for a in action_rows])
 
-    async def listen(self, on_action: Callable[[Announcement], None]) -> bool:
+    async def listen(self, on_action: Callable[[Announcement], None],
+                     on_lobby: Callable[[str], None] | None = None) -> bool:
         """Call ``on_action`` with each announcement of another server process: actions it stored
         (with the actions themselves when they fit in one message), or a seat that joined or
-        left there (PostgreSQL's LISTEN/NOTIFY); False where the database cannot tell (SQLite)."""
+        left there (PostgreSQL's LISTEN/NOTIFY); False where the database cannot tell (SQLite).
+        ``on_lobby`` hears each payload on ``LOBBY_CHANNEL``, this process's own included."""
         if not self.notifies:
             return False
         import asyncpg  # type: ignore[import-untyped]
@@ -330,6 +338,8 @@ class Store:
                 on_action(found)
 
         await connection.add_listener(CHANNEL, heard)
+        if on_lobby is not None:
+            await connection.add_listener(LOBBY_CHANNEL, lambda _c, _p, _ch, payload: on_lobby(payload))
         self._listener = connection
         return True
 
