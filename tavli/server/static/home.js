@@ -2,6 +2,7 @@
 // or take the seat of an open match, one that anyone on this server may join; log in or sign up;
 // find the matches this browser or this account played.
 import { GAMES } from "/static/games.js";
+import { renderLobby, startLobby } from "/static/lobby.js";
 import { dateText, heldMatches, keepMine, mineOf, playerLink, sessionBar } from "/static/session.js";
 import { language, languageSwitch, sayable, t, translatePage } from "/static/strings.js";
 
@@ -234,14 +235,16 @@ const bar = sessionBar($("session"), (name) => {
   me = name;
   $("name-label").hidden = !!name;
   showRated();
+  renderLobby();
   loadMine();
   if (name && back) location.assign(back);
 });
 bar.ready.then((name) => { if (!name && asked.has("login")) bar.open("login"); });
 
 $("name").value = localStorage.getItem("tavli:name") || "";
-languageSwitch($("lang"), () => { loadLevels(); renderOpen(); renderMine(); });
+languageSwitch($("lang"), () => { loadLevels(); renderOpen(); renderMine(); renderLobby(); });
 translatePage();
 loadLevels();
 loadOpen();
 setInterval(loadOpen, 5000);
+startLobby(() => !!me);
