@@ -2,7 +2,7 @@
 "play now", which pairs people asking for the same match within a rating range that widens
 as they wait and offers a bot after ``BOT_AFTER`` seconds alone; the counts of players online
 and matches in play; and the start pages told of it all as it happens (``LobbySocket``), on
-every server process (PostgreSQL's LISTEN/NOTIFY on ``LOBBY_CHANNEL``).
+every server process (PostgreSQL's LISTEN/NOTIFY on ``Store.lobby_channel``).
 
 A person is an account, or a guest's browser (a cookie): he has one seek at most, and a
 pairing takes him once: of two accepts at once, or an accept of his seek while he accepts
@@ -38,7 +38,7 @@ from tavli.server.results import pool_of
 from tavli.server.schema import lobby_paired, lobby_people, matches, presence, ratings, seeks
 from tavli.server.seats import player_name, settings_from_request
 from tavli.server.service import MatchService
-from tavli.server.store import LOBBY_CHANNEL, Store, unbroken
+from tavli.server.store import Store, unbroken
 
 SEEK_SECONDS = 20.0
 """A seek is listed this long past its owner's last sign of life (his lobby connection keeps it)."""
@@ -315,11 +315,11 @@ class Lobby:
         if self.store.notifies:
             payload = orjson.dumps(note | {"o": self.store.origin}).decode()
             async with self.store.engine.begin() as conn:
-                await conn.execute(_NOTIFY, {"channel": LOBBY_CHANNEL, "payload": payload})
+                await conn.execute(_NOTIFY, {"channel": self.store.lobby_channel, "payload": payload})
         await self.apply(note)
 
     def heard(self, payload: str) -> None:
-        """A note of another process (``LOBBY_CHANNEL``): told to the start pages here."""
+        """A note of another process (``Store.lobby_channel``): told to the start pages here."""
         try:
             note = orjson.loads(payload)
         except orjson.JSONDecodeError:

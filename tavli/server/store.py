@@ -236,6 +236,9 @@ class Store:
             raise ValueError(f"this database needs the {exc.name} package: pip install 'tavli[postgres]'") from None
         if full.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        schema = make_url(async_url(url)).query.get("schema")
+        self.lobby_channel = f"{LOBBY_CHANNEL}_{schema}" if schema else LOBBY_CHANNEL
+        """The lobby's channel: a schema's own, so that sites sharing a database keep their lobbies apart."""
         self.notifies = full.startswith("postgresql")
         """Whether stored actions are announced to other processes (PostgreSQL NOTIFY)."""
         self._insert = postgresql_insert if self.notifies else sqlite_insert
@@ -321,12 +324,13 @@ class Store:
         """Call ``on_action`` with each announcement of another server process: actions it stored
         (with the actions themselves when they fit in one message), or a seat that joined or
         left there (PostgreSQL's LISTEN/NOTIFY); False where the database cannot tell (SQLite).
-        ``on_lobby`` hears each payload on ``LOBBY_CHANNEL``, this process's own included."""
+        ``on_lobby`` hears each payload on the lobby's channel (``lobby_channel``), this process's own included."""
         if not self.notifies:
             return False
         import asyncpg  # type: ignore[import-untyped]
 
-        url = make_url(self.url).set(drivername="postgresql")
+        # the tables' schema (``?schema=NAME``) is no connection setting: the channels are the database's
+        url = make_url(self.url).set(drivername="postgresql").difference_update_query(["schema"])
         connection = await asyncpg.connect(url.render_as_string(hide_password=False))
 
         def heard(_conn: Any, _pid: int, _channel: str, payload: str) -> None:
@@ -339,7 +343,7 @@ class Store:
 
         await connection.add_listener(CHANNEL, heard)
         if on_lobby is not None:
-            await connection.add_listener(LOBBY_CHANNEL, lambda _c, _p, _ch, payload: on_lobby(payload))
+            await connection.add_listener(self.lobby_channel, lambda _c, _p, _ch, payload: on_lobby(payload))
         self._listener = connection
         return True
 
