@@ -20,7 +20,7 @@ if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 SHOTS = Path(os.environ.get("TAVLI_LOBBY_SHOTS", "/tmp/shots-lobby"))
-SIZES = {"laptop": (1366, 768), "phone": (390, 844)}
+SIZES = {"laptop": (1366, 768), "phone": (390, 844), "landscape": (844, 390)}
 
 
 @pytest.fixture(scope="module")
@@ -51,10 +51,10 @@ def person(browser: Browser, made: list[BrowserContext], lang: str, size: str, n
 
 def shoot(page: Page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=name.startswith("board"))
 
 
-@pytest.mark.parametrize(("lang", "size"), [("en", "laptop"), ("el", "phone")])
+@pytest.mark.parametrize(("lang", "size"), [("en", "laptop"), ("el", "phone"), ("el", "landscape")])
 def test_a_seek_accepted_lands_both_on_the_board_with_clocks_running(
         server: Server, browser: Browser, contexts: list[BrowserContext], lang: str, size: str) -> None:
     a = person(browser, contexts, lang, size, "Anna")
