@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from tavli.server import lobby as lobby_module
 from tavli.server.context import context_of
 from tavli.server.lobby import GUEST_COOKIE, Person, SeekGone, nearest_bot
 
@@ -149,3 +150,15 @@ def test_an_unknown_seek_is_gone(client: TestClient, path: str) -> None:
     be(client, "max")
     answer = client.post(path, json={})
     assert answer.status_code == 409 and answer.json()["error"].startswith("no such seek")
+
+
+def test_play_now_alone_is_offered_the_nearest_bot(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lobby_module, "BOT_AFTER", 0.5)
+    be(client, "ned")
+    with client.websocket_connect("/ws/lobby") as ws:
+        until(ws, "seeks")
+        waiting = client.post("/api/play", json={"length": 1, "games": "fevga", "clock": "none"})
+        assert waiting.status_code == 202 and waiting.json()["seek"]["clock"] is None
+        offer = until(ws, "bot")  # the pairing job looks every second
+        assert offer == {"type": "bot", "seek": waiting.json()["seek"]["id"], "level": "intermediate",
+                         "rating": 1500.0}

@@ -28,6 +28,8 @@ from typing import Any
 
 import orjson
 from sqlalchemy import and_, delete, func, insert, select, text, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocket, WebSocketState
 
@@ -385,8 +387,11 @@ class Lobby:
         async with self.store.engine.begin() as conn:
             if keys:
                 await conn.execute(update(seeks).where(seeks.c.owner.in_(keys)).values(until=now + SEEK_SECONDS))
-                await conn.execute(delete(lobby_people).where(lobby_people.c.person.in_(keys)))
-                await conn.execute(insert(lobby_people), [{"person": k, "until": now + SEEK_SECONDS} for k in keys])
+                # one statement that inserts or moves on: a person may be on two processes at once
+                fresh = (postgresql_insert if self.store.notifies else sqlite_insert)(lobby_people)
+                await conn.execute(fresh.on_conflict_do_update(index_elements=[lobby_people.c.person],
+                                                               set_={"until": fresh.excluded.until}),
+                                   [{"person": k, "until": now + SEEK_SECONDS} for k in keys])
             gone = (await conn.execute(delete(seeks).where(seeks.c.until < now).returning(seeks.c.id))).all()
             await conn.execute(delete(lobby_people).where(lobby_people.c.until < now))
             online = (await conn.execute(select(func.count()).select_from(lobby_people))).scalar() or 0
