@@ -395,3 +395,43 @@ def test_the_operator_lists_resets_and_disables_accounts(tmp_path: Path) -> None
         await store.engine.dispose()
         return disabled_refused, enabled
     assert asyncio.run(check()) == (True, True)
+
+
+def test_a_seek_from_the_terminal_is_paired_and_played_with_its_clocks(shared_server: Server) -> None:
+    proc = start_tavli("join", shared_server.url, "--seek", "1", "--games", "portes", "--clock", "relaxed",
+                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       env={"COLUMNS": "100"})
+    assert proc.stdout is not None and proc.stdin is not None
+    proc.stdin.write("1\n" * 100)
+    proc.stdin.close()
+    assert "Waiting in the lobby" in proc.stdout.readline()
+    seeks: list[dict[str, Any]] = []
+    for _ in range(100):  # the terminal's seek, listed in the lobby
+        with urllib.request.urlopen(f"{shared_server.url}/api/seeks", timeout=30) as answer:
+            seeks = [s for s in json.load(answer)["seeks"] if s["quick"]]
+        if seeks:
+            break
+        time.sleep(0.1)
+    assert seeks and seeks[0]["length"] == 1 and seeks[0]["clock"] == {"delay": 15.0, "reserve": 120.0}
+    seat = shared_server.post(f"/api/seeks/{seeks[0]['id']}/accept", {}, {"Cookie": "tavli_guest=accepter"})
+    assert "Paired: match" in proc.stdout.readline()
+    with shared_server.socket(seat["match"]) as other:
+        other.send(json.dumps({"type": "hello", "token": seat["token"]}))
+        acted = -1
+        for _ in range(300):  # play until the terminal has had a turn, then resign the match
+            state = json.loads(other.recv(timeout=60))
+            if state["type"] != "state" or state["over"] or not state["clock"]["started"] or state["seq"] == acted:
+                continue
+            if state["seq"] > 6 and state["turn"] == seat["seat"]:
+                break
+            if state["turn"] == seat["seat"] and (state["can_roll"] or state["can_play"]):
+                acted = state["seq"]
+                mine = {"type": "roll", "seq": state["seq"]} if state["can_roll"] else \
+                    {"type": "play", "seq": state["seq"], "play": state["legal"]["plays"][-1]}
+                other.send(json.dumps(mine))
+        other.send(json.dumps({"type": "resign", "seq": state["seq"], "match": True}))
+        rest = proc.stdout.read()
+        proc.wait(timeout=120)
+    out = " ".join(rest.split())
+    assert proc.returncode == 0 and "wins the match" in out
+    assert "Clocks: ○ White" in out and "running" in out

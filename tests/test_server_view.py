@@ -32,8 +32,9 @@ def every_end() -> list[GameResult]:
                                {1: BLACK, 24: WHITE}).result(),
         Position.from_checkers("portes", WHITE, {25: 1, **HOME}, {25: 1, **HOME}).result(),
     ]
-    resigned, match_resigned, claimed = (Match(MatchSettings(length=3), DiceRoller(seed=1)) for _ in range(3))
-    ends += [resigned.resign(WHITE, 2), match_resigned.resign_match(BLACK), claimed.concede(WHITE, CLAIMED)]
+    resigned, match_resigned, claimed, timed = (Match(MatchSettings(length=3), DiceRoller(seed=1)) for _ in range(4))
+    ends += [resigned.resign(WHITE, 2), match_resigned.resign_match(BLACK), claimed.concede(WHITE, CLAIMED),
+             timed.lose_on_time(BLACK)]
     assert all(e is not None for e in ends)
     return [e for e in ends if e is not None]
 

@@ -198,9 +198,15 @@ def _resumed(path: Path, seats: dict[Color, str]) -> tuple[MatchRecord, MatchSet
 @click.option("--user", default=None, metavar="NAME",
               help="play as your account on the server (the password is asked, or read from TAVLI_PASSWORD)")
 @click.option("--rated", is_flag=True, help="with --new friend or anyone and --user: a rated match")
+@click.option("--seek", "seek_length", type=click.IntRange(1, 25), default=None, metavar="POINTS",
+              help="with a server's address: play now in its lobby, a match to POINTS with whoever asks for the "
+                   "same (--games, --clock); the match is shown when paired, then played")
+@click.option("--clock", type=click.Choice(["kafeneio", "blitz", "relaxed", "none"]), default="kafeneio",
+              show_default=True, help="with --seek: the match's clock")
 @language_option
 def join(link: str, opponent: str | None, length: int, games: str, seat: str, mother_pin: str, prime_limits: str,
-         prime_in_opponent_start: str, name: str | None, user: str | None, rated: bool, language: str) -> None:
+         prime_in_opponent_start: str, name: str | None, user: str | None, rated: bool, seek_length: int | None,
+         clock: str, language: str) -> None:
     """Play your seat of a match on a Tavli server (tavli serve) at the terminal: LINK is the
     link the server gave you or your friend (http://HOST/match/ID#t=TOKEN), or the server's
     address (http://HOST:PORT) to take the seat of one of its open matches, or with --new to
@@ -211,14 +217,19 @@ def join(link: str, opponent: str | None, length: int, games: str, seat: str, mo
     tavli join http://HOST:8000
     tavli join http://HOST:8000 --new friend --length 7
     tavli join http://HOST:8000 --user Eleni --new anyone --rated
+    tavli join http://HOST:8000 --seek 5 --clock blitz
     """
     from tavli.terminal.remote import RemoteError
     from tavli.terminal.remote import join as join_match
 
     if name is not None and (len(" ".join(name.split())) > 24 or not name.isprintable()):
         raise InputError("--name has at most 24 letters and no control characters")
-    if rated and (user is None or opponent not in ("friend", "anyone")):
-        raise InputError("--rated needs --user and --new friend or --new anyone")
+    if seek_length is not None and opponent is not None:
+        raise InputError("--seek and --new do not go together: choose one")
+    if rated and (user is None or (opponent not in ("friend", "anyone") and seek_length is None)):
+        raise InputError("--rated needs --user and --new friend, --new anyone or --seek")
+    seek = None if seek_length is None else {"length": seek_length, "games": games, "clock": clock,
+                                             **({"rated": True} if rated else {})}
     new = None
     if opponent is not None:
         new = {"opponent": opponent, "length": length, "games": games, "seat": seat, "mother_pin": mother_pin,
@@ -231,7 +242,7 @@ def join(link: str, opponent: str | None, length: int, games: str, seat: str, mo
                                                                     err=True)
         login = (user, password)
     try:
-        join_match(link, language=language, new=new, name=name, login=login)
+        join_match(link, language=language, new=new, name=name, login=login, seek=seek)
     except RemoteError as e:
         raise InputError(str(e)) from None
     except KeyboardInterrupt:

@@ -18,7 +18,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from tavli.server import account_api, json_api, pages, websocket
+from tavli.server import account_api, json_api, lobby_api, pages, websocket
 from tavli.server.context import POLL_SECONDS, AppContext, AppOptions
 from tavli.server.cross_site import SameOriginOnly
 from tavli.server.lifespan import lifespan
@@ -69,7 +69,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
     # X-Forwarded-For counts only from the proxies the operator names (uvicorn's own trust is off)
     middleware = [Middleware(ProxyHeadersMiddleware, trusted_hosts=proxies)] if proxies else []
     middleware.append(Middleware(SameOriginOnly, origins=options.origins))
-    app = Starlette(routes=pages.ROUTES + json_api.ROUTES + account_api.ROUTES + websocket.ROUTES,
+    app = Starlette(routes=pages.ROUTES + json_api.ROUTES + account_api.ROUTES + lobby_api.ROUTES + websocket.ROUTES,
                     lifespan=lifespan, middleware=middleware, exception_handlers={404: pages.not_found})
     app.state.context = context  # what the handlers share (tavli.server.context.context_of)
     return app

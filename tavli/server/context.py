@@ -14,6 +14,7 @@ from starlette.requests import HTTPConnection
 from tavli.server.accounts import Accounts
 from tavli.server.hub import Hub
 from tavli.server.limits import ANALYSES_AT_ONCE, RateLimiter
+from tavli.server.lobby import Lobby
 from tavli.server.results import Results
 from tavli.server.review import Reviewer
 from tavli.server.service import MatchService
@@ -62,6 +63,7 @@ class AppContext:
     results: Results
     sign_ups: RateLimiter
     """New accounts per client address."""
+    lobby: Lobby
     analysing: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(ANALYSES_AT_ONCE))
     files_waiting: int = 0
     """Uploaded reviews waiting or being made now."""
@@ -80,12 +82,13 @@ class AppContext:
         # a finished match with accounts is reviewed at once: its players' pages show their error rates
         results = Results(store.engine, on_finished=lambda match_id: reviewer.review(match_id, None))
         service.listeners.append(results.on_action)
+        accounts = Accounts(store.engine)
         return cls(options, store, service, Hub(service), reviewer,
                    creations=RateLimiter(options.matches_per_minute, 60.0),
                    analyses=RateLimiter(options.analyses_per_minute, 60.0),
                    file_reviews=RateLimiter(options.file_reviews_per_minute, 60.0),
-                   accounts=Accounts(store.engine), results=results,
-                   sign_ups=RateLimiter(SIGN_UPS_PER_HOUR, 3600.0))
+                   accounts=accounts, results=results,
+                   sign_ups=RateLimiter(SIGN_UPS_PER_HOUR, 3600.0), lobby=Lobby(store, service, accounts))
 
     def unwatched(self, match_id: str) -> None:
         """Keep no replay of a match nobody here watches: another process may move it on, and

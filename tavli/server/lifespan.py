@@ -16,6 +16,10 @@ HEARTBEAT_SECONDS = 10.0
 """How often the stored presence of this process's seats is made fresh."""
 ALIVE_SECONDS = 0.25
 """How often this process stores that it is alive: a clock after a crash is right to this much."""
+LOBBY_SECONDS = 5.0
+"""How often the lobby's seeks and counts are made fresh."""
+PAIRING_SECONDS = 1.0
+"""How often the people waiting in "play now" are looked at."""
 CLOCK_SWEEP_SECONDS = 5.0
 """How often the clocked matches that no timer here watches are looked at."""
 
@@ -42,7 +46,7 @@ async def listen(context: AppContext) -> None:
     store, hub = context.store, context.hub
     while not context.stopping.is_set():
         with contextlib.suppress(Exception):
-            if not store.listening() and not await store.listen(hub.heard):
+            if not store.listening() and not await store.listen(hub.heard, context.lobby.heard):
                 return  # SQLite: one process, nothing to hear
         await pause(context, 1.0)
 
@@ -65,6 +69,8 @@ def start_jobs(context: AppContext) -> list[asyncio.Task[None]]:
     tasks = [asyncio.create_task(every(context, HEARTBEAT_SECONDS, hub.heartbeat)),
              asyncio.create_task(every(context, ALIVE_SECONDS, lambda: alive(context))),
              asyncio.create_task(every(context, CLOCK_SWEEP_SECONDS, context.service.sweep_clocks)),
+             asyncio.create_task(every(context, LOBBY_SECONDS, context.lobby.heartbeat)),
+             asyncio.create_task(every(context, PAIRING_SECONDS, context.lobby.pair_waiting)),
              asyncio.create_task(listen(context))]
     if context.options.poll_seconds > 0:
         tasks.append(asyncio.create_task(every(context, context.options.poll_seconds, hub.poll)))

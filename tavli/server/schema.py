@@ -168,3 +168,33 @@ heartbeat = Table(
     Column("id", Integer, primary_key=True),
     Column("alive", Float, nullable=False),
 )
+
+seeks = Table(
+    "seeks", metadata,
+    # the lobby's seeks: a person asking for a match (one at a time), listed until someone accepts
+    # it, its owner cancels it or leaves (``until``: his lobby connection keeps it fresh)
+    Column("id", String(16), primary_key=True),
+    Column("owner", String(64), nullable=False, unique=True),  # the person: an account or a guest
+    Column("account_id", Integer, ForeignKey("accounts.id")),
+    Column("name", String(32)),
+    Column("rating", Float, nullable=False),
+    Column("settings", Text, nullable=False),  # JSON: length, games, clock, rated, range, quick
+    Column("created", Float, nullable=False),
+    Column("until", Float, nullable=False),
+)
+
+lobby_paired = Table(
+    "lobby_paired", metadata,
+    # the people the lobby has just paired: a person is in one row at most, so that two pairings
+    # at once cannot both take him (rows older than a few seconds are cleared)
+    Column("person", String(64), primary_key=True),
+    Column("match_id", String(32), nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+lobby_people = Table(
+    "lobby_people", metadata,
+    # who is on the start page, for the count of players online
+    Column("person", String(64), primary_key=True),
+    Column("until", Float, nullable=False),
+)

@@ -144,6 +144,29 @@ class MatchService:
                 "friend": link + tokens[other] if other in tokens else None,
                 "watch": link + tokens["spectator"], "open": opponent == "anyone", "rated": bool(data.get("rated"))}
 
+    async def create_pair(self, match_id: str, settings: dict[str, Any],
+                          players: list[tuple[Account | None, str | None]]) -> list[dict[str, Any]]:
+        """A match between two people the lobby paired (``tavli.server.lobby``): ``settings`` as a
+        seek keeps them (length, games, clock, rated), ``players`` each one's account and name, in
+        seats drawn at random; each player's seat, token and link, in the order of ``players``."""
+        _, data = settings_from_request({"length": settings["length"], "games": ",".join(settings["games"])})
+        data["coach"] = False
+        if settings.get("rated"):
+            data["rated"] = True
+        if settings.get("clock"):
+            data["clock"] = settings["clock"]
+        seats = ["white", "black"]
+        secrets.SystemRandom().shuffle(seats)
+        tokens = {seat: secrets.token_urlsafe(24) for seat in seats} | {"spectator": secrets.token_urlsafe(24)}
+        names = {seat: account.name if account is not None else name
+                 for seat, (account, name) in zip(seats, players, strict=True) if account is not None or name}
+        accounts = {seat: account.id for seat, (account, _) in zip(seats, players, strict=True) if account is not None}
+        await self._new_match(match_id, data, "human", "human", {token_hash(t): role for role, t in tokens.items()},
+                              seat_names={k: v for k, v in names.items() if v} or None, accounts=accounts or None)
+        link = f"/match/{match_id}#t="
+        return [{"match": match_id, "seat": seat, "token": tokens[seat], "play": link + tokens[seat],
+                 "watch": link + tokens["spectator"], "rated": bool(data.get("rated"))} for seat in seats]
+
     async def open_matches(self, now: float | None = None) -> list[dict[str, Any]]:
         """The matches whose other seat anyone may take, newest first: what the start page lists.
         A match is listed while its creator is connected (and for ``OPEN_GRACE`` seconds after it

@@ -62,6 +62,8 @@ CHANNEL = "tavli_actions"
 """The PostgreSQL channel on which each stored batch names its matches, ``match_id seq origin``
 (seq -1: a seat joined or left)."""
 _NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', payload) FROM unnest(CAST(:payloads AS text[])) AS payload")
+LOBBY_CHANNEL = "tavli_lobby"
+"""The PostgreSQL channel of the lobby (``tavli.server.lobby``): seeks posted and gone, pairings."""
 
 
 def token_hash(token: str) -> str:
@@ -131,6 +133,10 @@ def _unbroken(method: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
 def _consume(task: asyncio.Future[Any]) -> None:
     if not task.cancelled():
         task.exception()  # the caller that would have seen it is gone: no "never retrieved" noise
+
+
+unbroken = _unbroken
+"""``_unbroken`` for the other modules' database calls (the lobby's)."""
 
 
 class Conflict(Exception):
@@ -230,6 +236,9 @@ class Store:
             raise ValueError(f"this database needs the {exc.name} package: pip install 'tavli[postgres]'") from None
         if full.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        schema = make_url(async_url(url)).query.get("schema")
+        self.lobby_channel = f"{LOBBY_CHANNEL}_{schema}" if schema else LOBBY_CHANNEL
+        """The lobby's channel: a schema's own, so that sites sharing a database keep their lobbies apart."""
         self.notifies = full.startswith("postgresql")
         """Whether stored actions are announced to other processes (PostgreSQL NOTIFY)."""
         self._insert = postgresql_insert if self.notifies else sqlite_insert
@@ -310,15 +319,18 @@ class Store:
         return ([bytes.fromhex(s[0]) for s in seed_rows],
                 [ActionRow(a.seq, a.seat, a.kind, json.loads(a.data), a.at) for a in action_rows])
 
-    async def listen(self, on_action: Callable[[Announcement], None]) -> bool:
+    async def listen(self, on_action: Callable[[Announcement], None],
+                     on_lobby: Callable[[str], None] | None = None) -> bool:
         """Call ``on_action`` with each announcement of another server process: actions it stored
         (with the actions themselves when they fit in one message), or a seat that joined or
-        left there (PostgreSQL's LISTEN/NOTIFY); False where the database cannot tell (SQLite)."""
+        left there (PostgreSQL's LISTEN/NOTIFY); False where the database cannot tell (SQLite).
+        ``on_lobby`` hears each payload on the lobby's channel (``lobby_channel``), this process's own included."""
         if not self.notifies:
             return False
         import asyncpg  # type: ignore[import-untyped]
 
-        url = make_url(self.url).set(drivername="postgresql")
+        # the tables' schema (``?schema=NAME``) is no connection setting: the channels are the database's
+        url = make_url(self.url).set(drivername="postgresql").difference_update_query(["schema"])
         connection = await asyncpg.connect(url.render_as_string(hide_password=False))
 
         def heard(_conn: Any, _pid: int, _channel: str, payload: str) -> None:
@@ -330,6 +342,8 @@ class Store:
                 on_action(found)
 
         await connection.add_listener(CHANNEL, heard)
+        if on_lobby is not None:
+            await connection.add_listener(self.lobby_channel, lambda _c, _p, _ch, payload: on_lobby(payload))
         self._listener = connection
         return True
 

@@ -84,6 +84,7 @@ WHY = {
     "neither side can move": "tie-stuck",
     "resigned": "resigned",
     "resigned the match": "resigned-match",
+    "lost on time": "time",
 }
 """Why a game ended, as a code a page can put in words (``claimed`` for a claim)."""
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import secrets
 import time
 import urllib.parse
 from collections.abc import Callable, Mapping
@@ -209,6 +210,86 @@ def new_match(server: str, request: Message, console: Console, words: Words, coo
     console.print(words("Spectators' link: {link}; yours, to come back: {mine}", link=server + made["watch"],
                         mine=server + made["play"]), soft_wrap=True)
     return server + str(made["play"])
+
+
+GUEST_COOKIE = "tavli_guest"
+"""The cookie that makes a guest one person in the server's lobby (``tavli.server.lobby``)."""
+
+
+def seek_match(server: str, request: Message, console: Console, read_line: Callable[[str], str], words: Words,
+               cookie: str | None = None) -> str:
+    """Play now in the server's lobby (``POST /api/play`` with ``request``: length, games, clock):
+    paired at once, or once someone asks for the same match (the lobby's WebSocket says so);
+    a bot offered after a while alone, which the player may take. The player's link; RemoteError
+    in one line for a request the server refuses."""
+    from websockets.sync.client import connect
+
+    jar = "; ".join(filter(None, [cookie, f"{GUEST_COOKIE}={secrets.token_urlsafe(18)}"]))
+    lobby_url = server.replace("http", "ws", 1) + "/ws/lobby"
+    try:
+        lobby = connect(lobby_url, open_timeout=30, additional_headers={"Cookie": jar})
+    except (OSError, TimeoutError, ValueError) as e:
+        raise RemoteError("cannot reach {socket}: {why}", socket=lobby_url, why=str(e) or type(e).__name__) from None
+    with lobby:
+        status, found = _request(f"{server}/api/play", "POST", request, jar)
+        if status not in (201, 202) or not isinstance(found, dict):
+            why = found.get("error") if isinstance(found, dict) else None
+            raise RemoteError("{server} made no match: {why}", server=server, why=why or f"HTTP {status}")
+        seat = found.get("paired")
+        if seat is None:
+            console.print(words("Waiting in the lobby for an opponent who asks for the same match (Ctrl-C to leave).",
+                                NOTE_STYLE))
+            seat = _wait_for_pairing(server, lobby, found["seek"], console, read_line, words, jar)
+    console.print(words("Paired: match {match}, you play {side}.", "bold", match=seat["match"],
+                        side=words.color(COLORS[seat["seat"]])))
+    return server + str(seat["play"])
+
+
+def _wait_for_pairing(server: str, lobby: Any, seek: Message, console: Console, read_line: Callable[[str], str],
+                      words: Words, jar: str) -> Message:
+    """The lobby's messages until this player's match is made (or he takes the bot offered)."""
+    while True:
+        message = json.loads(lobby.recv())
+        if message.get("type") == "paired":
+            return dict(message)
+        if message.get("type") != "bot":
+            continue
+        answer = read_line(words.plain("No one yet: play {level}, a bot (about {rating}), instead? [y/N] ",
+                                       level=message["level"], rating=round(message["rating"])))
+        with contextlib.suppress(TimeoutError):  # someone came while the player thought
+            while (late := json.loads(lobby.recv(0))).get("type") != "paired":
+                pass
+            return dict(late)
+        if answer.strip().lower() in ("y", "yes", "ν", "ναι"):
+            _request(f"{server}/api/seeks/{urllib.parse.quote(str(seek['id']))}", "DELETE", None, jar)
+            status, made = _request(f"{server}/api/matches", "POST", {
+                "opponent": message["level"], "length": seek["length"], "games": ",".join(seek["games"])}, jar)
+            if status == 201 and isinstance(made, dict):
+                return made
+
+
+def clock_text(words: Words, clock: Mapping[str, Any] | None) -> Text | None:
+    """Both clocks as the board shows them: each side's reserve left (m:ss), and whose runs, with
+    the delay left of his turn; None for a match without a clock.
+
+    >>> str(clock_text(Words(), {"white": 83000, "black": 5000, "running": "black", "delay": 8000, "delay_left": 3000}))
+    'Clocks: ○ White 1:23 · ● Black 0:05 (+3 s), running'
+    """
+    if not clock:
+        return None
+    parts = []
+    for name, color in COLORS.items():
+        left = max(0, -(-int(clock[name]) // 1000))
+        shown = f"{left // 60}:{left % 60:02d}"
+        if clock.get("running") == name and clock.get("delay_left"):
+            shown += f" (+{-(-int(clock['delay_left']) // 1000)} s)"
+        parts.append(Text.assemble(mover_text(color, words.color(color)), " ", shown))
+    running = clock.get("running")
+    if running == "black":
+        return words("Clocks: {white} · {black}, running", white=parts[0], black=parts[1])
+    if running == "white":
+        return words("Clocks: {white}, running · {black}", white=parts[0], black=parts[1])
+    return words("Clocks: {white} · {black}", white=parts[0], black=parts[1])
 
 
 def game_position(game: Mapping[str, Any], turn: Color) -> Position:
@@ -454,6 +535,9 @@ class RemoteMatch:
                                         state["game"]["variant"], self.score_text(state)))
         names = {color: self.side(state, color).plain[2:] for color in (WHITE, BLACK)}
         self.console.print(board(position, bottom=self.me, dice=dice, names=names, language=self.words.language))
+        clocks = clock_text(self.words, state.get("clock"))
+        if clocks is not None:
+            self.console.print(clocks)
 
     def read(self, state: Message, legal: LegalPlays, line: str) -> Play | Message | None:
         """A play, the state after a resignation sent, or None after a command or a refusal."""
@@ -507,8 +591,9 @@ class RemoteMatch:
 
 def join(link: str, *, console: Console | None = None, read_line: Callable[[str], str] | None = None,
          language: str = "en", new: Message | None = None, name: str | None = None,
-         login: tuple[str, str] | None = None) -> Color | None:
+         login: tuple[str, str] | None = None, seek: Message | None = None) -> Color | None:
     """Play the seat of ``link`` at the terminal; return the winner, or None if the player left.
+    ``seek``: with a server's address, play now in its lobby with that request (``seek_match``).
     ``link`` may be a server's address: then a new match made by ``new`` (``new_match``), or
     else a seat of one of its open matches. ``login``: the account's name and password, to play
     as that player (rated matches need it). RemoteError (one line) for a link or server that
@@ -517,7 +602,7 @@ def join(link: str, *, console: Console | None = None, read_line: Callable[[str]
     cookie = log_in(server, *login) if login is not None and server is not None else None
     try:
         return _join(link, console=console, read_line=read_line, language=language, new=new, name=name,
-                     cookie=cookie)
+                     cookie=cookie, seek=seek)
     finally:
         if cookie is not None and server is not None:  # the terminal keeps no session
             log_out(server, cookie)
@@ -534,7 +619,7 @@ def origin_of(link: str) -> str | None:
 
 
 def _join(link: str, *, console: Console | None, read_line: Callable[[str], str] | None, language: str,
-          new: Message | None, name: str | None, cookie: str | None) -> Color | None:
+          new: Message | None, name: str | None, cookie: str | None, seek: Message | None = None) -> Color | None:
     from websockets.exceptions import InvalidHandshake, InvalidURI, WebSocketException
     from websockets.sync.client import connect
 
@@ -543,7 +628,11 @@ def _join(link: str, *, console: Console | None, read_line: Callable[[str], str]
     server = server_address(link)
     if server is None and new is not None:
         raise RemoteError("a new match is made on a server's address (http://HOST:PORT), not on {link!r}", link=link)
-    if server is not None and new is not None:
+    if server is None and seek is not None:
+        raise RemoteError("a seek is made on a server's address (http://HOST:PORT), not on {link!r}", link=link)
+    if server is not None and seek is not None:
+        link = seek_match(server, seek | ({"name": name} if name else {}), console, read_line, Words(language), cookie)
+    elif server is not None and new is not None:
         link = new_match(server, new | ({"name": name} if name else {}), console, Words(language), cookie)
     elif server is not None:  # a server's address: one of its open matches
         try:

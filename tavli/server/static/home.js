@@ -2,6 +2,7 @@
 // or take the seat of an open match, one that anyone on this server may join; log in or sign up;
 // find the matches this browser or this account played.
 import { GAMES } from "/static/games.js";
+import { renderLobby, startLobby } from "/static/lobby.js";
 import { dateText, heldMatches, keepMine, mineOf, playerLink, sessionBar } from "/static/session.js";
 import { language, languageSwitch, sayable, t, translatePage } from "/static/strings.js";
 
@@ -52,6 +53,7 @@ function request() {
     prime_limits: $("prime-limits").checked,
     prime_in_opponent_start: $("prime-in-start").checked,
     coach: $("coach").checked,
+    ...(!$("clock-label").hidden ? { clock: $("clock").value } : {}),
   };
 }
 
@@ -91,6 +93,9 @@ let coachChosen = false;
 $("coach").addEventListener("change", () => { coachChosen = true; });
 $("opponent").addEventListener("change", () => { if (!coachChosen) $("coach").checked = !["friend", "here", "anyone"].includes($("opponent").value); });
 $("opponent").addEventListener("change", showRated);
+// a clock between people (the café's by default); a bot needs none
+$("opponent").addEventListener("change", showClock);
+function showClock() { $("clock-label").hidden = !["friend", "here", "anyone"].includes($("opponent").value); }
 
 /** A rated match is one between two people with accounts: the choice shows only where it can be made. */
 function showRated() {
@@ -230,14 +235,16 @@ const bar = sessionBar($("session"), (name) => {
   me = name;
   $("name-label").hidden = !!name;
   showRated();
+  renderLobby();
   loadMine();
   if (name && back) location.assign(back);
 });
 bar.ready.then((name) => { if (!name && asked.has("login")) bar.open("login"); });
 
 $("name").value = localStorage.getItem("tavli:name") || "";
-languageSwitch($("lang"), () => { loadLevels(); renderOpen(); renderMine(); });
+languageSwitch($("lang"), () => { loadLevels(); renderOpen(); renderMine(); renderLobby(); });
 translatePage();
 loadLevels();
 loadOpen();
 setInterval(loadOpen, 5000);
+startLobby(() => !!me);

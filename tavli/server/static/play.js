@@ -3,6 +3,7 @@
 // The server is authoritative (docs/web.md): the page only proposes. A move is built here step by
 // step from the server's tree of legal steps, can be taken back, and is sent whole on Confirm.
 import { BoardView, diceFaces, playText, portraitScreen } from "/static/board.js";
+import { ClockView } from "/static/clock.js";
 import { checkGame, rematchToken, spectatorRematchToken } from "/static/fairdice.js";
 import { keepMine, mineOf, playerLink } from "/static/session.js";
 import { StepInput } from "/static/steps.js";
@@ -10,6 +11,8 @@ import { language, languageSwitch, num, sayable, t, translatePage } from "/stati
 
 const $ = (id) => document.getElementById(id);
 const view = new BoardView($("board"));
+const clocks = new ClockView({ white: $("clock-white"), black: $("clock-black") });
+const pings = new Map();   // ping id -> when it was sent, for the round trip
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 const sideways = window.matchMedia("(max-height: 500px) and (orientation: landscape)");  // tavli.css's phone held sideways
 
@@ -77,11 +80,13 @@ function connect(conn) {
     // the player's name from the start page, for his opponent to see (two players here: none)
     const name = hotSeat ? "" : localStorage.getItem("tavli:name") || "";
     socket.send(JSON.stringify({ type: "hello", token: conn.token, steps: true, ...(name ? { name } : {}) }));
+    ping(socket);
   });
   socket.addEventListener("message", (event) => {
     let msg;
     try { msg = JSON.parse(event.data); } catch { return; }
     if (msg.type === "state") arrive(conn, msg);
+    else if (msg.type === "pong") heardPong(msg);
     else if (msg.type === "hint") receiveHint(msg);
     else if (msg.type === "chances") receiveChances(msg);
     else if (msg.type === "error") serverError(msg);
@@ -92,6 +97,21 @@ function connect(conn) {
     setStatus(conn.retry > 6 && !connectedOnce ? t("unreachable") : t("reconnecting"));
     setTimeout(() => connect(conn), Math.min(5000, 250 * 2 ** Math.min(conn.retry, 5)));
   });
+}
+
+/** A ping, to measure the connection's round trip (the clocks take half of it off each state). */
+function ping(socket) {
+  if (socket.readyState !== WebSocket.OPEN) return;
+  const id = `ping-${Math.random().toString(36).slice(2, 10)}`;
+  pings.set(id, performance.now());
+  socket.send(JSON.stringify({ type: "ping", id }));
+}
+
+function heardPong(msg) {
+  const sent = pings.get(msg.id);
+  if (sent === undefined) return;
+  pings.delete(msg.id);
+  clocks.roundTrip(performance.now() - sent);
 }
 
 /** Send on the connection of the seat shown: the one to act. */
@@ -197,6 +217,7 @@ function receive(next) {
     return;
   }
   askChances();
+  clocks.update(state.clock || null, state.over);
   render();
   autoBearOff();
   if (state.can_roll && $("auto-roll").checked && autoRollSent !== state.seq && reviewing === null) {
@@ -892,6 +913,7 @@ document.addEventListener("keydown", (event) => {
 });
 window.addEventListener("resize", () => render());
 setInterval(() => { if (state) renderClaim(); }, 1000);
+setInterval(() => { for (const conn of connections) if (conn.socket && state?.clock) ping(conn.socket); }, 5000);
 languageSwitch($("lang"), () => { render(); if (gaveUp) $("bad-link-text").textContent = t("badLink"); });
 translatePage();
 if (!token || !matchId) badLink("badLink");

@@ -1,0 +1,113 @@
+"""The lobby and the clocks in a real browser (Debian's chromium, Playwright, ``tavli serve``): A
+posts a seek, B sees it within a second and accepts it, both land on the board with the clocks
+running; with a short clock a player who stops moving loses on time and the page says so; on a
+laptop and a phone, in English and Greek, photographed under /tmp/shots-lobby/."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from serve_process import Server
+
+if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
+    pytest.skip("TAVLI_SKIP_BROWSER=1", allow_module_level=True)
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+SHOTS = Path(os.environ.get("TAVLI_LOBBY_SHOTS", "/tmp/shots-lobby"))
+SIZES = {"laptop": (1366, 768), "phone": (390, 844), "landscape": (844, 390)}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = Server(tmp_path_factory.mktemp("server") / "tavli.db")
+    yield s
+    s.stop(signal.SIGKILL)
+
+
+@pytest.fixture
+def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
+    made: list[BrowserContext] = []
+    yield made
+    for ctx in made:
+        ctx.close()
+
+
+def person(browser: Browser, made: list[BrowserContext], lang: str, size: str, name: str) -> Page:
+    width, height = SIZES[size]
+    ctx = browser.new_context(viewport={"width": width, "height": height},
+                              locale="el-GR" if lang == "el" else "en-GB")
+    made.append(ctx)
+    page = ctx.new_page()
+    page.set_default_timeout(20_000)
+    page.add_init_script(f"localStorage.setItem('tavli:lang', '{lang}'); localStorage.setItem('tavli:name', '{name}')")
+    return page
+
+
+def shoot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=name.startswith("board"))
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", "laptop"), ("el", "phone"), ("el", "landscape")])
+def test_a_seek_accepted_lands_both_on_the_board_with_clocks_running(
+        server: Server, browser: Browser, contexts: list[BrowserContext], lang: str, size: str) -> None:
+    a = person(browser, contexts, lang, size, "Anna")
+    b = person(browser, contexts, lang, size, "Vasilis")
+    for page in (a, b):
+        page.goto(server.url + "/")
+        expect(page.get_by_test_id("lobby-counts")).not_to_be_empty()
+    a.select_option("[data-testid=seek-length]", "3")
+    a.select_option("[data-testid=seek-clock]", "blitz")
+    a.click("[data-testid=seek-post]")
+    posted = time.monotonic()
+    expect(b.get_by_test_id("seek-accept")).to_have_count(1, timeout=1000)  # pushed, within a second
+    assert time.monotonic() - posted < 1.5
+    expect(a.get_by_test_id("seek-cancel")).to_have_count(1)
+    expect(a.get_by_test_id("seek-waiting")).to_be_visible()
+    shoot(b, f"start-seeks-{lang}-{size}")
+    shoot(a, f"start-my-seek-{lang}-{size}")
+    b.click("[data-testid=seek-accept]")
+    for page in (a, b):
+        page.wait_for_url("**/match/**")
+        for side in ("white", "black"):
+            expect(page.get_by_test_id(f"clock-{side}")).to_be_visible()
+        expect(page.locator(".player .clock.running")).to_have_count(1)  # the clocks started: one runs
+        # the clock fits in its player's row, not clipped by the side panel
+        box, row = page.get_by_test_id("clock-white").bounding_box(), page.locator("#player-white").bounding_box()
+        assert box is not None and row is not None and box["x"] + box["width"] <= row["x"] + row["width"] + 1
+    before = a.locator(".player .clock.running .reserve").text_content()
+    a.wait_for_timeout(1500)
+    shoot(a, f"board-clocks-{lang}-{size}")
+    shoot(b, f"board-clocks-other-{lang}-{size}")
+    assert before is not None
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", "laptop"), ("el", "phone")])
+def test_a_player_who_stops_moving_loses_on_time(
+        server: Server, browser: Browser, contexts: list[BrowserContext], lang: str, size: str) -> None:
+    a = person(browser, contexts, lang, size, "Anna")
+    b = person(browser, contexts, lang, size, "Vasilis")
+    for page in (a, b):
+        page.goto(server.url + "/")
+        expect(page.get_by_test_id("lobby-counts")).not_to_be_empty()
+    # a short clock, as a program may ask (the page's choices are the café's)
+    status = a.evaluate("""async () => (await fetch('/api/seeks', {method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({length: 1, games: 'portes', clock: {delay: 0, reserve: 4}})})).status""")
+    assert status == 201
+    b.click("[data-testid=seek-accept]")
+    for page in (a, b):
+        page.wait_for_url("**/match/**")
+        page.uncheck("#auto-roll", force=True) if page.locator("#auto-roll").is_checked() else None
+    for page in (a, b):  # nobody moves: the one on turn loses on time
+        expect(page.get_by_test_id("match-over")).to_be_visible(timeout=15_000)
+    words = "the opponent's time ran out" if lang == "en" else "τελείωσε ο χρόνος του αντιπάλου"
+    for page in (a, b):
+        expect(page.get_by_test_id("match-over-last")).to_contain_text(words)
+    shoot(a, f"board-lost-on-time-{lang}-{size}")
