@@ -197,3 +197,4 @@ def test_a_rated_match_lost_on_time_counts_as_a_loss(client: TestClient) -> None
     page = client.get(f"/api/players/{loser}").json()
     assert page["matches"][0]["ending"] == "time" and page["matches"][0]["result"] == "lost"
     assert page["ratings"]["plakoto"]["rating"] < 1500
+    assert (page["lost_on_time"], page["lost_by_leaving"]) == (1, 0)  # his page counts it

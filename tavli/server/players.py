@@ -67,8 +67,11 @@ async def profile_json(engine: AsyncEngine, account: Account) -> dict[str, Any]:
     trend: list[dict[str, Any]] = []
     listed_matches = [_match_json(row, record, trend) for row in rows]
     trend.sort(key=lambda point: float(point["at"]))
+    lost = [m["ending"] for m in listed_matches if m["result"] == "lost"]
     return {
         "name": account.shown, "joined": account.created,
+        # the matches he lost by letting his clock run out or by staying away (a claimed absence)
+        "lost_on_time": lost.count("time"), "lost_by_leaving": lost.count("left"),
         "ratings": {str(r.pool): rating_json(r.rating, r.deviation, r.volatility, r.matches) for r in rated},
         "history": {pool: [{"at": c.at, "rating": round(c.new_rating, 1)} for c in changes if c.pool == pool]
                     for pool in POOLS if any(c.pool == pool for c in changes)},

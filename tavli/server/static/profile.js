@@ -84,6 +84,7 @@ function renderRecord() {
     row.dataset.testid = `record-${game}`;
     for (const value of [t(`pool-${game}`), tally.won, tally.lost, tally.gammons]) row.insertCell().textContent = String(value);
   }
+  $("walkovers").textContent = t("walkovers", { time: player.lost_on_time, left: player.lost_by_leaving });
   const rates = player.error_trend.map((point) => point.error_rate);
   $("trend").replaceChildren(...(rates.length ? [lineChart(rates, (v) => num(v, 1), "trend-chart")] : []));
   $("no-trend").hidden = rates.length > 0;
