@@ -304,7 +304,11 @@ def test_screenshots_of_the_account_pages(browser: Browser, server: Server,
                 if shot == "start-in":
                     page.context.add_cookies(first.context.cookies())
                 page.goto(server.url + path)
-                page.wait_for_load_state("networkidle")
+                # the page in its words, and a player's page with his record (the start page's lobby
+                # keeps a WebSocket and reconnects: the network is never idle to wait for)
+                page.wait_for_function("document.querySelector('[data-i18n]:empty') === null")
+                if shot == "profile":
+                    page.wait_for_function("document.querySelectorAll('#record-rows tr').length > 0")
                 if shot == "board-rated":
                     page.wait_for_function("window.tavliState && window.tavliState.over")
                     page.click("[data-testid=see-board]")  # the board under the result

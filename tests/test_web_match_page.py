@@ -319,6 +319,13 @@ def test_a_finger_drags_a_checker(browser: Browser, shared_server: Server) -> No
 PAGES = ["/", "/rules", "/review", "/openings", "/practice", "/position", "/no-such-page"]
 
 
+def settled(page: Page) -> None:
+    """The page drawn in its words: the start page's lobby keeps a WebSocket open, so the network
+    is never idle to wait for."""
+    page.wait_for_load_state("load")
+    page.wait_for_function("document.querySelector('[data-i18n]:empty') === null")
+
+
 @pytest.mark.parametrize("lang", ["en", "el"])
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=SIZE_IDS)
 def test_no_page_scrolls_sideways(browser: Browser, shared_server: Server, lang: str, width: int,
@@ -328,7 +335,7 @@ def test_no_page_scrolls_sideways(browser: Browser, shared_server: Server, lang:
         page = ctx.new_page()
         for path in PAGES:
             page.goto(shared_server.url + path)
-            page.wait_for_load_state("networkidle")
+            settled(page)
             wide = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
             assert wide[0] <= wide[1], (path, wide)
     finally:
@@ -399,7 +406,7 @@ def test_accessible_names_are_in_the_pages_language(browser: Browser, shared_ser
             assert "Λευκά" in (page.locator("#board").get_attribute("aria-label") or "")
         else:
             page.goto(shared_server.url + path)
-            page.wait_for_load_state("networkidle")
+            settled(page)
         assert latin_labels(page) == set()
         page.select_option("[data-testid=lang]", "en")  # the check sees English where there is some
         assert latin_labels(page)
