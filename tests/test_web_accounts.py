@@ -115,6 +115,7 @@ def play_rated_match(browser: Browser, made: list[BrowserContext], url: str, nam
     second.screenshot(path=str(SHOTS / f"board-rated-{lang}-{size[0]}x{size[1]}.png"), animations="disabled")
     second.click("[data-testid=resign]")
     second.click("[data-testid=resign-match]")
+    second.click("[data-testid=resign-match-yes]")  # asked again: the match goes for good
     for page in (first, second):
         expect(page.locator("[data-testid=match-over]")).to_be_visible()
     return first, second
@@ -303,7 +304,11 @@ def test_screenshots_of_the_account_pages(browser: Browser, server: Server,
                 if shot == "start-in":
                     page.context.add_cookies(first.context.cookies())
                 page.goto(server.url + path)
-                page.wait_for_load_state("networkidle")
+                if shot.startswith("start"):  # the lobby's live connection: the start page is never idle
+                    expect(page.get_by_test_id("lobby-counts")).not_to_be_empty()
+                    page.wait_for_load_state("load")
+                else:
+                    page.wait_for_load_state("networkidle")
                 if shot == "board-rated":
                     page.wait_for_function("window.tavliState && window.tavliState.over")
                     page.click("[data-testid=see-board]")  # the board under the result
