@@ -5,6 +5,7 @@ laptop and a phone, in English and Greek, photographed under /tmp/shots-lobby/."
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import time
@@ -111,3 +112,6 @@ def test_a_player_who_stops_moving_loses_on_time(
     for page in (a, b):
         expect(page.get_by_test_id("match-over-last")).to_contain_text(words)
     shoot(a, f"board-lost-on-time-{lang}-{size}")
+    record = a.evaluate("""async () => (await fetch(
+        location.pathname.replace('/match/', '/api/matches/') + '/record')).json()""")
+    assert "lost on time" in json.dumps(record["games"][-1])  # the record says so too
