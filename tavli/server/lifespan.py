@@ -14,7 +14,7 @@ from tavli.server.context import AppContext, context_of
 
 HEARTBEAT_SECONDS = 10.0
 """How often the stored presence of this process's seats is made fresh."""
-ALIVE_SECONDS = 0.25
+ALIVE_SECONDS = 0.1
 """How often this process stores that it is alive: a clock after a crash is right to this much."""
 LOBBY_SECONDS = 5.0
 """How often the lobby's seeks and counts are made fresh."""
