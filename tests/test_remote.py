@@ -314,18 +314,10 @@ def test_a_link_that_leads_nowhere_is_one_line(shared_server: Server) -> None:
     assert nonsense.returncode == 2 and "not a match link" in nonsense.stderr
 
 
-def sign_up(server: Server, name: str, password: str) -> str:
-    """A new account on ``server``: its session cookie (``name=value``)."""
-    request = urllib.request.Request(f"{server.url}/api/accounts", json.dumps({"name": name, "password": password})
-                                     .encode(), {"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=60) as answer:
-        return str(answer.headers["Set-Cookie"].split(";", 1)[0])
-
-
 @pytest.mark.slow
 def test_a_player_logs_in_at_the_terminal_and_his_rated_match_counts(shared_server: Server) -> None:
-    eleni = sign_up(shared_server, "Eleni_t", "eleni's password")
-    sign_up(shared_server, "Nikos_t", "nikos's password")
+    eleni = shared_server.sign_up("Eleni_t", "eleni's password")
+    shared_server.sign_up("Nikos_t", "nikos's password")
     links = shared_server.post("/api/matches", {"opponent": "friend", "rated": True, "length": 1, "games": "portes"},
                                headers={"Cookie": eleni})
     friend = shared_server.url + links["friend"]

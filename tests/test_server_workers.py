@@ -183,14 +183,6 @@ def test_workers_need_postgresql(tmp_path: Path) -> None:
     assert done.returncode == 2 and "needs PostgreSQL" in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
-def account(server: Server, name: str) -> str:
-    """A new account on ``server``'s database: its session cookie (``name=value``)."""
-    request = urllib.request.Request(f"{server.url}/api/accounts", json.dumps(
-        {"name": name, "password": "a long password"}).encode(), {"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=60) as answer:
-        return str(answer.headers["Set-Cookie"].split(";", 1)[0])
-
-
 @pytest.mark.slow
 def test_a_rated_result_is_applied_once_with_the_players_on_two_processes(postgres: str,
                                                                           servers: list[Server]) -> None:
@@ -199,7 +191,7 @@ def test_a_rated_result_is_applied_once_with_the_players_on_two_processes(postgr
     b = Server(postgres, options=("--poll-seconds", "0"))
     servers.append(b)
     suffix = secrets.token_hex(3)  # the database is shared with other runs: names of this test's own
-    white, black = account(a, f"w{suffix}"), account(b, f"b{suffix}")  # a session made on one, used on the other
+    white, black = a.sign_up(f"w{suffix}"), b.sign_up(f"b{suffix}")  # a session made on one, used on the other
     links = a.post("/api/matches", {"opponent": "friend", "rated": True, "length": 3, "games": "fevga"},
                    headers={"Cookie": white})
     mid = links["match"]

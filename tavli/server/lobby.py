@@ -28,8 +28,6 @@ from typing import Any
 
 import orjson
 from sqlalchemy import and_, delete, func, insert, select, text, update
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocket, WebSocketState
 
@@ -37,7 +35,7 @@ from tavli.errors import TavliError
 from tavli.server.accounts import Account, Accounts
 from tavli.server.clocks import DEFAULT_FOR_PEOPLE, clock_settings
 from tavli.server.results import pool_of
-from tavli.server.schema import lobby_paired, lobby_people, matches, presence, ratings, seeks
+from tavli.server.schema import insert_for, lobby_paired, lobby_people, matches, presence, ratings, seeks
 from tavli.server.seats import player_name, settings_from_request
 from tavli.server.service import MatchService
 from tavli.server.store import Store, unbroken
@@ -388,7 +386,7 @@ class Lobby:
             if keys:
                 await conn.execute(update(seeks).where(seeks.c.owner.in_(keys)).values(until=now + SEEK_SECONDS))
                 # one statement that inserts or moves on: a person may be on two processes at once
-                fresh = (postgresql_insert if self.store.notifies else sqlite_insert)(lobby_people)
+                fresh = insert_for(self.store.engine.dialect.name)(lobby_people)
                 await conn.execute(fresh.on_conflict_do_update(index_elements=[lobby_people.c.person],
                                                                set_={"until": fresh.excluded.until}),
                                    [{"person": k, "until": now + SEEK_SECONDS} for k in keys])

@@ -19,15 +19,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from sqlalchemy import and_, insert, select, update
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from tavli.match import CLAIMED, LOST_ON_TIME, RESIGNED_MATCH
 from tavli.rating import Rating, match_weight, rate_match
 from tavli.server.live import LiveMatch
-from tavli.server.schema import match_results, matches, rating_changes, ratings, seat_accounts
+from tavli.server.schema import insert_for, match_results, matches, rating_changes, ratings, seat_accounts
 from tavli.server.seats import seat_name
 from tavli.variants import GAMES, WHITE
 
@@ -59,7 +57,7 @@ class Results:
         self.engine = engine
         self.on_finished = on_finished
         """Called with a finished match's id whose seats have accounts (the server reviews it)."""
-        self._insert = postgresql_insert if engine.dialect.name == "postgresql" else sqlite_insert
+        self._insert = insert_for(engine.dialect.name)
         self._done: set[str] = set()
 
     async def on_action(self, live: LiveMatch) -> None:

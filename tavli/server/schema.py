@@ -4,9 +4,23 @@ this module says what they are now."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, MetaData, String, Table, Text
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 metadata = MetaData()
+
+
+def insert_for(dialect: str) -> Any:
+    """The INSERT of ``dialect`` (``postgresql`` or ``sqlite``) that takes ``ON CONFLICT``: both
+    databases have it, so that an upsert is one statement on either.
+
+    >>> insert_for("sqlite") is sqlite_insert
+    True
+    """
+    return postgresql_insert if dialect == "postgresql" else sqlite_insert
 
 matches = Table(
     "matches", metadata,

@@ -31,8 +31,6 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -44,6 +42,7 @@ from tavli.server.schema import (
     actions,
     analyses,
     heartbeat,
+    insert_for,
     match_results,
     matches,
     names,
@@ -241,7 +240,7 @@ class Store:
         """The lobby's channel: a schema's own, so that sites sharing a database keep their lobbies apart."""
         self.notifies = full.startswith("postgresql")
         """Whether stored actions are announced to other processes (PostgreSQL NOTIFY)."""
-        self._insert = postgresql_insert if self.notifies else sqlite_insert
+        self._insert = insert_for(self.engine.dialect.name)
         self._set_presence = _presence_upsert(self._insert)
         self.origin = secrets.token_hex(8)
         """This process's name in the announcements, so that it ignores its own."""
