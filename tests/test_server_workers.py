@@ -94,7 +94,10 @@ def test_a_move_made_on_one_process_is_seen_on_the_other_without_polling(postgre
         black = stack.enter_context(b.socket(mid))
         latest["black"] = hello(black, links["friend"].split("#t=", 1)[1])
         sockets = {"white": white, "black": black}
-        latest["white"] = receive(white, lambda m: m["type"] == "state" and m["players"]["black"]["connected"])
+        # both here: the clocks' start (one action) has been stored, on black's process, and heard
+        begun = lambda m: m["type"] == "state" and m["players"]["black"]["connected"] and m["clock"]["started"]  # noqa: E731
+        latest["white"] = receive(white, begun)
+        latest["black"] = latest["black"] if begun(latest["black"]) else receive(black, begun)
         actions = 0
         in_new_game = 0  # actions of the second game, whose dice come from a seed the other process stored
         # a game of plain plays can run past 300 actions (seen): play on until the second game has
