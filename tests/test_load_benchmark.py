@@ -19,11 +19,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 GROUP_FIELDS = {"matches", "held_each_second", "held_min", "held_mean", "finished", "actions", "actions_per_s",
-                "latency_ms", "latency_each_second", "answer_ms", "join_ms", "errors", "dropped", "stalled",
-                "pairs_by_phase_at_end"}
+                "latency_ms", "latency_each_second", "answer_ms", "clock_error_ms", "join_ms", "errors", "dropped",
+                "stalled", "pairs_by_phase_at_end"}
 RUN_FIELDS = {"servers", "matches", "bot_matches", "ramp_s", "connected_at_start", "duration_s", "actions_per_s",
               "people", "bots", "server_cpu", "server_cpu_each", "database_cpu", "client_cpu", "client_lag_ms",
-              "machine_cpu", "cpu_wait"}
+              "machine_cpu", "cpu_wait", "lobby"}
 
 
 def run_load(tmp_path: Path, *options: str) -> tuple[dict[str, Any], str]:
@@ -86,6 +86,27 @@ def test_rated_matches_between_logged_in_players(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_lobby_watchers_and_clocks(tmp_path: Path) -> None:
+    # no delay on the clock: every turn reaches the reserve, so plays are timed as well as rolls
+    result, printed = run_load(tmp_path, "--pace", "cafe", "--matches", "3", "--duration", "6",
+                               "--think", "0.05,0.1", "--ramp", "10", "--clock", "0,600",
+                               "--lobby-watchers", "16", "--seeks", "4", "--seek-accept", "0.5")
+    assert result["clock"] == {"delay": 0.0, "reserve": 600.0} and result["lobby_watchers"] == 16
+    run = result["run"]
+    check_group(run["people"], 3)
+    # the server's turn holds the client's (it began before the state reached the client, and ends
+    # after the action left it): what it counts is never less, but for rounding to the millisecond
+    clock = run["people"]["clock_error_ms"]
+    assert clock["count"] > 0 and clock["min"] >= -3 and clock["p50"] < 500, clock
+    lobby = run["lobby"]
+    assert lobby["connected"] == 16 and lobby["posted"] > 0 and lobby["cancelled"] + lobby["accepted"] > 0
+    assert lobby["seen"] == 1.0 and lobby["push_ms"]["count"] > 0 and lobby["post_ms"]["count"] == lobby["posted"]
+    assert lobby["paired_ms"]["count"] == lobby["board_ms"]["count"] == lobby["accepted"]
+    assert set(lobby["errors"]) <= {"no idle watcher to seek"}, lobby["errors"]
+    assert "seek posted → a watcher sees it" in printed and "clock error" in printed
+
+
+@pytest.mark.slow
 def test_saturate_pace_is_the_default(tmp_path: Path) -> None:
     # four seconds, not two: 1-point matches end and reconnect all the time, and on a loaded machine a
     # short window can miss the moment both are held
@@ -105,6 +126,8 @@ def test_saturate_pace_is_the_default(tmp_path: Path) -> None:
     (["--compare"], "--compare compares"),
     (["--think", "4,1"], "0 <= MIN <= MAX"),
     (["--matches", "0"], "at least 1"),
+    (["--lobby-watchers", "1"], "--lobby-watchers is 0 or at least 2"),
+    (["--clock", "8,x"], "DELAY,RESERVE"),
 ])
 def test_bad_options_are_one_line(options: list[str], message: str) -> None:
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "speed" / "load.py"), *options],

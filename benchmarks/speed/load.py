@@ -88,6 +88,9 @@ import websockets
 from rich.console import Console
 from rich.table import Table
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root: ``benchmarks.*``
+from benchmarks.speed.lobby_load import LobbyFigures, LobbyLoad
+
 try:
     import uvloop
 except ImportError:  # optional: the plain asyncio loop works too, with a little more client CPU
@@ -139,6 +142,9 @@ class Figures:
     """When each of ``latencies`` was seen (``time.perf_counter``)."""
     started: float = 0.0
     """When the window opened."""
+    clock_errors: list[float] = field(default_factory=list)
+    """Clocked matches: seconds the server counted of a turn (at a roll or a play) beyond what the
+    player's own client saw pass from the state that began his turn to sending that action."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -377,6 +383,7 @@ async def backend_pids(url: str | None, database: str) -> list[int]:
 
 
 SCALARS = re.compile(r'"(seq|over|can_roll|can_play)":(\d+|true|false)')
+CLOCK = re.compile(r'"you":"(\w+)".*?"clock":(null|\{[^{}]*\})')
 PLAYS = '"legal":{"plays":'
 DECODER = json.JSONDecoder()
 
@@ -404,6 +411,11 @@ class Reader:
             return self(text)
         msg: dict[str, Any] = {"type": "state", "seq": int(found["seq"]), "over": found["over"] == "true",
                                "can_roll": found["can_roll"] == "true", "can_play": found["can_play"] == "true"}
+        clock = CLOCK.search(text, max(0, text.rfind('"you":')))  # the viewer's part comes after the game's
+        if clock is None:
+            self.fast = False
+            return self(text)
+        msg["you"], msg["clock"] = clock.group(1), json.loads(clock.group(2))
         if msg["can_play"]:
             at = text.find(PLAYS)
             if at < 0:
@@ -443,6 +455,10 @@ class Seat:
         """Against a bot: the seq and the time of the play whose answer is awaited."""
         self.state: dict[str, Any] | None = None
         self.thinking: asyncio.Task[None] | None = None
+        self.sent_at = 0.0
+        """When the action awaiting its acknowledgement was sent."""
+        self.turn: tuple[float, int] | None = None
+        """While this seat's clock runs: when the state that began the turn came, and the reserve it showed (ms)."""
 
     async def act(self, state: dict[str, Any]) -> None:
         seq = state["seq"]
@@ -465,6 +481,7 @@ class Seat:
     async def send(self, state: dict[str, Any]) -> None:
         seq = state["seq"]
         self.waiting = seq
+        self.sent_at = time.perf_counter()
         if state["can_roll"]:
             await self.ws.send(f'{{"type":"roll","seq":{seq}}}')
             return
@@ -476,6 +493,31 @@ class Seat:
         else:
             pair.sent[seq + 1] = (self, now)
         await self.ws.send(json.dumps({"type": "play", "seq": seq, "play": play}))
+
+    def time_clock(self, msg: dict[str, Any], now: float, acknowledged: bool) -> None:
+        """The clock's error: at each acknowledged action of this seat's turn, what the server
+        counted of the turn (the delay used and the reserve) less what this client saw pass.
+
+        After a roll the clock still runs, so delay and reserve together say it; after a play,
+        only a turn that reached the reserve says how long it took (a turn inside the delay
+        leaves the reserve as it was)."""
+        clock, you = msg["clock"], msg["you"]
+        if not clock["started"]:
+            return
+        mine = clock["running"] == you
+        if acknowledged and self.turn is not None:
+            began, reserve = self.turn
+            counted = None
+            if mine:
+                counted = clock["delay"] - clock["delay_left"] + reserve - clock[you]
+            elif reserve > clock[you]:
+                counted = clock["delay"] + reserve - clock[you]
+            if counted is not None and self.pair.figures.measuring:
+                self.pair.figures.clock_errors.append(counted / 1000 - (self.sent_at - began))
+        if not mine:
+            self.turn = None
+        elif self.turn is None:
+            self.turn = (now, clock[you])
 
     async def run(self, url: str, joined: asyncio.Event) -> None:
         try:
@@ -516,6 +558,8 @@ class Seat:
                 if not joined.is_set():
                     joined.set()
                     figures.joins.append(now - opened)
+                if msg.get("clock"):
+                    self.time_clock(msg, now, acknowledged=self.waiting is not None and seq > self.waiting)
                 if self.waiting is not None and seq > self.waiting:
                     self.waiting = None
                     if figures.measuring:
@@ -675,7 +719,7 @@ async def watch_lag(lags: list[float], measuring: Callable[[], bool]) -> None:
 
 async def sample_window(groups: list[Figures], duration: float, server_pids: list[int],
                         postgres: tuple[str | None, str] = (None, ""), stalled_after: float = STALLED_AFTER,
-                        ) -> dict[str, Any]:
+                        lobby: LobbyFigures | None = None) -> dict[str, Any]:
     """Measure ``duration`` seconds: matches held each second, CPU of the servers, their database
     backends, this client and the machine, and the client's event-loop lag."""
     lags: list[float] = []
@@ -687,6 +731,8 @@ async def sample_window(groups: list[Figures], duration: float, server_pids: lis
     start = time.perf_counter()
     for group in groups:
         group.measuring, group.started = True, start
+    if lobby is not None:
+        lobby.measuring = True
     measuring = True
     # this client's own garbage collector stays out of the window: its pauses (a few hundred ms
     # with 2,000 sockets) would be timed as the server's latency
@@ -703,6 +749,8 @@ async def sample_window(groups: list[Figures], duration: float, server_pids: lis
         gc.unfreeze()
     for group in groups:
         group.measuring = False
+    if lobby is not None:
+        lobby.measuring = False
     measuring = False
     elapsed = time.perf_counter() - start
     cpu1, client1, machine1, wait1 = tree_cpu(server_pids), time.process_time(), machine_ticks(), cpu_pressure()
@@ -751,6 +799,8 @@ def group_figures(figures: Figures, count: int, elapsed: float) -> dict[str, Any
         "actions_per_s": round(figures.actions / elapsed, 1),
         "latency_ms": latency_ms(figures.latencies),
         "answer_ms": latency_ms(figures.answers),
+        "clock_error_ms": latency_ms(figures.clock_errors)
+        | {"min": rounded_ms(min(figures.clock_errors, default=None))},
         "join_ms": latency_ms(figures.joins),
         "errors": dict(figures.errors), "dropped": dict(figures.dropped),
         "stalled": figures.stalled,
@@ -763,7 +813,8 @@ async def run_load(bases: list[str], args: argparse.Namespace, pace: Pace, serve
     """The load on the servers at ``bases``: ``args.matches`` people's matches and ``args.bots`` bot matches."""
     people, bots = Figures(), Figures()
     friend = {"opponent": "friend", "length": args.length, "games": args.games} | ({"rated": True} if args.accounts
-                                                                                  else {})
+                                                                                  else {}) \
+        | ({"clock": args.clock} if args.clock is not None else {})
     cookies = list(args.cookies or [])
     against_bot = {"opponent": args.bot_level, "length": args.length, "games": args.games}
     rng = random.Random(args.seed)
@@ -793,16 +844,25 @@ async def run_load(bases: list[str], args: argparse.Namespace, pace: Pace, serve
             tasks.append(asyncio.create_task(pair.play_matches(client, first.pop() if first else None)))
 
         total = len(kinds)
+        lobby = None
+        if args.lobby_watchers:  # the start pages first, as a café's regulars are there before its tables fill
+            lobby = LobbyLoad(bases, args.lobby_watchers, args.seeks, args.seek_accept,
+                              random.Random(rng.getrandbits(64)))
+            await lobby.start(args.ramp)
         ramp = await ramp_up(lambda: people.connected + bots.connected, total, args.ramp, start)
         at_start = people.connected + bots.connected
         console.print(f"ramp-up: {at_start} of {total} matches connected in {ramp:.1f} s; "
                       + (f"settling {args.settle:g} s, " if args.settle else "")
                       + f"measuring {args.duration:g} s")
         await asyncio.sleep(args.settle)
-        window = await sample_window([people, bots], args.duration, server_pids, postgres, pace.stalled_after)
+        window = await sample_window([people, bots], args.duration, server_pids, postgres, pace.stalled_after,
+                                     lobby.figures if lobby else None)
+        lobby_out = None if lobby is None else lobby_figures(lobby.figures, args.lobby_watchers, window["elapsed"])
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if lobby is not None:
+            await lobby.stop()
     elapsed = window["elapsed"]
     if read_message.mismatches:
         people.errors["client: a state read wrong by the shortcut"] += read_message.mismatches
@@ -819,12 +879,23 @@ async def run_load(bases: list[str], args: argparse.Namespace, pace: Pace, serve
         "client_cpu": rounded(window["client_cpu"]), "client_lag_ms": window["client_lag_ms"],
         "machine_cpu": rounded(window["machine_cpu"]), "cpus": os.cpu_count(),
         "cpu_wait": rounded(window["cpu_wait"]),
+        "lobby": lobby_out,
     }
     return out
 
 
+def lobby_figures(figures: LobbyFigures, watchers: int, elapsed: float) -> dict[str, Any]:
+    return figures.summary(watchers, elapsed) | {
+        "push_ms": latency_ms(figures.push), "post_ms": latency_ms(figures.post),
+        "paired_ms": latency_ms(figures.paired), "board_ms": latency_ms(figures.board)}
+
+
 def rounded(value: float | None) -> float | None:
     return None if value is None else round(value, 3)
+
+
+def rounded_ms(seconds: float | None) -> float | None:
+    return None if seconds is None else round(1000 * seconds, 1)
 
 
 def latency_ms(values: list[float]) -> dict[str, Any]:
@@ -929,6 +1000,12 @@ def group_rows(table: Table, name: str, group: dict[str, Any], pace_name: str, s
         table.add_row(f"{name}: play sent → the bot's answer seen, p50 / p90 / p99 / max (ms)",
                       spread(group["answer_ms"]))
         table.add_row(f"{name}: answers timed", f"{group['answer_ms']['count']:,}")
+    clock = group["clock_error_ms"]
+    if clock["count"]:
+        table.add_row(f"{name}: clock error, the server's count of a turn less the player's, "
+                      "min / p50 / p99 / max (ms)",
+                      f"{ms(clock['min'])} / {ms(clock['p50'])} / {ms(clock['p99'])} / {ms(clock['max'])}")
+        table.add_row(f"{name}: clock readings (acknowledged rolls and plays)", f"{clock['count']:,}")
     joins = group["join_ms"]
     table.add_row(f"{name}: connect + hello → first state, p50 / p99 / max (ms)",
                   f"{ms(joins['p50'])} / {ms(joins['p99'])} / {ms(joins['max'])}")
@@ -939,12 +1016,31 @@ def group_rows(table: Table, name: str, group: dict[str, Any], pace_name: str, s
     table.add_row(f"{name}: matches stalled (no state for {stalled_after:g} s at the end)", str(group["stalled"]))
 
 
+def lobby_rows(table: Table, lobby: dict[str, Any]) -> None:
+    table.add_row("lobby: watchers connected at the end / asked", f"{lobby['connected']} / {lobby['watchers']}")
+    table.add_row("lobby: seeks posted a second; cancelled, accepted in the window",
+                  f"{lobby['seeks_per_s']:g}; {lobby['cancelled']}, {lobby['accepted']}")
+    table.add_row("lobby: messages pushed to watchers a second", f"{lobby['pushes_per_s']:,.1f}")
+    seen = lobby["seen"]
+    table.add_row("lobby: of each seek posted, the share of watchers it reached", "-" if seen is None
+                  else f"{100 * seen:.2f}%")
+    table.add_row("lobby: seek posted → a watcher sees it, p50 / p90 / p99 / max (ms)", spread(lobby["push_ms"]))
+    table.add_row("lobby: POST /api/seeks round trip, p50 / p90 / p99 / max (ms)", spread(lobby["post_ms"]))
+    table.add_row("lobby: accept sent → the seeker hears of the match, p50 / p90 / p99 / max (ms)",
+                  spread(lobby["paired_ms"]))
+    table.add_row("lobby: accept sent → both players hold the board, p50 / p90 / p99 / max (ms)",
+                  spread(lobby["board_ms"]))
+    table.add_row("lobby: errors", ", ".join(f"{k} {v}" for k, v in sorted(lobby["errors"].items())) or "none")
+
+
 def report(args: argparse.Namespace, pace: Pace, run: dict[str, Any], single: dict[str, Any] | None,
            relay: dict[str, Any] | None) -> None:
     what = "café pace, think " + "–".join(f"{t:g}" for t in pace.think) + " s" if pace.think else "saturating"
     servers = run["servers"]
     title = (f"tavli serve{f' ×{servers} processes' if servers > 1 else ''}: {args.matches} matches"
-             f"{f' + {args.bots} against {args.bot_level}' if args.bots else ''} ({what}; "
+             f"{f' + {args.bots} against {args.bot_level}' if args.bots else ''}"
+             f"{f', {args.lobby_watchers} in the lobby, {args.seeks:g} seeks/s' if args.lobby_watchers else ''}"
+             f" ({what}; "
              f"{args.length} points of {args.games}{', steps' if pace.steps else ''}), "
              f"{run['duration_s']:g} s measured")
     table = Table(title=title)
@@ -957,6 +1053,9 @@ def report(args: argparse.Namespace, pace: Pace, run: dict[str, Any], single: di
     if run["bots"] is not None:
         table.add_section()
         group_rows(table, "bot matches", run["bots"], what, pace.stalled_after, latency)
+    if run["lobby"] is not None:
+        table.add_section()
+        lobby_rows(table, run["lobby"])
     table.add_section()
     table.add_row("actions per second, all matches", f"{run['actions_per_s']:,.1f}")
     each = run["server_cpu_each"]
@@ -1005,6 +1104,17 @@ def report(args: argparse.Namespace, pace: Pace, run: dict[str, Any], single: di
         if relay.get("rate_ratio") is not None:
             table.add_row("relay floor messages/s / tavli serve actions/s", f"{relay['rate_ratio']:,.1f}×")
     console.print(table)
+
+
+def clock_option(text: str) -> str | dict[str, float]:
+    """``--clock``: none, a preset's name (the server checks it), or DELAY,RESERVE in seconds."""
+    if "," not in text:
+        return text
+    try:
+        delay, reserve = (float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"none, a preset or DELAY,RESERVE in seconds expected: not {text!r}") from None
+    return {"delay": delay, "reserve": reserve}
 
 
 def think_range(text: str) -> tuple[float, float]:
@@ -1100,6 +1210,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--bot-level", default="champion", help="the bot of --bots (default champion)")
     parser.add_argument("--accounts", action="store_true",
                         help="the people's matches are rated matches between logged-in players")
+    parser.add_argument("--clock", type=clock_option, default=None,
+                        help="the people's matches' clock: none, a preset (kafeneio, blitz, relaxed) or "
+                             "DELAY,RESERVE seconds (default: the server's, kafeneio between people)")
+    parser.add_argument("--lobby-watchers", type=int, default=0, metavar="W",
+                        help="also W guests watching the start page's lobby while seeks come and go (default 0)")
+    parser.add_argument("--seeks", type=float, default=10.0,
+                        help="with --lobby-watchers: seeks posted a second among them (default 10)")
+    parser.add_argument("--seek-accept", type=float, default=0.1, metavar="SHARE",
+                        help="with --lobby-watchers: the share of seeks accepted, the rest cancelled (default 0.1)")
     parser.add_argument("--bot-delay", type=float, default=0.0,
                         help="the server's --bot-delay (default 0: the bot's answer is its own time)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the clients' plays and think times (default 1)")
@@ -1137,6 +1256,9 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--matches + --bots must be at least 1, --ramp at least 1, --duration above 0")
     if args.servers < 1:
         parser.error("--servers must be at least 1")
+    if args.lobby_watchers < 0 or (args.lobby_watchers and (args.lobby_watchers < 2 or args.seeks <= 0
+                                                            or not 0 <= args.seek_accept <= 1)):
+        parser.error("--lobby-watchers is 0 or at least 2, --seeks above 0, --seek-accept from 0 to 1")
     if args.servers > 1 and not (args.database or "").startswith("postgres"):
         parser.error("--servers 2 or more share one database: give --database postgresql://...")
     if args.url and (args.servers > 1 or args.compare or args.accounts):
@@ -1159,7 +1281,9 @@ def main(argv: list[str] | None = None) -> None:
     result: dict[str, Any] = {"command": command, "cpus": os.cpu_count(), "load_average": os.getloadavg()[0],
                               "client_loop": loop_name, "pace": args.pace,
                               "think_s": list(pace.think) if pace.think else None, "steps": pace.steps,
-                              "accounts": args.accounts,
+                              "accounts": args.accounts, "clock": args.clock,
+                              "lobby_watchers": args.lobby_watchers,
+                              "seeks_per_s": args.seeks if args.lobby_watchers else None,
                               "length": args.length, "games": args.games, "servers": args.servers,
                               "bot_level": args.bot_level if args.bots else None}
     relay: Process | None = None
