@@ -4,6 +4,7 @@ record, the .mat export and the ratings), and a clock right after ``kill -9``.""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import signal
 import time
@@ -16,6 +17,7 @@ from starlette.testclient import TestClient
 from tavli.formats.mat import export_mat
 from tavli.formats.record import loads
 from tavli.server.clocks import Clock, ClockSettings, clock_settings
+from tavli.server.context import context_of
 
 Message = dict[str, Any]
 
@@ -127,6 +129,36 @@ def test_the_clocks_start_when_both_have_come_and_run_for_the_mover(client: Test
                 a.send_json({"type": "roll", "seq": state["seq"]})
                 rolled = until(a, lambda m: m["type"] == "state" and m["seq"] > state["seq"])
                 assert 28_000 <= rolled["clock"][me] <= 29_700 and rolled["clock"]["delay_left"] == 0
+
+
+def test_the_servers_own_work_is_not_the_players_time(client: TestClient) -> None:
+    # the state that begins a turn is sent after the action is stored and told everywhere: a slow
+    # listener (a store, a broadcast) here takes 0.6 s, and the next turn's time starts after it
+    context = context_of(client.app)  # type: ignore[arg-type]
+
+    async def slow(live: Any) -> None:
+        await asyncio.sleep(0.6)
+
+    links = new_match(client, opponent="friend", length=1, games="portes", clock={"delay": 10, "reserve": 60})
+    mid = links["match"]
+    with client.websocket_connect(f"/ws/{mid}") as a, client.websocket_connect(f"/ws/{mid}") as b:
+        first = hello(a, links["token"]), hello(b, token_of(links["friend"]))
+        states = [m if m["clock"]["started"] else until(ws, lambda m: m["type"] == "state" and m["clock"]["started"])
+                  for ws, m in zip((a, b), first, strict=True)]
+        k = 0 if states[0]["turn"] == states[0]["you"] else 1
+        mover, other = (a, b)[k], (a, b)[1 - k]
+        mover.send_json({"type": "roll", "seq": states[k]["seq"]})
+        state = until(mover, lambda m: m["type"] == "state" and m["can_play"])
+        context.service.listeners.append(slow)
+        try:
+            mover.send_json({"type": "play", "seq": state["seq"], "play": state["legal"]["plays"][0]})
+            turn = until(other, lambda m: m["type"] == "state" and m["can_roll"])
+            other.send_json({"type": "roll", "seq": turn["seq"]})
+            rolled = until(other, lambda m: m["type"] == "state" and m["seq"] > turn["seq"])
+        finally:
+            context.service.listeners.remove(slow)
+        counted = rolled["clock"]["delay"] - rolled["clock"]["delay_left"]
+        assert counted < 400, counted  # not the 0.6 s of the server's own work (nor the 0.6 s after the roll)
 
 
 def served_clock(server: Any, match_id: str, token: str) -> Message:

@@ -33,6 +33,8 @@ class Connection:
     token: str = ""
     bucket: TokenBucket = field(default_factory=lambda: TokenBucket(MESSAGES_PER_SECOND, MESSAGE_BURST))
     refusals: int = 0
+    received_at: float = 0.0
+    """When the message being carried out was read (``time.time()``): a clock stops there."""
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.send_text(orjson.dumps(message).decode())

@@ -51,6 +51,8 @@ from tavli.variants import BLACK, WHITE, Color
 __all__ = ["Listener", "MatchService"]
 
 Listener = Callable[[LiveMatch], Awaitable[None]]
+TURN_BEGINS = frozenset({"start", "play", "resign", "accept", "decline"})
+"""The stored actions after which a clock runs for a turn that begins there (a roll goes on with one)."""
 
 
 def rated_request(body: dict[str, Any], opponent: str, games: list[str], account: Account | None) -> bool:
@@ -282,12 +284,14 @@ class MatchService:
     # -- acting ------------------------------------------------------------
     async def act(self, match_id: str, role: str, kind: str, seq: int, play: str | None = None, *,
                   points: int = 1, resign_match: bool = False, accept: bool = False,
-                  token: str = "") -> LiveMatch:
+                  token: str = "", received: float | None = None) -> LiveMatch:
         """Carry out a player's action, then the bots' answers; ActionError if refused.
 
         ``kind`` is roll, play, claim, resign (``points``, or the whole match), rematch, or
         answer (``accept`` or not) to the opponent's offer; ``token`` is the sender's own (a
-        rematch gives each seat the token ``rematch_token(token, new match)``)."""
+        rematch gives each seat the token ``rematch_token(token, new match)``). A play's clock
+        stops when it was ``received`` (now if None): the wait for this match's lock and the
+        server's own work are not the player's time."""
         live = await self.get(match_id)
         if live is None:
             raise ActionError("bad-token", "no such match")
@@ -338,7 +342,8 @@ class MatchService:
                             raise TavliError("give the play to make: the dice can be played")
                     except TavliError as exc:
                         raise ActionError("illegal", exc) from None
-                    await self._commit(live, role, "play", {"play": str(parsed) if parsed else ""})
+                    await self._commit(live, role, "play", {"play": str(parsed) if parsed else ""},
+                                       at=None if received is None else min(received, time.time()))
                 else:
                     raise ActionError("bad-message", "unknown action {kind!r}", kind=kind)
             await self._run_bots(live)
@@ -501,15 +506,17 @@ class MatchService:
             entries.append((seat, "play", {"play": ""}))
         await self._store(live, entries, seeds_before)
 
-    async def _commit(self, live: LiveMatch, seat: str, kind: str, data: dict[str, Any]) -> None:
-        """Apply an action to the cache and store it; on a conflict, reload and refuse."""
+    async def _commit(self, live: LiveMatch, seat: str, kind: str, data: dict[str, Any],
+                      at: float | None = None) -> None:
+        """Apply an action (made at ``at``, now if None) to the cache and store it; on a conflict,
+        reload and refuse."""
         seeds_before = len(live.roller.seeds)
         try:
             if kind == "roll":
                 dice = live.match.roll()
                 data = {"dice": list(dice)}
             else:
-                apply_action(live, kind, seat, data)
+                apply_action(live, kind, seat, data, at)
         except TavliError as exc:
             await self.refresh(live.row.id)
             raise ActionError("illegal", exc) from None
@@ -526,13 +533,19 @@ class MatchService:
             raise ActionError("stale", "the match moved on meanwhile: here is the state") from None
         live.seq += len(entries)
         live.last_action = at
-        await self._tell(live)
+        await self._tell(live, turn_began=any(kind in TURN_BEGINS for _, kind, _ in entries))
 
-    async def _tell(self, live: LiveMatch) -> None:
-        if live.clock is not None:
-            self._watch_clock(live)
+    async def _tell(self, live: LiveMatch, turn_began: bool = False) -> None:
         for listener in self.listeners:
             await listener(live)
+        clock = live.clock
+        if clock is not None:
+            if turn_began and clock.running is not None:
+                # the new turn's time runs from when its state has been sent (the store and the
+                # broadcast are the server's time, not the player's); another process, or a
+                # replay, counts from the stored action, a few milliseconds earlier
+                clock.since = max(clock.since, time.time())
+            self._watch_clock(live)
 
     async def _run_bots(self, live: LiveMatch) -> None:
         """Let bot seats roll and play until a human is to act or the match ends."""

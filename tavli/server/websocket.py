@@ -95,6 +95,7 @@ async def session(context: AppContext, websocket: WebSocket) -> None:
     try:
         while True:
             message = await receive(context, conn, hello_by)
+            conn.received_at = time.time()
             if message is None or message["type"] == "websocket.disconnect":
                 break
             text = message.get("text")
@@ -188,7 +189,8 @@ async def act(context: AppContext, conn: Connection, match_id: str, msg: Message
     await context.service.act(match_id, conn.role, msg.type, msg.seq, play,
                               points=msg.points if isinstance(msg, Resign) else 1,
                               resign_match=isinstance(msg, Resign) and msg.match,
-                              accept=isinstance(msg, Answer) and msg.accept, token=conn.token)
+                              accept=isinstance(msg, Answer) and msg.accept, token=conn.token,
+                              received=conn.received_at)
 
 
 ROUTES: list[BaseRoute] = [WebSocketRoute("/ws/{match_id}", socket)]
