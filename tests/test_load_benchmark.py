@@ -94,10 +94,11 @@ def test_lobby_watchers_and_clocks(tmp_path: Path) -> None:
     assert result["clock"] == {"delay": 0.0, "reserve": 600.0} and result["lobby_watchers"] == 16
     run = result["run"]
     check_group(run["people"], 3)
-    # the server's turn holds the client's (it began before the state reached the client, and ends
-    # after the action left it): what it counts is never less, but for rounding to the millisecond
+    # the server counts a turn from its state going out to the action read, less the time it took
+    # to answer the roll: what the player saw pass, give or take the network's few milliseconds
+    # (a roll's thinking not counted would put the median some 40 ms below zero)
     clock = run["people"]["clock_error_ms"]
-    assert clock["count"] > 0 and clock["min"] >= -3 and clock["p50"] < 500, clock
+    assert clock["count"] > 0 and -20 <= clock["p50"] <= 100, clock
     lobby = run["lobby"]
     assert lobby["connected"] == 16 and lobby["posted"] > 0 and lobby["cancelled"] + lobby["accepted"] > 0
     assert lobby["seen"] == 1.0 and lobby["push_ms"]["count"] > 0 and lobby["post_ms"]["count"] == lobby["posted"]

@@ -232,12 +232,15 @@ class LobbyLoad:
         theirs = await asyncio.wait_for(seeker.paired, 30)
         paired = time.perf_counter() - sent
         first = asyncio.Event(), asyncio.Event()
-        seats = [asyncio.create_task(self.sit(accepter.base, mine, first[0], first)),
-                 asyncio.create_task(self.sit(seeker.base, theirs, first[1], first))]
+        seats = [asyncio.create_task(self.sit(accepter.base, mine, first[0])),
+                 asyncio.create_task(self.sit(seeker.base, theirs, first[1]))]
         try:
-            await asyncio.wait_for(asyncio.gather(first[0].wait(), first[1].wait()), 30)
-            board = time.perf_counter() - sent
-            await asyncio.wait_for(asyncio.gather(*seats), 30)
+            async with asyncio.timeout(30):
+                for event in first:
+                    await event.wait()
+                board = time.perf_counter() - sent
+                for seat in seats:
+                    await seat
         finally:
             for seat in seats:
                 seat.cancel()
@@ -247,9 +250,9 @@ class LobbyLoad:
             self.figures.paired.append(paired)
             self.figures.board.append(board)
 
-    async def sit(self, base: str, seat: dict[str, Any], here: asyncio.Event,
-                  both: tuple[asyncio.Event, asyncio.Event]) -> None:
-        """One player at the lobby's match: hello, then (both being there) resign it when on turn."""
+    async def sit(self, base: str, seat: dict[str, Any], here: asyncio.Event) -> None:
+        """One player at the lobby's match: hello, then resign it when on turn (the match starts
+        once both have come, so his first turn says that both hold the board)."""
         url = base.replace("http", "ws", 1) + f"/ws/{seat['match']}"
         async with websockets.connect(url, ping_interval=None, open_timeout=60, close_timeout=2,
                                       compression=None, max_size=None) as ws:
@@ -265,6 +268,6 @@ class LobbyLoad:
                 here.set()
                 if msg["over"]:
                     return
-                if msg.get("can_resign") and all(e.is_set() for e in both):
+                if msg.get("can_resign"):
                     with contextlib.suppress(websockets.ConnectionClosed):
                         await ws.send(json.dumps({"type": "resign", "seq": msg["seq"], "match": True}))

@@ -330,7 +330,7 @@ class MatchService:
                     if match.dice is not None:
                         raise ActionError("illegal", "the dice are already rolled ({dice}): play first",
                                           dice=match.dice)
-                    await self._roll(live, role)
+                    await self._roll(live, role, received)
                 elif kind == "play":
                     if match.dice is None:
                         raise ActionError("illegal", "roll the dice first")
@@ -491,9 +491,10 @@ class MatchService:
                 if not await self._flag_fallen(live):
                     self._watch_clock(live)
 
-    async def _roll(self, live: LiveMatch, seat: str) -> None:
+    async def _roll(self, live: LiveMatch, seat: str, received: float | None = None) -> None:
         """Roll (the dice come from the game's seed); a roll that cannot be played passes at once,
-        stored with its pass in one transaction: no stored prefix ends on a roll nobody can play."""
+        stored with its pass in one transaction: no stored prefix ends on a roll nobody can play.
+        The time from the roll ``received`` until its state goes out is not the roller's."""
         seeds_before = len(live.roller.seeds)
         try:
             dice = live.match.roll()
@@ -504,7 +505,7 @@ class MatchService:
         if must_pass(live):
             apply_action(live, "play", seat, {"play": ""})
             entries.append((seat, "play", {"play": ""}))
-        await self._store(live, entries, seeds_before)
+        await self._store(live, entries, seeds_before, received)
 
     async def _commit(self, live: LiveMatch, seat: str, kind: str, data: dict[str, Any],
                       at: float | None = None) -> None:
@@ -520,11 +521,12 @@ class MatchService:
         except TavliError as exc:
             await self.refresh(live.row.id)
             raise ActionError("illegal", exc) from None
-        await self._store(live, [(seat, kind, data)], seeds_before)
+        await self._store(live, [(seat, kind, data)], seeds_before, at)
 
     async def _store(self, live: LiveMatch, entries: list[tuple[str, str, dict[str, Any]]],
-                     seeds_before: int) -> None:
-        """Store actions already applied to the cache, in one transaction; on a conflict, reload and refuse."""
+                     seeds_before: int, received: float | None = None) -> None:
+        """Store actions already applied to the cache (the player's, ``received`` then), in one
+        transaction; on a conflict, reload and refuse."""
         new_seeds = dict(enumerate(live.roller.seeds[seeds_before:], seeds_before))
         try:
             at = await self.store.append_actions(live.row.id, live.seq + 1, entries, new_seeds, live.match.is_over)
@@ -533,19 +535,24 @@ class MatchService:
             raise ActionError("stale", "the match moved on meanwhile: here is the state") from None
         live.seq += len(entries)
         live.last_action = at
-        await self._tell(live, turn_began=any(kind in TURN_BEGINS for _, kind, _ in entries))
+        await self._tell(live, turn_began=any(kind in TURN_BEGINS for _, kind, _ in entries), received=received)
 
-    async def _tell(self, live: LiveMatch, turn_began: bool = False) -> None:
+    async def _tell(self, live: LiveMatch, turn_began: bool = False, received: float | None = None) -> None:
+        clock = live.clock
+        if clock is not None and clock.running is not None:
+            # storing an action is the server's time, not the player's: a new turn's time runs
+            # from now, as its state goes out, and a turn that goes on (a roll) is not charged
+            # from the action's reading until now (another process, or a replay, counts from
+            # the stored action: some milliseconds more)
+            now = time.time()
+            if turn_began:
+                clock.since = max(clock.since, now)
+            elif received is not None:
+                clock.uncharged += max(0.0, now - max(received, clock.since))
+        if clock is not None:
+            self._watch_clock(live)
         for listener in self.listeners:
             await listener(live)
-        clock = live.clock
-        if clock is not None:
-            if turn_began and clock.running is not None:
-                # the new turn's time runs from when its state has been sent (the store and the
-                # broadcast are the server's time, not the player's); another process, or a
-                # replay, counts from the stored action, a few milliseconds earlier
-                clock.since = max(clock.since, time.time())
-            self._watch_clock(live)
 
     async def _run_bots(self, live: LiveMatch) -> None:
         """Let bot seats roll and play until a human is to act or the match ends."""
