@@ -29,7 +29,17 @@ every match has acted), a window of ``--duration`` seconds is measured:
   PostgreSQL backends, of this client, and of the whole machine, with the share of the time
   some task waited for a CPU (Linux's pressure figure: how much other work got in the way);
 - the client's event-loop lag (how late a 50 ms sleep wakes up: when it is small, the client is
-  not what is measured). The client reads of each state only what it uses (``Reader``).
+  not what is measured). The client reads of each state only what it uses (``Reader``);
+- in clocked matches (between people the server's default clock, ``--clock`` to choose), the
+  clock's error: at each roll and play the seat compares what the server counted of its turn so
+  far (the delay used and the reserve, from the state that acknowledges the action) with the
+  time it saw pass itself, from the state that began its turn to sending the action. A play is
+  timed only where the turn reached the reserve (within the delay the reserve says nothing),
+  so ``--clock 0,600`` times every play.
+
+``--lobby-watchers W`` adds W guests on the start page's lobby while ``--seeks`` seeks a second
+come and go among them, a share ``--seek-accept`` accepted (``lobby_load.py``): how fast a seek
+reaches every watcher, the seeks' round trips, and an accept to both players on the board.
 
 ``--servers N`` (with ``--database postgresql://...``) starts N ``tavli serve`` processes sharing
 one database and connects the two seats of each match to different processes, so that every
@@ -59,6 +69,7 @@ could reach here, with the ratio of the server's latency to it.
         --database postgresql://tavli_test:tavli_test@127.0.0.1/tavli_test
     .venv/bin/python benchmarks/speed/load.py --pace cafe --matches 500 --bots 200 --json load.json
     .venv/bin/python benchmarks/speed/load.py --pace cafe --matches 1000 --accounts --duration 60
+    .venv/bin/python benchmarks/speed/load.py --pace cafe --matches 1000 --lobby-watchers 200 --seeks 10
 """
 
 from __future__ import annotations
