@@ -1,7 +1,8 @@
 """The start page in a real browser (Debian's chromium, Playwright, ``tavli serve``): on a laptop
 (1366×768) a new match, the lobby and the study tools are all on the first screen, side by side;
 on a phone upright and held sideways the cards stand in one column, the lobby first; no size
-scrolls sideways; in English and Greek, photographed under artifacts/screenshots/ (``home-*``)."""
+scrolls sideways (a tablet's two columns included); in English and Greek, photographed under
+artifacts/screenshots/ (``home-*``)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
 from playwright.sync_api import Browser, Page, expect
 
 SHOTS = Path(os.environ.get("TAVLI_SHOTS", Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"))
-SIZES = {"laptop": (1366, 768), "phone": (390, 844), "landscape": (844, 390)}
+SIZES = {"laptop": (1366, 768), "phone": (390, 844), "landscape": (844, 390), "tablet": (820, 1180)}
 CARDS = {"new match": "#new-match", "lobby": "[data-testid=lobby]", "open matches": "[data-testid=open-matches]",
          "study": "[data-testid=study]"}
 
@@ -35,7 +36,7 @@ def start_page(browser: Browser, server: Server, lang: str, size: str) -> Page:
     """The start page of a new visitor who reads ``lang``, once every word is in (the page holds
     the lobby's WebSocket open, so it is never idle)."""
     width, height = SIZES[size]
-    phone = size != "laptop"
+    phone = size in ("phone", "landscape")
     ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone,
                               locale="el-GR" if lang == "el" else "en-GB")
     page = ctx.new_page()
@@ -99,7 +100,7 @@ def test_on_a_phone_the_cards_stand_in_one_column_the_lobby_first(
             tops.append((box["y"], name))
         assert sorted(tops)[0][1] == "lobby"  # a person on the go plays now: the lobby first
         play_now = page.get_by_test_id("seek-play-now").bounding_box()
-        assert play_now is not None and play_now["y"] + play_now["height"] <= SIZES[size][1] * 2
+        assert play_now is not None and play_now["y"] + play_now["height"] <= SIZES[size][1]  # on the first screen
     finally:
         page.context.close()
 
@@ -114,6 +115,26 @@ def test_no_size_scrolls_sideways_with_the_house_rules_open_and_a_long_open_matc
             try:
                 page.get_by_test_id("house-rules").click()
                 expect(page.get_by_test_id("open-list").locator("li")).to_have_count(1)
+                shoot(page, f"home-open-match-{lang}-{size}")
                 assert sideways(page) == 0, (size, lang)
+                if size == "tablet":  # a new match and the lobby side by side, study under them
+                    play, lobby, study = (page.locator(CARDS[name]).bounding_box()
+                                          for name in ("new match", "lobby", "study"))
+                    assert play and lobby and study and play["x"] + play["width"] <= lobby["x"]
+                    assert abs(play["y"] - lobby["y"]) < 2 and study["y"] > lobby["y"] + lobby["height"]
             finally:
                 page.context.close()
+
+
+def test_a_match_made_private_on_the_start_page_is_private(browser: Browser, server: Server) -> None:
+    page = start_page(browser, server, "el", "laptop")
+    try:
+        page.select_option("[data-testid=opponent]", "anyone")
+        expect(page.get_by_test_id("private")).to_be_hidden()  # an open match can always be watched
+        page.select_option("[data-testid=opponent]", "friend")
+        page.get_by_test_id("private").check()
+        page.click("[data-testid=start]")
+        page.wait_for_function("window.tavliState && window.tavliState.type === 'state'")
+        assert page.evaluate("window.tavliState.settings.private") is True
+    finally:
+        page.context.close()

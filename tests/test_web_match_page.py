@@ -426,7 +426,7 @@ def test_a_match_is_watched_by_its_address_alone(browser: Browser, shared_server
             ws.send(json.dumps({"type": "hello", "token": token}))
         page = ctx.new_page()
         page.goto(f"{shared_server.url}/match/{mid}")
-        page.wait_for_function("window.tavliState && window.tavliState.you === 'spectator' && !window.tavliState.waiting")
+        page.wait_for_function("(s => s && s.you === 'spectator' && !s.waiting)(window.tavliState)")
         expect(page.get_by_test_id("bad-link")).to_be_hidden()
         expect(page.locator("#watching")).to_be_visible()
         before = state(page)
