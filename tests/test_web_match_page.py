@@ -429,6 +429,7 @@ def test_a_match_is_watched_by_its_address_alone(browser: Browser, shared_server
         page.wait_for_function("(s => s && s.you === 'spectator' && !s.waiting)(window.tavliState)")
         expect(page.get_by_test_id("bad-link")).to_be_hidden()
         expect(page.locator("#watching")).to_be_visible()
+        expect(page.get_by_test_id("notify")).to_be_hidden()  # a spectator has no turn to be told of
         before = state(page)
         mover = next(ws for ws, _ in seats if last_state(ws, before["seq"])["can_roll"])
         mover.send(json.dumps({"type": "roll", "seq": before["seq"]}))
@@ -439,10 +440,16 @@ def test_a_match_is_watched_by_its_address_alone(browser: Browser, shared_server
         assert state(page)["game"]["moves"][-1]["play"] == play
         expect(page.locator("[data-testid=moves]")).to_contain_text(play.split()[0])
         assert state(page)["legal"] is None and not state(page)["can_roll"]
+        shoot(page, "watching-by-address")
     private = shared_server.post("/api/matches", {"opponent": "friend", "games": "portes", "private": True})
     page = ctx.new_page()
     page.goto(f"{shared_server.url}/match/{private['match']}")
-    expect(page.get_by_test_id("bad-link-text")).to_contain_text("This match is private")
+    expect(page.locator("#bad-link-title")).to_have_text("This match is private")
+    expect(page.get_by_test_id("bad-link-text")).to_contain_text("spectators' link")
+    page.select_option("[data-testid=lang]", "el")  # said again in the language chosen
+    expect(page.locator("#bad-link-title")).to_have_text("Ο αγώνας είναι ιδιωτικός")
+    expect(page.get_by_test_id("bad-link-text")).to_contain_text("σύνδεσμο των θεατών")
+    shoot(page, "watching-private")
     ctx.close()
 
 

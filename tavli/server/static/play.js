@@ -141,8 +141,10 @@ function actor(s) {
 }
 
 /** A link that cannot open this match: say so in words, with the way back to the start page. */
-function badLink(why) {
+function badLink(why, title = "badLinkTitle") {
   gaveUp = why;
+  $("bad-link-title").dataset.i18n = title;  // the language switch says it again from there
+  $("bad-link-title").textContent = t(title);
   for (const conn of connections) if (conn.socket) conn.socket.close();
   $("bad-link-text").textContent = t(why);
   $("bad-link").hidden = false;
@@ -169,7 +171,7 @@ function serverError(msg) {
     return;
   }
   if (msg.code === "bad-token" || (!state && msg.code === "bad-message")) { badLink("badLink"); return; }
-  if (msg.code === "private") { badLink("privateMatch"); return; }
+  if (msg.code === "private") { badLink("privateMatch", "privateMatchTitle"); return; }
   if (msg.code === "login") { needLogin(msg); return; }
   if (msg.code === "stale") return;
   // why, in the page's language; where that language has no words for it, the code's words
@@ -558,6 +560,7 @@ function renderPanel() {
   $("resign").disabled = !!s.offer;
   for (const points of ["1", "2"]) document.querySelector(`[data-resign="${points}"]`).disabled = !s.can_resign;
   $("auto-roll-label").hidden = s.you === "spectator";
+  $("notify-label").hidden = s.you === "spectator" || !("Notification" in window);  // a spectator has no turn
   renderChances();
   renderClaim();
 
