@@ -201,6 +201,7 @@ def test_a_match_is_watched_by_its_address_alone_unless_made_private(client: Tes
         refused = watch(watcher)
         assert refused["code"] == "private" and "\n" not in refused["message"]
         assert refused["message"] == "this match is private: only the links its players were given open it"
+        assert private["match"] not in client.app.state.context.service.cached()  # nothing kept of it
         assert hello(watcher, token_of(private["watch"]))["you"] == "spectator"  # its links still open it
     bot = new_match(client, opponent="beginner", games="portes", private=True)
     with client.websocket_connect(f"/ws/{bot['match']}") as watcher:

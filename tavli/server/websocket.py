@@ -164,6 +164,7 @@ async def joining(context: AppContext, match_id: str, token: str | None) -> tupl
         if live is None:
             raise ActionError("bad-token", "this link is not valid for this match")
         if not watchable(live.row.settings):
+            context.unwatched(match_id)  # loaded only to be refused: keep no replay of it
             raise ActionError("private", "this match is private: only the links its players were given open it")
         return "spectator", live
     role = await context.store.role(match_id, token) if known else None
