@@ -79,13 +79,13 @@ def test_a_match_against_a_bot_is_played_to_its_end(shared_server: Server) -> No
 def test_a_resignation_is_offered_and_the_bot_takes_two_points(shared_server: Server) -> None:
     links = shared_server.post("/api/matches", {"opponent": "beginner", "length": 3, "games": "fevga",
                                                 "seat": "black"})
-    run = tavli_join(shared_server.url + links["play"], "--lang", "el", stdin="παραίτηση 2\nπαραίτηση παρτίδα\nν\n")
+    run = tavli_join(shared_server.url + links["play"], "--lang", "el", stdin="παραίτηση 2\nπαραίτηση αγώνα\nν\n")
     assert run.returncode == 0, run.stderr
     out = " ".join(run.stdout.split())
     assert "● Μαύρα (εσείς) προσφέρουν παραίτηση από το παιχνίδι με 2 πόντους." in out
     assert "○ Λευκά (αρχάριος) δέχονται." in out
     assert "κερδίζουν το παιχνίδι 1 (Φεύγα): 2 πόντοι, παραίτηση" in out
-    assert "○ Λευκά (αρχάριος) κερδίζουν την παρτίδα 3-0 (παρτίδα στους 3 πόντους)." in out
+    assert "○ Λευκά (αρχάριος) κερδίζουν τον αγώνα 3-0 (αγώνας στους 3 πόντους)." in out
     ends = [g["end"] for g in record_of(shared_server, links["match"])["games"]]
     assert [(e["winner"], e["points"], e["reason"]) for e in ends] == [("white", 2, "resigned"),
                                                                        ("white", 1, "resigned the match")]
@@ -256,7 +256,7 @@ def test_an_open_match_is_chosen_from_the_servers_list(tmp_path: Path) -> None:
             out = " ".join(chose.stdout.split())
             assert "1) Πλακωτό · στους 5 · παίζετε με τα Μαύρα" in out and "2) Πλακωτό · στους 3" in out
             assert "· Eleni" in out and seen == ["Kostas"]  # each sees the other's name
-            assert "Μπήκατε στην παρτίδα" in out and "κερδίζουν την παρτίδα 3-0" in out
+            assert "Μπήκατε στον αγώνα" in out and "κερδίζουν τον αγώνα 3-0" in out
             taken = urllib.request.urlopen(server.url + "/api/open", timeout=30)
             assert [m["match"] for m in json.load(taken)["matches"]] == [links[1]["match"]]
             again = tavli_join(server.url)  # the other: nobody else will take it meanwhile

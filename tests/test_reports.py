@@ -36,7 +36,7 @@ def test_an_analysis_in_greek_says_every_word_in_greek_and_fits_the_terminal(ana
     text = render_text(analysis_view(analysed, 3, "el"), width=120)
     lines = text.splitlines()
     assert max(len(line) for line in lines) <= 120 and "…" not in text  # nothing cut off, no heading shortened
-    assert "Ανάλυση σε βάθος 0" in text and "παρτίδα στους 2" in text
+    assert "Ανάλυση σε βάθος 0" in text and "αγώνας στους 2" in text
     for heading in ("δείκτης λαθών", "χαμένη ΠΝΠ", "μη αναγκαστικές", "αμφίβολες", "γκάφες", "χωρίς τύχη", "Παιχνίδια",
                     "νικητής"):
         assert heading in text, heading
@@ -81,7 +81,7 @@ def test_the_opening_tables_in_greek() -> None:
 def test_the_match_equity_table_in_greek_is_the_tables_figures() -> None:
     table = MatchEquity.for_settings(MatchSettings(length=3)).table(3, 0, Starter("roll-off"))
     text = render_text(met_view(table, "portes", "roll-off", "el"))
-    assert "παρτίδα στους" in text and "Πόρτες" in text and "λείπουν" in text
+    assert "αγώνας στους" in text and "Πόρτες" in text and "λείπουν" in text
     row = re.search(r"│ +2 │(.*)│", text)
     assert row is not None
     assert [cell.strip() for cell in row.group(1).split("│")] == [f"{100 * e:.1f}".replace(".", ",") for e in table[1]]

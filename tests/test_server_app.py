@@ -168,6 +168,58 @@ def test_friend_match_links_and_roles(client: TestClient) -> None:
         assert after["game"]["position"] != rolled["game"]["position"]
 
 
+def watch(ws: Any, steps: bool = False) -> Message:
+    """Say hello with no token: to watch the match by its address alone."""
+    ws.send_json({"type": "hello", "steps": steps})
+    return until(ws, lambda m: m["type"] in ("state", "error"))
+
+
+def test_a_match_is_watched_by_its_address_alone_unless_made_private(client: TestClient) -> None:
+    """Every match can be watched with no token, as a spectator who sees it live and can do
+    nothing, unless its creator made it private (a match between friends or against a bot)."""
+    links = new_match(client, opponent="friend", games="portes", clock="none")
+    mid = links["match"]
+    with client.websocket_connect(f"/ws/{mid}") as white, client.websocket_connect(f"/ws/{mid}") as black, \
+            client.websocket_connect(f"/ws/{mid}") as watcher:
+        first, _ = hello_both(white, links["token"], black, token_of(links["friend"]))
+        seen = watch(watcher, steps=True)
+        assert seen["type"] == "state" and seen["you"] == "spectator" and seen["legal"] is None
+        assert not seen["can_roll"] and not seen["can_resign"] and "private" not in seen["settings"]
+        for action in ({"type": "roll", "seq": seen["seq"]}, {"type": "play", "seq": seen["seq"], "play": ""},
+                       {"type": "claim", "seq": seen["seq"]}, {"type": "resign", "seq": seen["seq"], "match": True},
+                       {"type": "answer", "seq": seen["seq"], "accept": True},
+                       {"type": "rematch", "seq": seen["seq"]}):
+            watcher.send_json(action | {"id": action["type"]})
+            refused = until(watcher, lambda m: m["type"] == "error")
+            assert (refused["code"], refused["id"]) == ("spectator", action["type"]), action
+        mover = white if first["can_roll"] else black
+        mover.send_json({"type": "roll", "seq": seen["seq"]})
+        rolled = until(watcher, lambda m: is_state(m) and m["seq"] == seen["seq"] + 1)  # live, as it happens
+        assert rolled["dice"] is not None and rolled["legal"] is None
+    private = new_match(client, opponent="friend", games="portes", private=True)
+    with client.websocket_connect(f"/ws/{private['match']}") as watcher:
+        refused = watch(watcher)
+        assert refused["code"] == "private" and "\n" not in refused["message"]
+        assert refused["message"] == "this match is private: only the links its players were given open it"
+        assert private["match"] not in client.app.state.context.service.cached()  # nothing kept of it
+        assert hello(watcher, token_of(private["watch"]))["you"] == "spectator"  # its links still open it
+    bot = new_match(client, opponent="beginner", games="portes", private=True)
+    with client.websocket_connect(f"/ws/{bot['match']}") as watcher:
+        assert watch(watcher)["code"] == "private"
+    with client.websocket_connect("/ws/nosuchmatch") as watcher:
+        assert watch(watcher)["code"] == "bad-token"
+
+
+def test_open_and_rated_matches_cannot_be_private(client: TestClient) -> None:
+    for body in ({"opponent": "anyone", "private": True}, {"opponent": "friend", "private": "yes"}):
+        answer = client.post("/api/matches", json=body)
+        assert answer.status_code == 400 and answer.json()["reason"]["template"].startswith(
+            ("an open or a rated match can always be watched", "private must be")), answer.text
+    opened = new_match(client, opponent="anyone", games="portes")
+    with client.websocket_connect(f"/ws/{opened['match']}") as watcher:
+        assert watch(watcher)["you"] == "spectator"
+
+
 def test_a_match_between_people_waits_for_both_players(client: TestClient) -> None:
     """No roll-off shown, nobody on turn and nothing rolled until the second player has come; a
     bot is always there."""

@@ -40,7 +40,7 @@ from tavli.terminal.match_loop import Seat, TerminalMatch, make_seats, play_matc
 from tavli.terminal.opening_practice import PracticeTally, practise_openings
 from tavli.terminal.prompt import HELP, LIST_LIMIT
 from tavli.terminal.styles import ERROR_STYLE
-from tavli.terminal.words import NAMES, Words
+from tavli.terminal.words import NAMES, Words, command_words
 
 # -- reading a drawn board ----------------------------------------------------
 
@@ -554,6 +554,16 @@ def test_every_template_has_greek_words_with_the_same_fields() -> None:
         assert sorted(fields) == sorted(re.findall(r"\{(\w+)\}", greek[template])), template
 
 
+def test_greek_says_agonas_for_a_match_and_paichnidi_for_a_game_as_the_web_app_does() -> None:
+    greek = translations("el", "terminal")
+    assert [words for words in greek.values() if re.search("παρτίδ", words, re.IGNORECASE)] == []
+    assert greek["Joined the match: {score}."] == "Μπήκατε στον αγώνα: {score}."
+    assert greek["Resign the match? [y/N] "] == "Παραίτηση από τον αγώνα; [ν/Ο] "
+    match_words = command_words("el")["match"]
+    assert "αγώνα" in match_words and not any("παρτίδ" in word for word in match_words)
+    assert "παραίτηση αγώνα" in greek[HELP]  # what the help says is what the prompt takes
+
+
 def test_words_keep_each_values_style_and_fall_back_to_english() -> None:
     words = Words("el")
     said = words("{side} rolls {dice} and plays {play}.", side=Text("● Μαύρα", "red"), dice=Dice(6, 2),
@@ -579,7 +589,7 @@ def test_a_human_plays_in_greek_with_greek_commands() -> None:
                                      ["λίστα", "βοήθεια", "99", "24/1", "1",
                                       "θέση", "έξοδος", "ν"], seed=script.seed, language="el")
     assert winner is None
-    assert "Παιχνίδι 1: Πόρτες (μόνο Πόρτες) · Λευκά 0, Μαύρα 0 · παρτίδα στους 1" in out
+    assert "Παιχνίδι 1: Πόρτες (μόνο Πόρτες) · Λευκά 0, Μαύρα 0 · αγώνας στους 1" in out
     assert "Πρώτη ζαριά: Λευκά " in out and "αρχίζουν τα Λευκά." in out
     assert "πόντοι δρόμου" in out and "ΜΠΑΡΑ" in out
     assert "λίστα ή ?   οι νόμιμες κινήσεις ξανά" in out  # the help
@@ -590,9 +600,9 @@ def test_a_human_plays_in_greek_with_greek_commands() -> None:
     assert refused.value.reason.words("el") != str(refused.value)
     assert "Θέση: portes " in out and "Position ID του GNU Backgammon: " in out
     assert "○ Λευκά (εσείς) έφεραν " in out and "● Μαύρα (ευρετικός) φέρνουν " in out
-    assert "Φύγατε από την παρτίδα: σταματά στο Λευκά 0, Μαύρα 0 · παρτίδα στους 1." in out
+    assert "Φύγατε από τον αγώνα: σταματά στο Λευκά 0, Μαύρα 0 · αγώνας στους 1." in out
     assert prompts[0] == f"Παίζουν τα Λευκά {script.first_dice} › "
-    assert prompts[-1] == "Να φύγετε από την παρτίδα; [ν/Ο] "
+    assert prompts[-1] == "Να φύγετε από τον αγώνα; [ν/Ο] "
     for english in ("pips", "to play", "Game", "Score", "rolls", "Type a move", "Leave"):
         assert english not in out + "".join(prompts), english
 
@@ -603,8 +613,8 @@ def test_bots_play_a_whole_tavli_match_in_greek() -> None:
     assert prompts == [] and winner is not None
     assert re.search(r"κερδίζουν το παιχνίδι 1 \(Πόρτες\): [12] πόντο[ις]", out)
     assert "Παιχνίδι 2: Πλακωτό (Πόρτες, Πλακωτό, Φεύγα)" in out
-    assert re.search(r"Σκορ: Λευκά \d+, Μαύρα \d+ · παρτίδα στους 5", out)
-    assert re.search(r"κερδίζουν την παρτίδα \d+-\d+ \(παρτίδα στους 5 πόντους\)\.", out)
+    assert re.search(r"Σκορ: Λευκά \d+, Μαύρα \d+ · αγώνας στους 5", out)
+    assert re.search(r"κερδίζουν τον αγώνα \d+-\d+ \(αγώνας στους 5 πόντους\)\.", out)
     assert "Τέλος παιχνιδιού: τα " in out  # the library's result, in Greek
     for english in ("pips", "wins", "Score", "rolls", "Game", "points"):
         assert english not in out, english
@@ -687,14 +697,14 @@ def test_at_the_score_a_bot_takes_one_point_that_wins_it_the_match() -> None:
 
 
 def test_between_two_humans_the_opponent_answers_and_a_match_can_be_resigned_in_greek() -> None:
-    session, out, prompts = gammoned_session(["παραίτηση", "ο", "παραίτηση παρτίδα", "ν"], black="human",
+    session, out, prompts = gammoned_session(["παραίτηση", "ο", "παραίτηση αγώνα", "ν"], black="human",
                                              language="el")
     session.take_turn(session.match.records[-1])
     text = out.getvalue()
     assert "○ Λευκά προσφέρουν παραίτηση από το παιχνίδι με 1 πόντο." in text
     assert prompts[1] == "Μαύρα: δέχεστε 1 πόντο; [ν/Ο] "
     assert "● Μαύρα αρνούνται: το παιχνίδι συνεχίζεται." in text
-    assert prompts[3] == "Παραίτηση από την παρτίδα; Την κερδίζουν τα Μαύρα 5-0. [ν/Ο] "
+    assert prompts[3] == "Παραίτηση από τον αγώνα; Τον κερδίζουν τα Μαύρα 5-0. [ν/Ο] "
     assert session.match.is_over and session.match.score == {WHITE: 0, BLACK: 5}
     assert session.match.records[0].game.result is not None
     assert session.match.records[0].game.result.reason == "resigned the match"

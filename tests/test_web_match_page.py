@@ -412,3 +412,50 @@ def test_accessible_names_are_in_the_pages_language(browser: Browser, shared_ser
         assert latin_labels(page)
     finally:
         ctx.close()
+
+
+def test_a_match_is_watched_by_its_address_alone(browser: Browser, shared_server: Server) -> None:
+    """A fresh browser (no token, no seat of its own) opens /match/ID as a spectator and sees the
+    board follow a move; a private match's address says so and opens nothing."""
+    links = shared_server.post("/api/matches", {"opponent": "friend", "games": "portes", "clock": "none"})
+    mid = links["match"]
+    ctx = open_context(browser, 1366, 768)
+    with shared_server.socket(mid) as white, shared_server.socket(mid) as black:
+        seats = [(white, links["token"]), (black, links["friend"].split("#t=", 1)[1])]
+        for ws, token in seats:
+            ws.send(json.dumps({"type": "hello", "token": token}))
+        page = ctx.new_page()
+        page.goto(f"{shared_server.url}/match/{mid}")
+        page.wait_for_function("(s => s && s.you === 'spectator' && !s.waiting)(window.tavliState)")
+        expect(page.get_by_test_id("bad-link")).to_be_hidden()
+        expect(page.locator("#watching")).to_be_visible()
+        expect(page.get_by_test_id("notify")).to_be_hidden()  # a spectator has no turn to be told of
+        before = state(page)
+        mover = next(ws for ws, _ in seats if last_state(ws, before["seq"])["can_roll"])
+        mover.send(json.dumps({"type": "roll", "seq": before["seq"]}))
+        rolled = last_state(mover, before["seq"] + 1)
+        play = rolled["legal"]["plays"][0]
+        mover.send(json.dumps({"type": "play", "seq": rolled["seq"], "play": play}))
+        page.wait_for_function(f"window.tavliState.seq >= {rolled['seq'] + 1}")  # live, with no reload
+        assert state(page)["game"]["moves"][-1]["play"] == play
+        expect(page.locator("[data-testid=moves]")).to_contain_text(play.split()[0])
+        assert state(page)["legal"] is None and not state(page)["can_roll"]
+        shoot(page, "watching-by-address")
+    private = shared_server.post("/api/matches", {"opponent": "friend", "games": "portes", "private": True})
+    page = ctx.new_page()
+    page.goto(f"{shared_server.url}/match/{private['match']}")
+    expect(page.locator("#bad-link-title")).to_have_text("This match is private")
+    expect(page.get_by_test_id("bad-link-text")).to_contain_text("spectators' link")
+    page.select_option("[data-testid=lang]", "el")  # said again in the language chosen
+    expect(page.locator("#bad-link-title")).to_have_text("Ο αγώνας είναι ιδιωτικός")
+    expect(page.get_by_test_id("bad-link-text")).to_contain_text("σύνδεσμο των θεατών")
+    shoot(page, "watching-private")
+    ctx.close()
+
+
+def last_state(ws: Any, seq: int) -> dict[str, Any]:
+    """The state a seat's socket is sent at action ``seq`` (the messages before it read and let go)."""
+    while True:
+        msg = json.loads(ws.recv(timeout=30))
+        if msg["type"] == "state" and msg["seq"] >= seq and not msg["waiting"]:
+            return dict(msg)

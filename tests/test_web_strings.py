@@ -18,7 +18,7 @@ from tavli.server.view import WHY
 STATIC = Path(__file__).resolve().parent.parent / "tavli" / "server" / "static"
 ENTRY = re.compile(r'^ {4}"?([\w-]+)"?: (".*"),?$')
 ERROR_CODES = ("bad-message", "too-large", "rate-limited", "not-joined", "bad-token", "not-your-turn",
-               "spectator", "illegal", "match-over", "not-absent", "offer-pending", "no-offer", "waiting")
+               "spectator", "illegal", "match-over", "not-absent", "offer-pending", "no-offer", "waiting", "private")
 
 
 def read_strings(source: str) -> dict[str, dict[str, str]]:

@@ -35,7 +35,7 @@ class _Message(BaseModel):
 
 class Hello(_Message):
     type: Literal["hello"]
-    token: Annotated[str, Field(min_length=1, max_length=128)]
+    token: Annotated[str, Field(min_length=1, max_length=128)] | None = None  # None: watch, if the match allows
     steps: bool = False
     name: Annotated[str, Field(max_length=200)] | None = None
     id: MessageId = None

@@ -74,6 +74,27 @@ OPEN_LISTED = 50
 """The most open matches listed at once, the newest."""
 
 
+def watchable(settings: dict[str, Any]) -> bool:
+    """Whether anyone with a match's address may watch it, with no token: every match but one
+    its creator made private (a match between friends or against a bot; open, lobby and rated
+    matches are always watchable).
+
+    >>> watchable({"length": 5}), watchable({"length": 5, "private": True})
+    (True, False)
+    """
+    return not settings.get("private", False)
+
+
+def private_request(body: dict[str, Any], opponent: str) -> bool:
+    """Whether a new match's request makes it private (``MatchRequestError`` for one that cannot be)."""
+    private = body.get("private", False)
+    if type(private) is not bool:
+        raise MatchRequestError("private must be true or false")
+    if private and (opponent == "anyone" or body.get("rated") is True):
+        raise MatchRequestError("an open or a rated match can always be watched: it cannot be private")
+    return private
+
+
 def rematch_token(token: str, match_id: str) -> str:
     """A seat's token in the rematch ``match_id``, from its token in the match before: the
     player's page works it out too, so the old link leads on to the new match.

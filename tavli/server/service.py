@@ -39,6 +39,7 @@ from tavli.server.seats import (
     MatchRequestError,
     SeatTaken,
     player_name,
+    private_request,
     rematch_token,
     seat_name,
     settings_from_request,
@@ -106,7 +107,7 @@ class MatchService:
         if not isinstance(body, dict):
             raise MatchRequestError("the request must be a JSON object")
         known = {"opponent", "length", "games", "seat", "mother_pin", "prime_limits", "prime_in_opponent_start",
-                 "coach", "name", "rated", "clock"}
+                 "coach", "name", "rated", "clock", "private"}
         unknown = sorted(set(body) - known)
         if unknown:
             raise MatchRequestError("unknown field {name!r}", name=unknown[0])
@@ -126,6 +127,8 @@ class MatchService:
         data["coach"] = coach
         if rated_request(body, opponent, data["games"], account):
             data["rated"] = True
+        if private_request(body, opponent):  # kept in the settings: a rematch is private too
+            data["private"] = True
         clock = clock_settings(body.get("clock", DEFAULT_FOR_PEOPLE if opponent in PEOPLE else None))
         if clock is not None:
             data["clock"] = clock

@@ -17,6 +17,7 @@ from tavli.server.accounts import COOKIE
 from tavli.server.context import AppContext, context_of
 from tavli.server.hub import Connection
 from tavli.server.limits import REFUSALS_BEFORE_CLOSE, TokenBucket, client_of, same_origin
+from tavli.server.live import LiveMatch
 from tavli.server.protocol import (
     Answer,
     Chances,
@@ -35,7 +36,7 @@ from tavli.server.protocol import (
 )
 from tavli.server.reasons import reason_json
 from tavli.server.review import coach_hint
-from tavli.server.seats import MATCH_ID, SEATS, ActionError, MatchRequestError
+from tavli.server.seats import MATCH_ID, SEATS, ActionError, MatchRequestError, watchable
 
 WORKER = str(os.getpid()).encode()
 """This server process, as the ``x-tavli-worker`` header of each WebSocket names it (for operators)."""
@@ -155,16 +156,32 @@ async def dispatch(context: AppContext, conn: Connection, match_id: str, msg: Me
         await act(context, conn, match_id, msg)
 
 
+async def joining(context: AppContext, match_id: str, token: str | None) -> tuple[str, LiveMatch]:
+    """The role a hello joins as, and the match: the token's seat or the spectators', or with no
+    token a spectator of a match anyone may watch (``watchable``); ``ActionError`` otherwise."""
+    known = MATCH_ID.fullmatch(match_id) is not None
+    if token is None:
+        live = await context.service.get(match_id) if known else None
+        if live is None:
+            raise ActionError("bad-token", "this link is not valid for this match")
+        if not watchable(live.row.settings):
+            context.unwatched(match_id)  # loaded only to be refused: keep no replay of it
+            raise ActionError("private", "this match is private: only the links its players were given open it")
+        return "spectator", live
+    role = await context.store.role(match_id, token) if known else None
+    live = await context.service.get(match_id) if role else None
+    if role is None or live is None:
+        raise ActionError("bad-token", "this link is not valid for this match")
+    return role, live
+
+
 async def hello(context: AppContext, conn: Connection, match_id: str, msg: Hello) -> None:
-    """Join the match with a token: as its seat, or as a spectator."""
+    """Join the match with a token: as its seat, or as a spectator; with none, as a spectator."""
     service, hub = context.service, context.hub
     if conn.role is not None:
         raise ActionError("bad-message", "already joined: send hello once")
-    role = await context.store.role(match_id, msg.token) if MATCH_ID.fullmatch(match_id) else None
-    live = await service.get(match_id) if role else None
-    if role is None or live is None:
-        raise ActionError("bad-token", "this link is not valid for this match")
-    conn.steps, conn.token = msg.steps, msg.token
+    role, live = await joining(context, match_id, msg.token)
+    conn.steps, conn.token = msg.steps, msg.token or ""
     if match_id not in hub.rooms:  # not watched here until now: another process may be ahead
         live = await service.catch_up(match_id) or live
     if role in SEATS:  # a logged-in player takes his seat; a rated match's seat is its account's

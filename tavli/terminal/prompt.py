@@ -104,7 +104,7 @@ def resignation(what: list[str], words: Words, console: Console) -> int | Litera
     """What ``resign`` and the words after it offer: the game for 1 or 2 points, or the whole
     match; None, after saying how to write it, for anything else.
 
-    >>> resignation(["2"], Words(), Console()), resignation(["παρτίδα"], Words("el"), Console())
+    >>> resignation(["2"], Words(), Console()), resignation(["αγώνα"], Words("el"), Console())
     (2, 'match')
     """
     if what in ([], ["1"], ["2"]):

@@ -117,8 +117,8 @@ def command_words(language: str) -> dict[str, tuple[str, ...]]:
     if language != "el":
         return english
     greek = {"list": ("λίστα",), "help": ("βοήθεια",), "board": ("ταμπλό",), "hint": ("συμβουλή",),
-             "position": ("θέση",), "quit": ("έξοδος", "τέλος"), "resign": ("παραίτηση",), "match": ("παρτίδα",),
-             "yes": ("ν", "ναι")}
+             "position": ("θέση",), "quit": ("έξοδος", "τέλος"), "resign": ("παραίτηση",),
+             "match": ("αγώνα", "αγώνας"), "yes": ("ν", "ναι")}
     return {name: words + greek[name] for name, words in english.items()}
 
 

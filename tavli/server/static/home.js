@@ -47,6 +47,7 @@ function request() {
   return {
     ...(name ? { name } : {}),
     ...(!$("rated-label").hidden && $("rated").checked ? { rated: true } : {}),
+    ...(!$("private-label").hidden && $("private").checked ? { private: true } : {}),
     // two players on this device: a match between friends whose page holds both seats
     opponent: $("opponent").value === "here" ? "friend" : $("opponent").value, length, games, seat: $("seat").value,
     mother_pin: $("mother-pin").value,
@@ -93,6 +94,13 @@ let coachChosen = false;
 $("coach").addEventListener("change", () => { coachChosen = true; });
 $("opponent").addEventListener("change", () => { if (!coachChosen) $("coach").checked = !["friend", "here", "anyone"].includes($("opponent").value); });
 $("opponent").addEventListener("change", showRated);
+// anyone may watch a match by its address (docs/web.md), unless it is made private: a match between
+// friends or against a bot can be; an open or a rated one is always watchable
+$("opponent").addEventListener("change", showPrivate);
+$("rated").addEventListener("change", showPrivate);
+function showPrivate() {
+  $("private-label").hidden = $("opponent").value === "anyone" || (!$("rated-label").hidden && $("rated").checked);
+}
 // a clock between people (the café's by default); a bot needs none
 $("opponent").addEventListener("change", showClock);
 function showClock() { $("clock-label").hidden = !["friend", "here", "anyone"].includes($("opponent").value); }
@@ -100,6 +108,7 @@ function showClock() { $("clock-label").hidden = !["friend", "here", "anyone"].i
 /** A rated match is one between two people with accounts: the choice shows only where it can be made. */
 function showRated() {
   $("rated-label").hidden = !me || !["friend", "anyone"].includes($("opponent").value);
+  showPrivate();
 }
 $("new-match").addEventListener("submit", start);
 

@@ -20,7 +20,8 @@ const matchId = decodeURIComponent(location.pathname.split("/").pop());
 $("download-record").href = `/api/matches/${encodeURIComponent(matchId)}/record`;
 $("download-record").download = `tavli-${matchId}.json`;
 const linkParams = new URLSearchParams(location.hash.slice(1));
-// the board's address alone opens the seat this browser plays (its token kept at the first visit)
+// the board's address alone opens the seat this browser plays (its token kept at the first visit);
+// with no token at all it watches the match, if the match may be watched (docs/web.md)
 const token = linkParams.get("t") || mineOf(matchId) || "";
 // Two players on one device: the link holds both seats' tokens (t2 the second), the page keeps a
 // connection for each and shows the state of the seat that is to act.
@@ -79,7 +80,8 @@ function connect(conn) {
     chancesAsked = null;
     // the player's name from the start page, for his opponent to see (two players here: none)
     const name = hotSeat ? "" : localStorage.getItem("tavli:name") || "";
-    socket.send(JSON.stringify({ type: "hello", token: conn.token, steps: true, ...(name ? { name } : {}) }));
+    const who = conn.token ? { token: conn.token } : {};  // no token: a spectator, by the address alone
+    socket.send(JSON.stringify({ type: "hello", ...who, steps: true, ...(name ? { name } : {}) }));
     ping(socket);
   });
   socket.addEventListener("message", (event) => {
@@ -139,8 +141,10 @@ function actor(s) {
 }
 
 /** A link that cannot open this match: say so in words, with the way back to the start page. */
-function badLink(why) {
-  gaveUp = true;
+function badLink(why, title = "badLinkTitle") {
+  gaveUp = why;
+  $("bad-link-title").dataset.i18n = title;  // the language switch says it again from there
+  $("bad-link-title").textContent = t(title);
   for (const conn of connections) if (conn.socket) conn.socket.close();
   $("bad-link-text").textContent = t(why);
   $("bad-link").hidden = false;
@@ -167,6 +171,7 @@ function serverError(msg) {
     return;
   }
   if (msg.code === "bad-token" || (!state && msg.code === "bad-message")) { badLink("badLink"); return; }
+  if (msg.code === "private") { badLink("privateMatch", "privateMatchTitle"); return; }
   if (msg.code === "login") { needLogin(msg); return; }
   if (msg.code === "stale") return;
   // why, in the page's language; where that language has no words for it, the code's words
@@ -210,6 +215,10 @@ function receive(next) {
   if (!sameTurn) input.clear();
   if (previous && next.seq > previous.seq) noticeChanges(previous, next);
   announceGames();
+  if (state.rematch && !token && state.you === "spectator") {  // watching by the address: the rematch's too
+    location.assign(`/match/${encodeURIComponent(state.rematch)}`);
+    return;
+  }
   if (state.rematch && token) {  // on to the rematch: players in their swapped seats, spectators watching
     const next = (held) => state.you === "spectator" ? spectatorRematchToken(held, state.rematch) : rematchToken(held, state.rematch);
     const hash = hotSeat ? `t=${next(token)}&t2=${next(token2)}` : `t=${next(token)}`;
@@ -551,6 +560,7 @@ function renderPanel() {
   $("resign").disabled = !!s.offer;
   for (const points of ["1", "2"]) document.querySelector(`[data-resign="${points}"]`).disabled = !s.can_resign;
   $("auto-roll-label").hidden = s.you === "spectator";
+  $("notify-label").hidden = s.you === "spectator" || !("Notification" in window);  // a spectator has no turn
   renderChances();
   renderClaim();
 
@@ -914,9 +924,9 @@ document.addEventListener("keydown", (event) => {
 window.addEventListener("resize", () => render());
 setInterval(() => { if (state) renderClaim(); }, 1000);
 setInterval(() => { for (const conn of connections) if (conn.socket && state?.clock) ping(conn.socket); }, 5000);
-languageSwitch($("lang"), () => { render(); if (gaveUp) $("bad-link-text").textContent = t("badLink"); });
+languageSwitch($("lang"), () => { render(); if (typeof gaveUp === "string") $("bad-link-text").textContent = t(gaveUp); });
 translatePage();
-if (!token || !matchId) badLink("badLink");
+if (!matchId) badLink("badLink");
 else {
   for (const held of hotSeat ? [token, token2] : [token]) connections.push({ token: held, socket: null, retry: 0, seat: null });
   connections.forEach(connect);
