@@ -138,3 +138,16 @@ def test_a_match_made_private_on_the_start_page_is_private(browser: Browser, ser
         assert page.evaluate("window.tavliState.settings.private") is True
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("lang, alone", [("en", "1 player online · 0 matches in play"),
+                                         ("el", "1 παίκτης συνδεδεμένος · 0 αγώνες σε εξέλιξη")])
+def test_the_lobby_counts_a_lone_visitor_in_the_singular(browser: Browser, tmp_path: Path, lang: str,
+                                                         alone: str) -> None:
+    server = Server(tmp_path / "tavli.db")  # nobody else here: the visitor alone, no match in play
+    try:
+        page = start_page(browser, server, lang, "laptop")
+        expect(page.get_by_test_id("lobby-counts")).to_have_text(alone)
+        page.context.close()
+    finally:
+        server.stop(signal.SIGKILL)

@@ -142,7 +142,10 @@ export function renderLobby() {
   $("seek-list").replaceChildren(...seeks.map(seekRow));
   $("seek-none").hidden = seeks.length > 0;
   $("seek-rated-label").hidden = !loggedIn();
-  $("lobby-counts").textContent = counts ? t("lobbyCounts", counts) : "";
+  $("lobby-counts").textContent = counts
+    ? [t(counts.online === 1 ? "lobbyOnlineOne" : "lobbyOnline", counts),
+       t(counts.playing === 1 ? "lobbyPlayingOne" : "lobbyPlaying", counts)].join(" · ")
+    : "";
   const waiting = seeks.find((s) => s.mine);
   $("seek-waiting").hidden = !waiting;
   $("seek-bot").hidden = !bot;
