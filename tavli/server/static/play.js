@@ -679,7 +679,7 @@ function renderMatchOver() {
   $("match-over-text").textContent = s.aborted ? t("matchAbortedText")
     : t("finalScore", { w: s.score.white, b: s.score.black, n: s.settings.length });
   const lastGame = s.games[s.games.length - 1];
-  $("match-over-last").textContent = resultText(lastGame);
+  $("match-over-last").textContent = s.aborted ? "" : resultText(lastGame);  // no game result: the text says it
   $("match-over-seed").textContent = lastGame.seed || "";
   const body = $("games-list");
   body.innerHTML = "";
