@@ -1,7 +1,9 @@
 """The lobby and the clocks in a real browser (Debian's chromium, Playwright, ``tavli serve``): A
 posts a seek, B sees it within a second and accepts it, both land on the board with the clocks
-running; with a short clock a player who stops moving loses on time and the page says so; on a
-laptop and a phone, in English and Greek, photographed under /tmp/shots-lobby/."""
+running; with a short clock a player who stops moving loses on time and the page says so; two
+players pressing Play now for the same match land on one board, and a lone one is offered a bot
+after the wait and plays it; on a laptop and a phone, in English and Greek, photographed under
+/tmp/shots-lobby/."""
 
 from __future__ import annotations
 
