@@ -3,6 +3,7 @@ result, nothing rated, the clocks stopped; every later action refused; kept acro
 
 from __future__ import annotations
 
+import asyncio
 import json
 import signal
 import time
@@ -13,10 +14,12 @@ from typing import Any
 
 import pytest
 from app_client import make_client
+from sqlalchemy.ext.asyncio import create_async_engine
 from starlette.testclient import TestClient
 
 from tavli.formats.mat import export_mat
 from tavli.formats.record import loads
+from tavli.server.results import Results
 
 Message = dict[str, Any]
 
@@ -164,7 +167,7 @@ def sign_up(client: TestClient, name: str) -> str:
     return str(answer.cookies["tavli_session"])
 
 
-def test_an_aborted_rated_match_rates_nobody_and_counts_no_loss(client: TestClient) -> None:
+def test_an_aborted_rated_match_rates_nobody_and_counts_no_loss(client: TestClient, db: Path) -> None:
     eleni, nikos = sign_up(client, "Eleni"), sign_up(client, "Nikos")
     client.cookies.clear()
     client.cookies.set("tavli_session", eleni)
@@ -188,6 +191,15 @@ def test_an_aborted_rated_match_rates_nobody_and_counts_no_loss(client: TestClie
         listed = page["matches"][0]
         assert listed["id"] == mid and listed["result"] == "aborted" and listed["ending"] == "aborted"
         assert listed["score"] is None and listed["rating"] is None
+    assert asyncio.run(left_unrated(db)) == []  # nothing for a restarted server to rate either
+
+
+async def left_unrated(db: Path) -> list[str]:
+    engine = create_async_engine(f"sqlite+aiosqlite:///{db}")
+    try:
+        return await Results(engine).unrated()
+    finally:
+        await engine.dispose()
 
 
 def test_a_clocked_aborted_match_never_flags(client: TestClient) -> None:
