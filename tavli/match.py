@@ -29,6 +29,9 @@ LOST_ON_TIME = "lost on time"
 """Why a game ended whose loser's clock ran out (the web app's clocks): it ends the match."""
 MATCH_ENDINGS = (RESIGNED_MATCH, LOST_ON_TIME)
 """The reasons that end a whole match at once: the winner scores the points still missing."""
+ABORTED = "aborted"
+"""Why the first game ended when the match was called off before both sides had played
+(``Match.abort``): no winner, no points, and the match is over without a winner."""
 
 
 @dataclass(frozen=True)
@@ -115,7 +118,31 @@ class Match:
 
     @property
     def is_over(self) -> bool:
-        return self.winner is not None
+        """Won by a side, or aborted (``aborted``: then ``winner`` stays None)."""
+        return self.winner is not None or self.aborted
+
+    @property
+    def aborted(self) -> bool:
+        """Whether the match was called off (``abort``)."""
+        result = self.game.result
+        return result is not None and result.reason == ABORTED
+
+    @property
+    def can_abort(self) -> bool:
+        """Whether the match may still be aborted: in its first game, before both sides have
+        played (the roll-off is no play, nor is a roll not yet played; a pass is a turn).
+
+        >>> m = Match(MatchSettings(length=3, games=("portes",)), DiceRoller(seed=1))
+        >>> m.can_abort
+        True
+        >>> _ = m.roll(); _ = m.play(m.legal_plays()[0]); m.can_abort
+        True
+        >>> _ = m.roll(); _ = m.play(m.legal_plays()[0]); m.can_abort
+        False
+        """
+        if self.is_over or len(self.records) > 1:
+            return False
+        return len({turn.color for turn in self.game.history}) < 2
 
     @property
     def turn(self) -> Color:
@@ -205,6 +232,23 @@ class Match:
         if self.is_over:
             raise GameOverError("the match is over")
         return self.concede(loser, LOST_ON_TIME, self.settings.length - self.score[loser.other])
+
+    def abort(self) -> GameResult:
+        """Call the match off before both sides have played (``can_abort``): the first game ends
+        with no winner and no points (reason ``ABORTED``), and the match is over with no winner.
+
+        >>> m = Match(MatchSettings(length=3, games=("portes",)), DiceRoller(seed=1))
+        >>> m.abort().reason, m.is_over, m.aborted, m.winner, m.score[WHITE] + m.score[BLACK]
+        ('aborted', True, True, None, 0)
+        """
+        if self.is_over:
+            raise GameOverError("the match is over")
+        if not self.can_abort:
+            raise IllegalPlayError("a match can be aborted only before both sides have played")
+        result = GameResult(None, 0, ABORTED)
+        self.game.result = result
+        self.dice = None
+        return result
 
     def _start_game(self, starter: Color | None = None) -> None:
         self.roller.start_game(len(self.records))

@@ -53,6 +53,8 @@ class GameResult(NamedTuple):
         'White wins {points} points ({reason})'
         """
         why = self.why()
+        if self.winner is None and self.reason == "aborted":  # tavli.match.ABORTED: no game was played out
+            return Reason("no result ({reason})", reason=why)
         if self.winner is None:
             return Reason("tie ({reason})", reason=why)
         if self.winner == WHITE:
@@ -80,9 +82,10 @@ _RESULT_REASONS = {
     "resigned the match": Reason("resigned the match"),
     "lost on time": Reason("lost on time"),
     "claimed: the opponent was absent": Reason("claimed: the opponent was absent"),
+    "aborted": Reason("aborted"),
 }
 """Why a game ended, for the reasons the library gives (``Position.result``, ``Match.resign``,
-``tavli.match.CLAIMED``)."""
+``tavli.match.CLAIMED``, ``tavli.match.ABORTED``)."""
 
 
 class StepNode(NamedTuple):

@@ -273,3 +273,16 @@ def test_a_match_gnubg_plays_without_the_cube_imports(tmp_path: Path) -> None:
     assert (record.score[WHITE], record.score[BLACK]) == (int(score[1]), int(score[2]))
     assert record.winner is not None and record.players[WHITE] == PlayerInfo("human", "gnubg")
     assert all(g.end is not None for g in record.games)  # borne off, or resigned (GNU Backgammon resigns)
+
+
+def test_an_aborted_match_exports_its_game_as_it_stands() -> None:
+    roller = SeededRoller()
+    match = Match(MatchSettings(length=3, games=("portes",)), roller)
+    match.roll()
+    match.play(match.legal_plays()[0])
+    match.abort()
+    record = MatchRecord.from_match(match, BOTS, roller.seeds)
+    text = export_mat(record)
+    assert " 3 point match" in text and " Game 1" in text and "Wins" not in text
+    again = import_mat(text)  # GNU Backgammon's view: a match left unfinished, its one move kept
+    assert len(again.games) == 1 and again.games[0].end is None and len(again.games[0].turns) == 1

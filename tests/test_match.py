@@ -302,3 +302,38 @@ def test_a_claimed_game_ends_for_a_reason_said_in_greek_too() -> None:
     result = match.concede(BLACK, CLAIMED)
     assert str(result.words()) == "White wins 1 point (claimed: the opponent was absent)"
     assert result.words().words("el") == "τα Λευκά κερδίζουν 1 πόντο (διεκδικήθηκε: ο αντίπαλος έλειπε)"
+
+
+def test_a_match_is_aborted_only_before_both_sides_have_played() -> None:
+    match = Match(MatchSettings(length=3, games=("portes",)), DiceRoller(seed=2))
+    first = match.turn
+    match.roll()
+    assert match.can_abort  # a roll is no play
+    match.play(match.legal_plays()[0])
+    assert match.can_abort  # one side has played
+    match.roll()
+    assert match.can_abort
+    match.play(match.legal_plays()[0])
+    assert not match.can_abort and match.game.history[0].color == first
+    with pytest.raises(IllegalPlayError, match="only before both sides have played"):
+        match.abort()
+
+
+def test_an_aborted_match_is_over_with_no_winner_and_no_points() -> None:
+    match = Match(MatchSettings(length=3, games=("portes",)), DiceRoller(seed=2))
+    match.roll()
+    result = match.abort()
+    assert result.winner is None and result.points == 0 and result.reason == "aborted"
+    assert match.is_over and match.aborted and match.winner is None and match.dice is None
+    assert match.score == {WHITE: 0, BLACK: 0} and len(match.records) == 1 and not match.can_abort
+    assert str(result) == "no result (aborted)" and result.words().words("el") == "χωρίς αποτέλεσμα (ακυρώθηκε)"
+    with pytest.raises(GameOverError):
+        match.roll()
+    with pytest.raises(GameOverError):
+        match.abort()
+
+
+def test_a_match_past_its_first_game_cannot_be_aborted() -> None:
+    match = Match(MatchSettings(length=3, games=("portes",)), DiceRoller(seed=2))
+    match.concede(WHITE, CLAIMED)
+    assert not match.can_abort and not match.aborted

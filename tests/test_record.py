@@ -362,3 +362,34 @@ def test_what_cannot_go_on_is_refused_in_one_line() -> None:
     data["games"][0]["rolled"] = [7, 2]
     with pytest.raises(RecordError, match=r"^game 1: rolled must be two numbers"):
         loads(json.dumps(data))
+
+
+def test_an_aborted_match_replays_from_its_record() -> None:
+    match, roller = play_match(MatchSettings(length=3, games=("portes",)), [], 5, stop_after=1)
+    match.abort()
+    record = loads(dumps(MatchRecord.from_match(match, PLAYERS, roller.seeds)))
+    assert record.aborted and record.winner is None and record.score == {WHITE: 0, BLACK: 0}
+    assert record.games[0].end == GameEnd(None, 0, "aborted") and len(record.games[0].turns) == 1
+    again = record.to_match()
+    assert again.aborted and again.is_over and again.winner is None
+
+
+def test_an_abort_after_both_sides_played_or_past_the_first_game_is_refused() -> None:
+    match, roller = play_match(MatchSettings(length=3, games=("portes",)), [], 5, stop_after=1)
+    match.abort()
+    data = json.loads(dumps(MatchRecord.from_match(match, PLAYERS, roller.seeds)))
+    late, _ = play_match(MatchSettings(length=3, games=("portes",)), [], 5, stop_after=2)
+    late_data = json.loads(dumps(MatchRecord.from_match(late, PLAYERS)))
+    late_data["games"][0]["end"] = {"winner": None, "points": 0, "reason": "aborted"}
+    with pytest.raises(RecordError, match="game 1: end: an aborted game has no winner and no points"):
+        loads(json.dumps(late_data))
+    data["games"][0]["end"] |= {"winner": "white", "points": 1}
+    with pytest.raises(RecordError, match="game 1: end: an aborted game"):
+        loads(json.dumps(data))
+    data["games"][0]["end"] |= {"winner": None, "points": 0}
+    data["games"].append(json.loads(json.dumps(data["games"][0])))
+    with pytest.raises(RecordError, match="game 2: end: only the first game of a match can be aborted"):
+        loads(json.dumps(data))
+    data["games"][1]["end"] = None
+    with pytest.raises(RecordError, match="game 2: the match was aborted, so no game can follow it"):
+        loads(json.dumps(data))

@@ -427,3 +427,26 @@ def test_a_seek_from_the_terminal_is_paired_and_played_with_its_clocks(shared_se
     out = " ".join(rest.split())
     assert proc.returncode == 0 and "wins the match" in out
     assert "Clocks: ○ White" in out and "running" in out
+
+
+def test_a_match_is_aborted_from_the_terminal_before_both_have_played(shared_server: Server) -> None:
+    links = shared_server.post("/api/matches", {"opponent": "beginner", "length": 3, "games": "portes"})
+    run = tavli_join(shared_server.url + links["play"], "--lang", "el", stdin="ακύρωση\nν\n")
+    assert run.returncode == 0, run.stderr
+    out = " ".join(run.stdout.split())
+    assert "Ο αγώνας ακυρώθηκε: χωρίς αποτέλεσμα." in out
+    ends = [g["end"] for g in record_of(shared_server, links["match"])["games"]]
+    assert ends == [{"winner": None, "points": 0, "reason": "aborted"}]
+
+
+def test_abort_is_a_command_of_the_help_and_only_for_a_match_on_a_server() -> None:
+    from tavli.dice import Dice
+    from tavli.position import Position
+    from tavli.terminal.prompt import HELP, answer_prompt
+    from tavli.terminal.words import Words
+
+    assert "abort" in HELP
+    out = io.StringIO()
+    plays = Position.start("portes").legal_plays(Dice(6, 5))
+    assert answer_prompt("abort", plays, Words(), Console(file=out, width=100), lambda _: "", {}) is None
+    assert "abort is for a match on a server (tavli join)" in out.getvalue()  # tavli play has no abort

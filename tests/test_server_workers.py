@@ -210,3 +210,34 @@ def test_a_rated_result_is_applied_once_with_the_players_on_two_processes(postgr
             profile = json.load(answer)
         assert [m["result"] for m in profile["matches"]] == [result]
         assert profile["ratings"]["fevga"]["matches"] == 1  # applied once, not once per process
+
+
+@pytest.mark.slow
+def test_an_abort_on_one_process_is_seen_and_kept_on_the_other(postgres: str, servers: list[Server]) -> None:
+    a = Server(postgres, options=("--poll-seconds", "0"))
+    servers.append(a)
+    b = Server(postgres, options=("--poll-seconds", "0"))
+    servers.append(b)
+    suffix = secrets.token_hex(3)
+    white, black = a.sign_up(f"w{suffix}"), b.sign_up(f"b{suffix}")
+    links = a.post("/api/matches", {"opponent": "friend", "rated": True, "length": 3, "games": "plakoto"},
+                   headers={"Cookie": white})
+    mid = links["match"]
+    with a.socket(mid, headers={"Cookie": white}) as on_a, b.socket(mid, headers={"Cookie": black}) as on_b:
+        hello(on_a, links["token"])
+        hello(on_b, links["friend"].split("#t=", 1)[1])
+        seen = receive(on_a, lambda m: m["type"] == "state" and m["players"]["black"]["connected"])
+        seen = seen if seen["clock"]["started"] else receive(on_a, lambda m: m["type"] == "state"
+                                                             and m["clock"]["started"])
+        on_a.send(json.dumps({"type": "abort", "seq": seen["seq"]}))
+        told = receive(on_b, lambda m: m["type"] == "state" and m["over"])  # heard through NOTIFY
+        assert told["aborted"] and told["winner"] is None and told["clock"]["running"] is None
+        on_b.send(json.dumps({"type": "roll", "seq": told["seq"]}))
+        refused = json.loads(on_b.recv(timeout=30))
+        while refused["type"] != "error":  # a state told meanwhile (a presence) may come first
+            refused = json.loads(on_b.recv(timeout=30))
+        assert refused["code"] == "aborted"
+    for server, name in ((a, f"w{suffix}"), (b, f"b{suffix}")):
+        with urllib.request.urlopen(f"{server.url}/api/players/{name}", timeout=60) as answer:
+            profile = json.load(answer)
+        assert [m["result"] for m in profile["matches"]] == ["aborted"] and profile["ratings"] == {}

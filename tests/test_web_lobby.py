@@ -1,7 +1,9 @@
 """The lobby and the clocks in a real browser (Debian's chromium, Playwright, ``tavli serve``): A
 posts a seek, B sees it within a second and accepts it, both land on the board with the clocks
-running; with a short clock a player who stops moving loses on time and the page says so; on a
-laptop and a phone, in English and Greek, photographed under /tmp/shots-lobby/."""
+running; with a short clock a player who stops moving loses on time and the page says so; two
+players pressing Play now for the same match land on one board, and a lone one is offered a bot
+after the wait and plays it; on a laptop and a phone, in English and Greek, photographed under
+/tmp/shots-lobby/."""
 
 from __future__ import annotations
 
@@ -115,3 +117,54 @@ def test_a_player_who_stops_moving_loses_on_time(
     record = a.evaluate("""async () => (await fetch(
         location.pathname.replace('/match/', '/api/matches/') + '/record')).json()""")
     assert "lost on time" in json.dumps(record["games"][-1])  # the record says so too
+
+
+def start_page(page: Page, url: str) -> None:
+    """The start page, its words filled in and its lobby connected (never "networkidle": the
+    lobby's WebSocket stays open)."""
+    page.goto(url + "/")
+    page.wait_for_function("document.querySelector('[data-i18n]:empty') === null")
+    expect(page.get_by_test_id("lobby-counts")).not_to_be_empty()
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", "laptop"), ("el", "phone")])
+def test_play_now_pairs_two_players_on_one_board_with_clocks_running(
+        server: Server, browser: Browser, contexts: list[BrowserContext], lang: str, size: str) -> None:
+    a = person(browser, contexts, lang, size, "Anna")
+    b = person(browser, contexts, lang, size, "Vasilis")
+    for page in (a, b):
+        start_page(page, server.url)
+        page.select_option("[data-testid=seek-length]", "3")
+        page.select_option("[data-testid=seek-clock]", "relaxed")
+    a.click("[data-testid=seek-play-now]")
+    expect(a.get_by_test_id("seek-waiting")).to_be_visible()  # nobody yet: A waits in play now
+    expect(b.get_by_test_id("seek")).to_have_count(1)  # B sees A's play-now seek listed
+    b.click("[data-testid=seek-play-now]")  # the same length and clock: paired at once
+    for page in (a, b):
+        page.wait_for_url("**/match/**")
+        expect(page.get_by_test_id("score")).to_contain_text("3")
+        expect(page.locator(".player .clock.running")).to_have_count(1)  # the clocks started: one runs
+    assert a.url.split("#")[0] == b.url.split("#")[0]  # one match, one board
+    assert a.url.split("#t=")[1] != b.url.split("#t=")[1]  # each in his own seat
+    shoot(a, f"board-play-now-{lang}-{size}")
+
+
+def test_a_lone_player_in_play_now_is_offered_a_bot_and_plays_it(
+        server: Server, browser: Browser, contexts: list[BrowserContext]) -> None:
+    a = person(browser, contexts, "en", "laptop", "Anna")
+    start_page(a, server.url)
+    a.select_option("[data-testid=seek-length]", "7")  # no one else asks for it here
+    a.click("[data-testid=seek-play-now]")
+    pressed = time.monotonic()
+    expect(a.get_by_test_id("seek-waiting")).to_be_visible()
+    offer = a.get_by_test_id("seek-bot")
+    expect(offer).to_be_visible(timeout=30_000)
+    assert time.monotonic() - pressed >= 19  # not before the wait: the spec's 20 s, the server's own
+    expect(offer).to_contain_text("a bot")  # labelled as a bot, with its rating
+    expect(offer).to_contain_text("Intermediate")  # a guest is rated 1500
+    shoot(a, "start-bot-offer-en-laptop")
+    offer.click()
+    a.wait_for_url("**/match/**")
+    expect(a.locator(".player .name").filter(has_text="Bot (intermediate)")).to_have_count(1)
+    expect(a.get_by_test_id("score")).to_contain_text("7")
+    shoot(a, "board-bot-from-play-now-en-laptop")

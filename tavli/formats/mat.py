@@ -92,7 +92,9 @@ def export_mat(record: MatchRecord, *, site: str = "Tavli") -> str:
 
     Games of Plakoto and Fevga are left out; each game's score line carries
     the match score before it, so the score stays right. A game still going
-    on is written up to its last turn, with no winner. A series of games
+    on is written up to its last turn, with no winner; so is the game of an
+    aborted match (``MatchRecord.aborted``): GNU Backgammon knows no abort,
+    and opens the file as a match left unfinished, its moves as they stand. A series of games
     (``record.series``) is written as a money session (``0 point match``).
 
     Backgammon scores 3 a game that Portes scores 2: the winner bears off his

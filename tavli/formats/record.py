@@ -37,7 +37,7 @@ from tavli.dice import Dice, DiceRoller
 from tavli.errors import Reason, TavliError
 from tavli.fairdice import check_game, commitment, dice_of_rolls
 from tavli.game import Game
-from tavli.match import MATCH_ENDINGS, Match, MatchSettings
+from tavli.match import ABORTED, MATCH_ENDINGS, Match, MatchSettings
 from tavli.variants import BLACK, WHITE, Color, variant_from_string
 
 FORMAT = "tavli-match"
@@ -189,7 +189,12 @@ class RecordedGame:
             return
         if end is None:
             return
-        # ended before the position did: a resignation, a claim
+        # ended before the position did: a resignation, a claim, an abort
+        if end.reason == ABORTED:
+            if end.winner is not None or end.points != 0 or len({turn.color for turn in self.turns}) > 1:
+                raise RecordError("end: an aborted game has no winner and no points, and ends before both "
+                                  "sides have played")
+            return
         if end.winner is None:
             raise RecordError("end: a game ended before the rules end it needs a winner (a resignation, a claim)")
         if end.reason in MATCH_ENDINGS:  # worth the points still missing: MatchRecord.check sees it ends the match
@@ -238,6 +243,13 @@ class MatchRecord:
         score = self.score
         return next((c for c in (WHITE, BLACK) if score[c] >= self.settings.length), None)
 
+    @property
+    def aborted(self) -> bool:
+        """Whether the match was aborted (``tavli.match.Match.abort``): its first game ended with
+        no winner, before both sides had played, and no game follows."""
+        end = self.games[0].end if self.games and not self.series else None
+        return end is not None and end.reason == ABORTED
+
     @classmethod
     def from_match(cls, match: Match, players: dict[Color, PlayerInfo], seeds: Sequence[bytes] = (),
                    meta: dict[str, str] | None = None) -> MatchRecord:
@@ -268,6 +280,12 @@ class MatchRecord:
             if index and self.games[index - 1].end is None:
                 raise RecordError("game {number}: game {last} has no end, so no game can follow it",
                                   number=number, last=index)
+            if game.end is not None and game.end.reason == ABORTED and (index or self.series):
+                raise RecordError("game {number}: end: only the first game of a match can be aborted",
+                                  number=number)
+            before = self.games[index - 1].end if index else None
+            if before is not None and before.reason == ABORTED:
+                raise RecordError("game {number}: the match was aborted, so no game can follow it", number=number)
             if game.rolled is not None and (game.end is not None or self.series):
                 raise RecordError("game {number}: rolled: only the game going on in a match has a roll "
                                   "still to play", number=number)
@@ -296,7 +314,7 @@ class MatchRecord:
         """The match as the record leaves it, ready to go on: every game played again through
         ``Match`` (its roll-offs, rolls, plays, resignations and claims), with any roll still to
         play; later dice come from ``roller`` (default: cryptographic dice). A match already won
-        is returned over (``is_over``). RecordError for a series, which is not a match, and for a
+        (or aborted) is returned over (``is_over``). RecordError for a series, which is not a match, and for a
         record whose games do not follow one another as a match plays them (who starts a game)."""
         if self.series:
             raise RecordError("a series of games is not a match: there is no match to go on with")
@@ -312,7 +330,9 @@ class MatchRecord:
             for turn in game.turns:
                 match.roll(turn.dice)
                 match.play(turn.play or None)
-            if game.end is not None and game.end.winner is not None and playing.result is None:
+            if game.end is not None and game.end.reason == ABORTED and playing.result is None:
+                match.abort()
+            elif game.end is not None and game.end.winner is not None and playing.result is None:
                 match.concede(game.end.winner.other, game.end.reason, game.end.points)
             if game.rolled is not None:
                 match.roll(game.rolled)

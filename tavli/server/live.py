@@ -160,6 +160,9 @@ def _act(live: LiveMatch, kind: str, seat: str, data: dict[str, Any]) -> None:
     elif kind == "flag":  # the seat's clock ran out
         match.lose_on_time(SEATS[seat])
         live.offer = None
+    elif kind == "abort":  # called off before both players had played: no result
+        match.abort()
+        live.offer = None
     elif kind == "start":  # every player has come: the clocks start
         if live.clock is None:
             raise TavliError("a stored start of the clocks in a match without a clock")

@@ -90,11 +90,11 @@ def _match_json(row: Any, record: dict[str, dict[str, int]], trend: list[dict[st
         "games": settings.get("games"), "rated": bool(settings.get("rated")),
         "pool": pool_of(settings.get("games", [])),
         "opponent": opponent_json(kind, given, row.account_id, row.deleted),
-        "result": "playing" if row.winner is None else ("won" if row.winner == seat else "lost"),
+        "result": _result_of(row, seat),
         "ending": row.ending, "score": None, "error_rate": None, "rating": None,
         "board": f"/match/{row.id}", "review": f"/match/{row.id}/review", "record": f"/api/matches/{row.id}/record",
     }
-    if row.winner is not None:
+    if row.winner:  # not in play, nor aborted
         points = {"white": row.white_points, "black": row.black_points}
         item["score"] = {"player": points[seat], "opponent": points[other]}
         rates = {"white": row.white_error_rate, "black": row.black_error_rate}
@@ -111,6 +111,15 @@ def _match_json(row: Any, record: dict[str, dict[str, int]], trend: list[dict[st
     if row.rating is not None:
         item["rating"] = {"before": round(row.rating, 1), "after": round(row.new_rating, 1)}
     return item
+
+
+def _result_of(row: Any, seat: str) -> str:
+    """The player's result: ``playing``, ``won``, ``lost``, or ``aborted`` (no result)."""
+    if row.winner is None:
+        return "playing"
+    if row.ending == "aborted":
+        return "aborted"
+    return "won" if row.winner == seat else "lost"
 
 
 async def leaderboard_json(engine: AsyncEngine, pool: str) -> dict[str, Any]:

@@ -81,6 +81,12 @@ class Rematch(_Message):
     id: MessageId = None
 
 
+class Abort(_Message):
+    type: Literal["abort"]
+    seq: Seq
+    id: MessageId = None
+
+
 class Hint(_Message):
     """Ask the coach for the best plays of one's roll; with ``play``, also that play's value."""
 
@@ -102,9 +108,9 @@ class Ping(_Message):
     id: MessageId = None
 
 
-Message = Hello | Roll | PlayMessage | Claim | Resign | Answer | Rematch | Hint | Chances | Ping
+Message = Hello | Roll | PlayMessage | Claim | Resign | Answer | Rematch | Abort | Hint | Chances | Ping
 _ADAPTER: TypeAdapter[Message] = TypeAdapter(Annotated[Message, Field(discriminator="type")])
-TYPES = ("hello", "roll", "play", "claim", "resign", "answer", "rematch", "hint", "chances", "ping")
+TYPES = ("hello", "roll", "play", "claim", "resign", "answer", "rematch", "abort", "hint", "chances", "ping")
 
 
 def size_in_bytes(text: str | bytes) -> int:

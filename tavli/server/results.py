@@ -3,7 +3,8 @@ applied to both players' Glicko-2 ratings (``tavli.rating``) exactly once.
 
 A rated match counts in its pool: ``tavli`` for the Tavli sequence, or the one game it plays.
 The winner of the match wins, whatever the games' points; a resignation or an absence claimed
-is a loss like any other. Whichever server process sees a match end first applies it: the
+is a loss like any other. An aborted match (``Match.abort``) is kept with no winner (``winner``
+empty, ending ``aborted``) and rates nobody. Whichever server process sees a match end first applies it: the
 ``rating_changes`` rows of a match can be written once, so another process (or a second look
 after a restart) changes nothing.
 
@@ -18,11 +19,11 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from sqlalchemy import and_, insert, select, update
+from sqlalchemy import and_, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from tavli.match import CLAIMED, LOST_ON_TIME, RESIGNED_MATCH
+from tavli.match import ABORTED, CLAIMED, LOST_ON_TIME, RESIGNED_MATCH
 from tavli.rating import Rating, match_weight, rate_match
 from tavli.server.live import LiveMatch
 from tavli.server.schema import insert_for, match_results, matches, rating_changes, ratings, seat_accounts
@@ -43,11 +44,11 @@ def pool_of(games: Sequence[str]) -> str | None:
 
 
 def ending_of(live: LiveMatch) -> str:
-    """How a finished match ended: ``played`` out, ``resigned``, ``left`` (the absence claimed) or
-    lost on ``time``."""
+    """How a finished match ended: ``played`` out, ``resigned``, ``left`` (the absence claimed),
+    lost on ``time``, or ``aborted``."""
     result = live.match.game.result
     reason = result.reason if result is not None else ""
-    return {RESIGNED_MATCH: "resigned", CLAIMED: "left", LOST_ON_TIME: "time"}.get(reason, "played")
+    return {RESIGNED_MATCH: "resigned", CLAIMED: "left", LOST_ON_TIME: "time", ABORTED: "aborted"}.get(reason, "played")
 
 
 class Results:
@@ -67,13 +68,15 @@ class Results:
             await self.record(live)
 
     async def record(self, live: LiveMatch, now: float | None = None) -> None:
-        """Keep the result of the finished match ``live``, and rate it if it is rated."""
+        """Keep the result of the finished match ``live``, and rate it if it is rated (an aborted
+        match is kept with no winner and no games, rated nobody and reviewed by nobody)."""
         match = live.match
         winner = match.winner
-        assert winner is not None
+        assert winner is not None or match.aborted
         games = [{"game": g.variant.name, "winner": seat_name(g.result.winner) if g.result.winner is not None else None,
-                  "points": g.result.points} for g in match.games if g.result is not None]
-        row = {"match_id": live.row.id, "finished": live.last_action or time.time(), "winner": seat_name(winner),
+                  "points": g.result.points} for g in match.games if g.result is not None and not match.aborted]
+        row = {"match_id": live.row.id, "finished": live.last_action or time.time(),
+               "winner": "" if winner is None else seat_name(winner),
                "white_points": match.score[WHITE], "black_points": match.score[WHITE.other],
                "ending": ending_of(live), "games": json.dumps(games)}
         async with self.engine.begin() as conn:
@@ -81,6 +84,8 @@ class Results:
             seats = {str(s): int(a) for s, a in (await conn.execute(
                 select(seat_accounts.c.seat, seat_accounts.c.account_id)
                 .where(seat_accounts.c.match_id == live.row.id))).all()}
+        if winner is None:
+            return
         if live.row.settings.get("rated") and len(seats) == 2:
             await self.rate(live.row.id, live.row.settings, seats, seat_name(winner), now)
         if seats and self.on_finished is not None:
@@ -128,9 +133,12 @@ class Results:
             await conn.execute(insert(ratings).values(account_id=who, pool=pool, matches=1, **values))
 
     async def unrated(self) -> list[str]:
-        """Rated matches over whose result was never applied (a server stopped in between)."""
+        """Rated matches over whose result was never applied (a server stopped in between); an
+        aborted one, whose result is kept, has none to apply."""
         query = (select(matches.c.id).outerjoin(rating_changes, rating_changes.c.match_id == matches.c.id)
+                 .outerjoin(match_results, match_results.c.match_id == matches.c.id)
                  .where(matches.c.over.is_(True), matches.c.settings.like('%"rated": true%'),
-                        rating_changes.c.match_id.is_(None)))
+                        rating_changes.c.match_id.is_(None),
+                        or_(match_results.c.ending.is_(None), match_results.c.ending != "aborted")))
         async with self.engine.connect() as conn:
             return [str(r[0]) for r in (await conn.execute(query)).all()]

@@ -166,10 +166,10 @@ match_results = Table(
     # error rates when its review is made): the pages read this, never the actions
     Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
     Column("finished", Float, nullable=False),
-    Column("winner", String(8), nullable=False),
+    Column("winner", String(8), nullable=False),  # white, black, or "" for an aborted match
     Column("white_points", Integer, nullable=False),
     Column("black_points", Integer, nullable=False),
-    Column("ending", String(16), nullable=False),  # played, resigned, claimed
+    Column("ending", String(16), nullable=False),  # played, resigned, left, time, aborted
     Column("white_error_rate", Float),
     Column("black_error_rate", Float),
     Column("games", Text, nullable=False),  # JSON: each game's name, winner and points

@@ -290,11 +290,12 @@ class MatchService:
                   token: str = "", received: float | None = None) -> LiveMatch:
         """Carry out a player's action, then the bots' answers; ActionError if refused.
 
-        ``kind`` is roll, play, claim, resign (``points``, or the whole match), rematch, or
-        answer (``accept`` or not) to the opponent's offer; ``token`` is the sender's own (a
+        ``kind`` is roll, play, claim, resign (``points``, or the whole match), rematch, answer
+        (``accept`` or not) to the opponent's offer, or abort; ``token`` is the sender's own (a
         rematch gives each seat the token ``rematch_token(token, new match)``). A play's clock
         stops when it was ``received`` (now if None): the wait for this match's lock and the
-        server's own work are not the player's time."""
+        server's own work are not the player's time. Once the match is aborted every action is
+        refused (``aborted``)."""
         live = await self.get(match_id)
         if live is None:
             raise ActionError("bad-token", "no such match")
@@ -306,12 +307,16 @@ class MatchService:
                 raise ActionError("time", "your time ran out: you lost the match on time"
                                   if live.clock is not None and live.clock.flagged == role
                                   else "your opponent's time ran out: you won the match on time")
+            if live.match.aborted:
+                raise ActionError("aborted", "the match was aborted: nothing more can be done in it")
             if seq != live.seq:
                 raise ActionError("stale", "the match is at action {seq}, not {sent}: here is the state",
                                   seq=live.seq, sent=seq)
             match = live.match
             color = SEATS[role]
-            if kind in ("resign", "rematch", "answer"):
+            if kind == "abort":
+                await self._abort(live, role)
+            elif kind in ("resign", "rematch", "answer"):
                 await self._offer_or_answer(live, role, kind, points, resign_match, accept, token)
             elif match.is_over:
                 raise ActionError("match-over", "the match is over")
@@ -351,6 +356,15 @@ class MatchService:
                     raise ActionError("bad-message", "unknown action {kind!r}", kind=kind)
             await self._run_bots(live)
         return live
+
+    async def _abort(self, live: LiveMatch, role: str) -> None:
+        """Call the match off, as either player may before both have made a play (``Match.can_abort``):
+        no winner, no points, nothing rated; a waiting offer goes with it, and the clocks stop."""
+        if live.match.is_over:
+            raise ActionError("match-over", "the match is over")
+        if not live.match.can_abort:
+            raise ActionError("no-abort", "a match can be aborted only before both players have made a play")
+        await self._commit(live, role, "abort", {})
 
     async def _offer_or_answer(self, live: LiveMatch, role: str, kind: str, points: int, resign_match: bool,
                                accept: bool, token: str) -> None:

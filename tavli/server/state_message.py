@@ -32,7 +32,8 @@ def shared_state(live: LiveMatch) -> dict[str, Any]:
         "type": "state", "seq": live.seq, "match": live.row.id,
         "settings": live.row.settings,
         "score": {"white": match.score[WHITE], "black": match.score[BLACK]},
-        "over": match.is_over, "winner": None if winner is None else ("white" if winner == WHITE else "black"),
+        "over": match.is_over, "aborted": match.aborted,
+        "winner": None if winner is None else ("white" if winner == WHITE else "black"),
         "turn": "white" if match.turn == WHITE else "black",
         "dice": list(match.dice) if match.dice is not None else None,
         "game": orjson.Fragment(joined(orjson.dumps({
@@ -81,6 +82,7 @@ def seat_state(live: LiveMatch, you: str, *, steps: bool, connected: dict[str, b
         "can_claim": can_claim, "claim_after": claim_after,
         "legal": None,
         "can_resign": on_turn and live.offer is None,
+        "can_abort": you in ("white", "black") and match.can_abort,
         "clock": None if live.clock is None else live.clock.ms(time.time()),
     }
     if legal is not None:

@@ -19,6 +19,7 @@ from tavli.server.hub import Connection
 from tavli.server.limits import REFUSALS_BEFORE_CLOSE, TokenBucket, client_of, same_origin
 from tavli.server.live import LiveMatch
 from tavli.server.protocol import (
+    Abort,
     Answer,
     Chances,
     Claim,
@@ -199,8 +200,8 @@ async def hello(context: AppContext, conn: Connection, match_id: str, msg: Hello
 
 
 async def act(context: AppContext, conn: Connection, match_id: str, msg: Message) -> None:
-    """A roll, a play, a claim, a resignation, a rematch offer or an answer to an offer."""
-    assert isinstance(msg, Roll | PlayMessage | Claim | Resign | Answer | Rematch)
+    """A roll, a play, a claim, a resignation, a rematch offer, an answer to an offer or an abort."""
+    assert isinstance(msg, Roll | PlayMessage | Claim | Resign | Answer | Rematch | Abort)
     assert conn.role is not None
     play = msg.play if isinstance(msg, PlayMessage) else None
     await context.service.act(match_id, conn.role, msg.type, msg.seq, play,

@@ -1,6 +1,6 @@
 """What a human types at the play prompt of ``tavli play`` and ``tavli join``: a play, in
 notation or by its number in the list, or a command (``list``, ``help``, ``board``, ``hint``,
-``position``, ``resign``, ``quit``), in English or in Greek; and how a line is read."""
+``position``, ``resign``, ``abort``, ``quit``), in English or in Greek; and how a line is read."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ class LeaveMatch(Exception):
     """The human at the keyboard chose to leave the match."""
 
 
-PROMPT_COMMANDS = ("list", "help", "board", "hint", "position", "quit", "resign")
+PROMPT_COMMANDS = ("list", "help", "board", "hint", "position", "quit", "resign", "abort")
 """The commands of the play prompt (``tavli play``, ``tavli join``), as ``command_words`` names them."""
 
 
@@ -78,8 +78,9 @@ def answer_prompt(line: str, legal: LegalPlays, words: Words, console: Console, 
     """One line typed at the play prompt of ``tavli play`` or ``tavli join``: the play it names
     (Enter alone: the only one), else what its command's action in ``actions`` answers (one for
     each of ``PROMPT_COMMANDS`` but ``help`` and ``quit``, which are the same everywhere:
-    ``quit`` raises ``LeaveMatch`` once the player says yes), or None after saying why the line
-    names no play."""
+    ``quit`` raises ``LeaveMatch`` once the player says yes; a command with no action there,
+    ``abort`` at ``tavli play``, is said to be for a match on a server), or None after saying
+    why the line names no play."""
     name, args = prompt_command(line, words.language)
     if name == "" and len(legal) == 1:
         return legal[0]
@@ -95,6 +96,8 @@ def answer_prompt(line: str, legal: LegalPlays, words: Words, console: Console, 
         if isinstance(chosen, Play):
             return chosen
         console.print(chosen)
+    elif name not in actions:
+        console.print(words("✗ {command} is for a match on a server (tavli join)", ERROR_STYLE, command=name))
     else:
         return actions[name](args)
     return None
@@ -125,7 +128,8 @@ or type the number of a play in the list.
   hint        the expert bot's best plays      help    this help
   position    the position string, for tavli hint or the web app's position page
   resign      offer to resign the game for 1 point; resign 2 for 2 points; resign match
-  quit        leave the match (--save keeps it, tavli play --resume goes on)"""
+  quit        leave the match (--save keeps it, tavli play --resume goes on)
+  abort       call off a match on a server before both sides have played: no result"""
 
 
 def console_reader(console: Console) -> Callable[[str], str]:

@@ -395,7 +395,7 @@ class RemoteMatch:
     # -- the flow -------------------------------------------------------------
     def run(self, token: str, name: str | None = None) -> Color | None:
         """Join with ``token`` (giving the player's ``name``, if any) and play until the match is
-        over; return the winner."""
+        over; return the winner (None for a match aborted)."""
         self.send({"type": "hello", "token": token} | ({"name": name} if name else {}))
         state = self.reply({})
         if not state:
@@ -406,6 +406,9 @@ class RemoteMatch:
         self.say("Joined the match: {score}.", score=self.score_text(state))
         while True:
             self.tell(state)
+            if state.get("aborted"):
+                self.say("The match was aborted: no result.")
+                return None
             if state["over"]:
                 winner = COLORS[state["winner"]]
                 score = state["score"]
@@ -547,6 +550,7 @@ class RemoteMatch:
             "position": lambda _: self.say("Position: {position}", NOTE_STYLE, position=(str(legal.position), "bold")),
             "hint": lambda _: self.hint(),
             "resign": lambda args: self.resign(state, args),
+            "abort": lambda _: self.abort(state),
         }
         return answer_prompt(line, legal, self.words, self.console, self.read_line, actions)
 
@@ -566,6 +570,16 @@ class RemoteMatch:
         plays = [(str(p["play"]), float(p.get("mwc") or 0.0), float(p["equity"])) for p in message.get("plays") or []]
         for line in hint_lines(self.words, plays):
             self.console.print(line)
+
+    def abort(self, state: Message) -> Message | None:
+        """Call the match off, after a yes: the state after it, or None (not asked, or refused:
+        the server says why, once both sides have played)."""
+        said = self.read_line(self.words.plain("Abort the match? No result, nothing rated. [y/N] "))
+        if said.strip().lower() not in command_words(self.words.language)["yes"]:
+            return None
+        self.send({"type": "abort", "seq": state["seq"]})
+        after = self.reply(state)
+        return None if after is state else after
 
     def resign(self, state: Message, what: list[str]) -> Message | None:
         points = resignation(what, self.words, self.console)
@@ -592,7 +606,8 @@ class RemoteMatch:
 def join(link: str, *, console: Console | None = None, read_line: Callable[[str], str] | None = None,
          language: str = "en", new: Message | None = None, name: str | None = None,
          login: tuple[str, str] | None = None, seek: Message | None = None) -> Color | None:
-    """Play the seat of ``link`` at the terminal; return the winner, or None if the player left.
+    """Play the seat of ``link`` at the terminal; return the winner, or None if the player left
+    or the match was aborted.
     ``seek``: with a server's address, play now in its lobby with that request (``seek_match``).
     ``link`` may be a server's address: then a new match made by ``new`` (``new_match``), or
     else a seat of one of its open matches. ``login``: the account's name and password, to play

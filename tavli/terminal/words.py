@@ -113,12 +113,13 @@ def command_words(language: str) -> dict[str, tuple[str, ...]]:
     ones too."""
     english = {"list": ("?", "list", "l", "ls"), "help": ("help", "h"), "board": ("board", "redraw"),
                "hint": ("hint",), "position": ("position", "pos"), "quit": ("quit", "exit", "q"),
-               "resign": ("resign",), "match": ("match",), "yes": ("y", "yes")}
+               "resign": ("resign",), "match": ("match",), "yes": ("y", "yes"),
+               "abort": ("abort",)}
     if language != "el":
         return english
     greek = {"list": ("λίστα",), "help": ("βοήθεια",), "board": ("ταμπλό",), "hint": ("συμβουλή",),
              "position": ("θέση",), "quit": ("έξοδος", "τέλος"), "resign": ("παραίτηση",),
-             "match": ("αγώνα", "αγώνας"), "yes": ("ν", "ναι")}
+             "match": ("αγώνα", "αγώνας"), "yes": ("ν", "ναι"), "abort": ("ακύρωση",)}
     return {name: words + greek[name] for name, words in english.items()}
 
 

@@ -555,6 +555,10 @@ function renderPanel() {
   $("confirm").hidden = !(s.can_play && complete !== null) || myOffer || frozen;
   $("typed").hidden = !s.can_play || !!myOffer || frozen;
   $("resign").hidden = s.you === "spectator" || s.over || frozen || s.waiting;
+  // free before both players have played: no result, nothing rated
+  $("abort").hidden = !s.can_abort || frozen;
+  $("abort").title = t("abortTitle");
+  if (!s.can_abort) $("abort-confirm").hidden = true;
   $("match-summary").hidden = !(s.over && matchOverClosed);  // the summary, a click away after "See the board"
   if (s.over) $("resign-confirm").hidden = true;
   $("resign").disabled = !!s.offer;
@@ -574,6 +578,7 @@ function renderPanel() {
   signalTurn();
   let status;
   if (s.waiting) status = s.you === "spectator" ? t("waitingBoth") : t("waitingTitle");
+  else if (s.aborted) status = t("matchAborted");
   else if (s.over) status = s.you === "spectator" || hotSeat ? t("matchOver", { who: colorName(s.winner), w: s.score.white, b: s.score.black }) : (s.winner === s.you ? t("youWin") : t("youLose"));
   else if (frozen) status = resultText(s.games[reviewing]);
   else if (myOffer) status = t("offerWaiting");
@@ -678,11 +683,13 @@ function renderMatchOver() {
   const s = state;
   $("match-over").hidden = !s.over || matchOverClosed;
   if (!s.over) return;
-  $("match-over-title").textContent = s.you === "spectator" || hotSeat ? t("matchOver", { who: colorName(s.winner), w: s.score.white, b: s.score.black })
+  $("match-over-title").textContent = s.aborted ? t("matchAborted")
+    : s.you === "spectator" || hotSeat ? t("matchOver", { who: colorName(s.winner), w: s.score.white, b: s.score.black })
     : (s.winner === s.you ? t("youWin") : t("youLose"));
-  $("match-over-text").textContent = t("finalScore", { w: s.score.white, b: s.score.black, n: s.settings.length });
+  $("match-over-text").textContent = s.aborted ? t("matchAbortedText")
+    : t("finalScore", { w: s.score.white, b: s.score.black, n: s.settings.length });
   const lastGame = s.games[s.games.length - 1];
-  $("match-over-last").textContent = resultText(lastGame);
+  $("match-over-last").textContent = s.aborted ? "" : resultText(lastGame);  // no game result: the text says it
   $("match-over-seed").textContent = lastGame.seed || "";
   const body = $("games-list");
   body.innerHTML = "";
@@ -698,7 +705,8 @@ function renderMatchOver() {
     body.append(tr);
   }
   const offer = s.offer && s.offer.kind === "rematch" ? s.offer : null;
-  const player = s.you !== "spectator";
+  const player = s.you !== "spectator" && !s.aborted;  // an aborted match has no rematch and nothing to review
+  $("match-over-review").hidden = s.aborted;
   $("rematch").hidden = !player || !!offer;
   $("rematch-accept").hidden = !(player && offer && offer.from !== s.you);
   $("rematch-decline").hidden = $("rematch-accept").hidden;
@@ -866,6 +874,12 @@ $("game-over-check").addEventListener("click", () => verifyDice(finishedSeen - 1
 $("match-over-check").addEventListener("click", () => verifyDice(state.games.length - 1, $("match-over-verdict")));
 $("match-over-close").addEventListener("click", () => { matchOverClosed = true; renderMatchOver(); renderPanel(); });
 $("resign").addEventListener("click", () => { $("resign-menu").hidden = !$("resign-menu").hidden; });
+$("abort").addEventListener("click", () => { $("abort-confirm").hidden = false; });
+$("abort-yes").addEventListener("click", () => {
+  $("abort-confirm").hidden = true;
+  send({ type: "abort", seq: state.seq });
+});
+$("abort-no").addEventListener("click", () => { $("abort-confirm").hidden = true; });
 $("resign-cancel").addEventListener("click", () => { $("resign-menu").hidden = true; });
 for (const button of document.querySelectorAll("[data-resign]")) {
   button.addEventListener("click", () => {
