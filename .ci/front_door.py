@@ -94,8 +94,8 @@ def main(venv: Path) -> None:
                               capture_output=True, text=True, encoding="utf-8", timeout=600,
                               env=dict(os.environ, COLUMNS="100", PYTHONIOENCODING="utf-8",
                                        XDG_CONFIG_HOME=tempfile.mkdtemp(prefix="tavli-front-door-config-")))
-    if terminal.returncode != 0 or "κερδίζουν την παρτίδα" not in terminal.stdout or \
-            "Η παρτίδα αποθηκεύτηκε στο" not in terminal.stdout:
+    if terminal.returncode != 0 or "κερδίζουν τον αγώνα" not in terminal.stdout or \
+            "Ο αγώνας αποθηκεύτηκε στο" not in terminal.stdout:
         raise SystemExit(f"front door: tavli play --lang el failed:\n{terminal.stdout}{terminal.stderr}")
     print(f"front door: {venv}/bin/tavli play --lang el played a match to its end")
 
