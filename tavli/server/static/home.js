@@ -208,7 +208,7 @@ function mineRow(m) {
   const links = document.createElement("span");
   links.className = "links";
   const token = mineOf(m.id);
-  if (token && m.result === "playing") links.append(link(`/match/${m.id}#t=${token}`, "resume", "resume"));
+  if (token && !["won", "lost", "aborted"].includes(m.result)) links.append(link(`/match/${m.id}#t=${token}`, "resume", "resume"));
   links.append(link(`/match/${m.id}/review${token ? `#t=${token}` : ""}`, "review", "review"));
   li.append(about, links);
   return li;
