@@ -1,7 +1,7 @@
 """Aborting a match in a real browser (Debian's chromium, Playwright, ``tavli serve``): A makes a
 friend match, B joins, A aborts before both have played, and both pages say the match was
 aborted, with the way to a new match; on a laptop in English and a phone in Greek, photographed
-under /tmp/shots-abort/."""
+under artifacts/screenshots/ (``board-abort*``, ``board-aborted*``)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-SHOTS = Path(os.environ.get("TAVLI_ABORT_SHOTS", "/tmp/shots-abort"))
+SHOTS = Path(os.environ.get("TAVLI_SHOTS", Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"))
 SIZES = {"laptop": (1366, 768), "phone": (390, 844)}
 ABORTED = {"en": "The match was aborted", "el": "Ο αγώνας ακυρώθηκε"}
 ABORT = {"en": "Abort", "el": "Ακύρωση"}

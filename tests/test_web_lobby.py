@@ -3,7 +3,7 @@ posts a seek, B sees it within a second and accepts it, both land on the board w
 running; with a short clock a player who stops moving loses on time and the page says so; two
 players pressing Play now for the same match land on one board, and a lone one is offered a bot
 after the wait and plays it; on a laptop and a phone, in English and Greek, photographed under
-/tmp/shots-lobby/."""
+artifacts/screenshots/ (CI keeps them)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-SHOTS = Path(os.environ.get("TAVLI_LOBBY_SHOTS", "/tmp/shots-lobby"))
+SHOTS = Path(os.environ.get("TAVLI_SHOTS", Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"))
 SIZES = {"laptop": (1366, 768), "phone": (390, 844), "landscape": (844, 390)}
 
 
