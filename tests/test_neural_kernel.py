@@ -1061,7 +1061,9 @@ def test_deciding_stops_where_one_play_is_left_and_chooses_the_same(game: str) -
         assert choice(quick, used_quick) == choice(full, used)
         assert (used_quick <= used).all()
         if used_quick.max() == used.max():
-            np.testing.assert_allclose(quick, full, rtol=0, atol=0)
+            # the same search, but the batches' float32 sums start from whichever sibling the
+            # workspace last held: equal to rounding (4e-8 seen), as the other batch comparisons
+            np.testing.assert_allclose(quick, full, rtol=0, atol=1e-6)
         else:
             cut += 1
             deepest = [equity(quick[k]) for k in np.flatnonzero(used_quick == used_quick.max())]
