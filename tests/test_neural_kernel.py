@@ -1061,8 +1061,8 @@ def test_deciding_stops_where_one_play_is_left_and_chooses_the_same(game: str) -
         assert choice(quick, used_quick) == choice(full, used)
         assert (used_quick <= used).all()
         if used_quick.max() == used.max():
-            # the same search, but the batches' float32 sums start from whichever sibling the
-            # workspace last held: equal to rounding (4e-8 seen), as the other batch comparisons
+            # the same search in float32 batches: equal to rounding (4e-8 apart seen once on a
+            # fresh clone), as the other batch comparisons
             np.testing.assert_allclose(quick, full, rtol=0, atol=1e-6)
         else:
             cut += 1
