@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,3 +16,33 @@ def make_client(db: Path, **options: Any) -> TestClient:
     options.setdefault("messages_per_second", 10_000)
     options.setdefault("message_burst", 10_000)
     return TestClient(create_app(f"sqlite:///{db}", **options))
+
+
+Message = dict[str, Any]
+
+
+def new_match(client: TestClient, **body: Any) -> Message:
+    """``POST /api/matches`` with ``body``: the links and tokens of the new match."""
+    answer = client.post("/api/matches", json=body)
+    assert answer.status_code == 201, answer.text
+    return dict(answer.json())
+
+
+def token_of(link: str) -> str:
+    """The seat's token in an invitation link (``/match/ID#t=TOKEN``)."""
+    return link.split("#t=", 1)[1]
+
+
+def until(ws: Any, done: Callable[[Message], bool], limit: int = 200) -> Message:
+    """Read messages until one satisfies ``done``."""
+    for _ in range(limit):
+        msg = dict(ws.receive_json())
+        if done(msg):
+            return msg
+    raise AssertionError("the expected message never came")
+
+
+def hello(ws: Any, token: str, steps: bool = False) -> Message:
+    """Join with ``token``: the first state (or the refusal)."""
+    ws.send_json({"type": "hello", "token": token, "steps": steps})
+    return until(ws, lambda m: m["type"] in ("state", "error"))

@@ -13,38 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_client import make_client
+from app_client import Message, hello, make_client, new_match, token_of, until
 from sqlalchemy.ext.asyncio import create_async_engine
 from starlette.testclient import TestClient
 
 from tavli.formats.mat import export_mat
 from tavli.formats.record import loads
 from tavli.server.results import Results
-
-Message = dict[str, Any]
-
-
-def new_match(client: TestClient, **body: Any) -> Message:
-    answer = client.post("/api/matches", json=body)
-    assert answer.status_code == 201, answer.text
-    return dict(answer.json())
-
-
-def token_of(link: str) -> str:
-    return link.split("#t=", 1)[1]
-
-
-def until(ws: Any, done: Any, limit: int = 200) -> Message:
-    for _ in range(limit):
-        message = dict(ws.receive_json())
-        if done(message):
-            return message
-    raise AssertionError("the expected message never came")
-
-
-def hello(ws: Any, token: str) -> Message:
-    ws.send_json({"type": "hello", "token": token})
-    return until(ws, lambda m: m["type"] in ("state", "error"))
 
 
 def newer(ws: Any, seq: int) -> Message:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from app_client import make_client
+from app_client import Message, hello, make_client, new_match, token_of, until
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
@@ -21,32 +21,6 @@ from tavli.server.app import create_app
 from tavli.server.limits import RateLimiter, client_address
 from tavli.server.protocol import MAX_MESSAGE_BYTES
 from tavli.variants import GAMES
-
-Message = dict[str, Any]
-
-
-def new_match(client: TestClient, **body: Any) -> Message:
-    answer = client.post("/api/matches", json=body)
-    assert answer.status_code == 201, answer.text
-    return dict(answer.json())
-
-
-def token_of(link: str) -> str:
-    return link.split("#t=", 1)[1]
-
-
-def until(ws: Any, done: Callable[[Message], bool], limit: int = 200) -> Message:
-    """Read messages until one satisfies ``done``."""
-    for _ in range(limit):
-        msg = dict(ws.receive_json())
-        if done(msg):
-            return msg
-    raise AssertionError("the expected message never came")
-
-
-def hello(ws: Any, token: str, steps: bool = False) -> Message:
-    ws.send_json({"type": "hello", "token": token, "steps": steps})
-    return until(ws, lambda m: m["type"] in ("state", "error"))
 
 
 def is_state(m: Message) -> bool:
