@@ -46,3 +46,28 @@ def hello(ws: Any, token: str, steps: bool = False) -> Message:
     """Join with ``token``: the first state (or the refusal)."""
     ws.send_json({"type": "hello", "token": token, "steps": steps})
     return until(ws, lambda m: m["type"] in ("state", "error"))
+
+
+def next_state(ws: Any, seq: int) -> Message:
+    """The first state after action ``seq``."""
+    return until(ws, lambda m: m["type"] == "state" and m["seq"] > seq)
+
+
+def play_until_both_chose(sockets: dict[str, Any], state: Message) -> Message:
+    """Turn after turn (the first legal play each time), until each side has made a play that the
+    dice did not force (one of more than one), so that a rated match is rated (docs/ratings.md,
+    "Farming"); ``sockets`` by seat, ``state`` the latest. The state after."""
+    chose: set[str] = set()
+    while len(chose) < 2:
+        mover = state["turn"]
+        sockets[mover].send_json({"type": "roll", "seq": state["seq"]})
+        rolled = next_state(sockets[mover], state["seq"])
+        if rolled["legal"] is None:  # a roll that cannot be played passes at once, with its state
+            state = rolled
+            continue
+        plays = rolled["legal"]["plays"]
+        if len(plays) > 1:
+            chose.add(mover)
+        sockets[mover].send_json({"type": "play", "seq": rolled["seq"], "play": plays[0]})
+        state = next_state(sockets[mover], rolled["seq"])
+    return state

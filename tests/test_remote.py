@@ -16,6 +16,8 @@ import pytest
 from conftest import run_tavli, start_tavli
 from rich.console import Console
 
+from tavli.formats.record import loads as read_record
+from tavli.server.results import both_chose
 from tavli.terminal.remote import CLAIM_RETRY, Link, RemoteError, RemoteMatch, game_position, reason_words
 from tavli.variants import BLACK, WHITE
 
@@ -314,6 +316,12 @@ def test_a_link_that_leads_nowhere_is_one_line(shared_server: Server) -> None:
     assert nonsense.returncode == 2 and "not a match link" in nonsense.stderr
 
 
+def both_have_chosen(record: str) -> bool:
+    """Whether each side of the match whose record is at ``record`` has made a play the dice did not force."""
+    with urllib.request.urlopen(record, timeout=60) as answer:
+        return both_chose(read_record(answer.read()).to_match())
+
+
 @pytest.mark.slow
 def test_a_player_logs_in_at_the_terminal_and_his_rated_match_counts(shared_server: Server) -> None:
     eleni = shared_server.sign_up("Eleni_t", "eleni's password")
@@ -321,6 +329,7 @@ def test_a_player_logs_in_at_the_terminal_and_his_rated_match_counts(shared_serv
     links = shared_server.post("/api/matches", {"opponent": "friend", "rated": True, "length": 1, "games": "portes"},
                                headers={"Cookie": eleni})
     friend = shared_server.url + links["friend"]
+    record = f"{shared_server.url}/api/matches/{links['match']}/record"
     guest = tavli_join(friend, stdin="")
     assert guest.returncode == 2 and "this match is rated: log in to play it" in guest.stderr + guest.stdout
     wrong = run_tavli("join", friend, "--user", "Nikos_t", env={"TAVLI_PASSWORD": "not his password"})
@@ -338,8 +347,15 @@ def test_a_player_logs_in_at_the_terminal_and_his_rated_match_counts(shared_serv
         while not state["players"]["black"]["joined"] and time.monotonic() < deadline:
             state = next(m for m in iter(lambda: json.loads(mine.recv(timeout=30)), None) if m["type"] == "state")
         assert state["players"]["black"]["name"] == "Nikos_t"  # the account's name on the seat
-        while not state.get("over"):  # Eleni leaves the match: a loss, and her rating drops
-            mine.send(json.dumps({"type": "resign", "seq": state["seq"], "match": True}))
+        # Eleni plays until each side has chosen a play (else nothing is rated: docs/ratings.md),
+        # then leaves the match: a loss, and her rating drops
+        while not state.get("over"):
+            if both_have_chosen(record):
+                mine.send(json.dumps({"type": "resign", "seq": state["seq"], "match": True}))
+            elif state["can_roll"]:
+                mine.send(json.dumps({"type": "roll", "seq": state["seq"]}))
+            elif state["can_play"]:
+                mine.send(json.dumps({"type": "play", "seq": state["seq"], "play": state["legal"]["plays"][0]}))
             state = next(m for m in iter(lambda: json.loads(mine.recv(timeout=30)), None) if m["type"] == "state")
     assert proc.stdout is not None
     proc.wait(timeout=120)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from app_client import play_until_both_chose
 from starlette.testclient import TestClient
 
 from tavli.rating import Rating, match_weight, rate_match
@@ -110,6 +111,7 @@ def test_a_wrong_name_and_a_wrong_password_answer_alike(client: TestClient) -> N
 
 def test_the_eleventh_failed_login_in_a_minute_from_one_address_is_refused(client: TestClient) -> None:
     sign_up(client, "Nikos")
+    client.app.state.context.accounts.clock = lambda: 1e9  # every try at one moment, however slow the machine
     for attempt in range(FAILURES_PER_ADDRESS):
         answer = client.post("/api/session", json={"name": f"guess{attempt}", "password": "not it at all"})
         assert answer.status_code == 401
@@ -181,9 +183,12 @@ def test_a_rated_match_moves_both_ratings_by_glicko2(client: TestClient) -> None
     eleni, nikos = sign_up(client, "Ελένη"), sign_up(client, "Nikos")
     links, friend = rated_friend_match(client, eleni, nikos, length=5, games="plakoto")
     mid = links["match"]
-    with as_player(client, nikos), client.websocket_connect(f"/ws/{mid}") as ws:
+    with as_player(client, eleni), client.websocket_connect(f"/ws/{mid}") as mine, \
+            as_player(client, nikos), client.websocket_connect(f"/ws/{mid}") as ws:
+        hello(mine, links["token"])
         state = hello(ws, friend)
         assert state["type"] == "state" and state["settings"]["rated"] and state["players"]["black"]["name"] == "Nikos"
+        state = play_until_both_chose({"white": mine, "black": ws}, state)  # else it is not rated
         ws.send_json({"type": "resign", "seq": state["seq"], "match": True})  # leaving the match: a loss
         over = until(ws, lambda m: m["type"] == "state" and m["over"])
     assert over["winner"] == "white"
@@ -211,8 +216,10 @@ def test_a_rated_result_counts_once_even_after_a_restart(db: Path) -> None:
     with make_client(db) as client:
         eleni, nikos = sign_up(client, "Eleni"), sign_up(client, "Nikos")
         links, friend = rated_friend_match(client, eleni, nikos, length=1, games="portes")
-        with as_player(client, nikos), client.websocket_connect(f"/ws/{links['match']}") as ws:
-            state = hello(ws, friend)
+        with as_player(client, eleni), client.websocket_connect(f"/ws/{links['match']}") as mine, \
+                as_player(client, nikos), client.websocket_connect(f"/ws/{links['match']}") as ws:
+            hello(mine, links["token"])
+            state = play_until_both_chose({"white": mine, "black": ws}, hello(ws, friend))
             ws.send_json({"type": "resign", "seq": state["seq"], "match": True})
             until(ws, lambda m: m["type"] == "state" and m["over"])
         first = client.get("/api/players/Eleni").json()["ratings"]
@@ -220,7 +227,9 @@ def test_a_rated_result_counts_once_even_after_a_restart(db: Path) -> None:
         assert again.get("/api/players/Eleni").json()["ratings"] == first
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT count(*) FROM rating_changes").fetchone() == (2,)
-        conn.execute("DELETE FROM rating_changes")  # as if the server had stopped before applying it
+        # as if the server had stopped before keeping the result (kept with its rating, or neither)
+        conn.execute("DELETE FROM rating_changes")
+        conn.execute("DELETE FROM match_results")
         conn.execute("UPDATE ratings SET rating = 1500, deviation = 350, matches = 0")
     with make_client(db) as restarted:
         assert restarted.get("/api/players/Eleni").json()["ratings"]["portes"]["rating"] == first["portes"]["rating"]

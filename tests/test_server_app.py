@@ -286,7 +286,7 @@ def test_a_whole_match_against_a_bot_with_checkable_dice(client: TestClient) -> 
     with client.websocket_connect(f"/ws/{mid}") as ws:
         state = hello(ws, links["token"], steps=True)
         assert state["players"]["black"] == {"kind": "bot", "level": "advanced", "connected": True, "joined": True,
-                                             "name": None}
+                                             "name": None, "account": False}
         while not state["over"]:
             if state["can_roll"]:
                 ws.send_json({"type": "roll", "seq": state["seq"]})
@@ -391,7 +391,7 @@ def test_claiming_an_absent_opponent(db: Path) -> None:
             me = state["you"]
             assert state["turn"] != me and state["can_claim"] and state["claim_at"] is not None
             assert state["players"][state["turn"]] | {"name": None} == {
-                "kind": "human", "level": None, "connected": False, "joined": True, "name": None}
+                "kind": "human", "level": None, "connected": False, "joined": True, "name": None, "account": False}
             a.send_json({"type": "claim", "seq": state["seq"]})
             claimed = until(a, lambda m: is_state(m) and m["score"][me] == 1)
             assert claimed["games"][0]["result"]["reason"].startswith("claimed")

@@ -1,5 +1,5 @@
 """The lobby across two server processes on one PostgreSQL database: a seek posted on one is
-pushed to the start pages of the other within a second; of accepts made at once on both, one
+pushed to the start pages of the other (NOTIFY, with polling off); of accepts made at once on both, one
 wins, and a person is never put in two matches.
 
 They need ``TAVLI_TEST_POSTGRES`` (``.ci/run`` sets it); the tables live in a schema of their own.
@@ -14,7 +14,6 @@ import secrets
 import shutil
 import signal
 import subprocess
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -48,30 +47,30 @@ def pair() -> Iterator[tuple[Server, Server]]:
         subprocess.run([psql, base, "-q", "-c", f"DROP SCHEMA {schema} CASCADE"], check=True)
 
 
-def call(server: Server, path: str, guest: str, body: Any = None) -> tuple[int, Any]:
+def call(server: Server, path: str, guest: str, body: Any = None, method: str = "POST") -> tuple[int, Any]:
     request = urllib.request.Request(server.url + path, json.dumps(body or {}).encode(),
-                                     {"Content-Type": "application/json", "Cookie": f"tavli_guest={guest}"})
+                                     {"Content-Type": "application/json", "Cookie": f"tavli_guest={guest}"},
+                                     method=method)
     try:
         with urllib.request.urlopen(request, timeout=60) as answer:
-            return answer.status, json.load(answer)
+            return answer.status, json.load(answer) if answer.status != 204 else None
     except urllib.error.HTTPError as exc:
         return exc.code, json.load(exc)
 
 
 @pytest.mark.slow
-def test_a_seek_on_one_process_is_pushed_by_the_other_within_a_second(pair: tuple[Server, Server]) -> None:
+def test_a_seek_on_one_process_is_pushed_by_the_other(pair: tuple[Server, Server]) -> None:
     a, b = pair
     url = b.url.replace("http", "ws") + "/ws/lobby"
     with connect(url, additional_headers={"Cookie": "tavli_guest=watcher"}) as lobby:
         assert json.loads(lobby.recv(timeout=30))["type"] == "seeks"
-        posted = time.monotonic()
         status, seek = call(a, "/api/seeks", "poster", {"length": 3, "clock": "blitz"})
         assert status == 201
-        while True:
-            message = json.loads(lobby.recv(timeout=1.0))
+        while True:  # polling is off: only NOTIFY can bring it (how fast is the load benchmark's to say)
+            message = json.loads(lobby.recv(timeout=30))
             if message["type"] == "seek":
                 break
-        assert message["seek"]["id"] == seek["id"] and time.monotonic() - posted < 1.0
+        assert message["seek"]["id"] == seek["id"]
         # the seeker, on the other process, is told his match when the watcher accepts
         with connect(a.url.replace("http", "ws") + "/ws/lobby", additional_headers={"Cookie": "tavli_guest=poster"}) \
                 as seeker:
@@ -107,3 +106,6 @@ def test_a_person_is_never_put_in_two_matches(pair: tuple[Server, Server]) -> No
             second = pool.submit(call, b, f"/api/seeks/{seek_x['id']}/accept", z)
             codes = [first.result()[0], second.result()[0]]
         assert sorted(codes) == [201, 409], codes
+        # the seek left, if any, goes: one address has only a few listed (lobby.SEEKS_PER_ADDRESS)
+        for owner, seek in ((x, seek_x), (y, seek_y)):
+            assert call(a, f"/api/seeks/{seek['id']}", owner, method="DELETE")[0] in (204, 404)

@@ -13,6 +13,7 @@ import signal
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -98,10 +99,51 @@ def change_text(before: float, after: float, lang: str) -> str:
     return f"{math.floor(after + 0.5)} ({'+' if change >= 0 else '−'}{decimal(abs(change), lang)})"
 
 
+def shown_state(page: Page) -> dict[str, Any]:
+    return dict(page.evaluate("window.tavliState"))
+
+
+def move_by_clicks(page: Page) -> None:
+    """A whole legal play by clicking checkers and highlighted points, then Confirm."""
+    seq = shown_state(page)["seq"]
+    for _ in range(8):
+        if page.locator("[data-testid=confirm]").is_visible():
+            break
+        if page.locator(".point.selected").count() == 0:
+            page.locator(".point.source").first.click()
+        page.locator(".point.target").first.click()
+    page.click("[data-testid=confirm]")
+    page.wait_for_function(f"window.tavliState.seq > {seq}")
+
+
+def choose_a_play_each(pages: dict[str, Page]) -> None:
+    """Roll and play by clicks, turn after turn, until each player has made a play the dice did
+    not force (one of more than one): a rated match is rated only then (docs/ratings.md)."""
+    chose: set[str] = set()
+    seq = max(shown_state(page)["seq"] for page in pages.values())
+    while len(chose) < 2:
+        for page in pages.values():  # both boards show the last action
+            page.wait_for_function(f"window.tavliState.seq >= {seq}")
+        mover = shown_state(next(iter(pages.values())))["turn"]
+        page = pages[mover]
+        page.wait_for_function("(s => s.can_roll || s.can_play)(window.tavliState)")
+        now = shown_state(page)
+        if now["can_roll"]:
+            page.click("[data-testid=roll]")
+            page.wait_for_function(f"(s => s.seq > {now['seq']} && (s.can_play || s.turn !== '{mover}'))"
+                                   "(window.tavliState)")
+            now = shown_state(page)
+        if now["can_play"]:
+            if len(now["legal"]["plays"]) > 1:
+                chose.add(mover)
+            move_by_clicks(page)
+        seq = shown_state(page)["seq"]
+
+
 def play_rated_match(browser: Browser, made: list[BrowserContext], url: str, names: tuple[str, str],
                      lang: str, size: tuple[int, int]) -> tuple[Page, Page]:
-    """``names[0]`` makes a rated match, ``names[1]`` opens the link logged in and resigns it:
-    their pages, each on his board at the match's end."""
+    """``names[0]`` makes a rated match, ``names[1]`` opens the link logged in, and once each has
+    chosen a play he resigns it: their pages, each on his board at the match's end."""
     first, second = (person(browser, made, lang, *size) for _ in range(2))
     sign_up(first, url, names[0])
     link = start_rated_match(first)
@@ -113,6 +155,7 @@ def play_rated_match(browser: Browser, made: list[BrowserContext], url: str, nam
     expect(second.locator("[data-testid=rated-badge]")).to_be_visible()
     SHOTS.mkdir(parents=True, exist_ok=True)
     second.screenshot(path=str(SHOTS / f"board-rated-{lang}-{size[0]}x{size[1]}.png"), animations="disabled")
+    choose_a_play_each({shown_state(page)["you"]: page for page in (first, second)})  # else it is not rated
     second.click("[data-testid=resign]")
     second.click("[data-testid=resign-match]")
     second.click("[data-testid=resign-match-yes]")  # asked again: the match goes for good
@@ -224,6 +267,24 @@ def test_a_hostile_guest_name_is_shown_as_text(browser: Browser, server: Server,
         where = "[data-testid=matches]" if path != "/" else "[data-testid=mine-list]"
         expect(page.locator(where)).to_contain_text(hostile)
         assert page.locator(f"{where} img").count() == 0 and page.evaluate("window.pwned") is None
+
+
+def test_a_guests_name_is_marked_and_an_accounts_name_links_to_his_page(browser: Browser, server: Server,
+                                                                       contexts: list[BrowserContext]) -> None:
+    host, guest = person(browser, contexts, "en"), person(browser, contexts, "el")
+    sign_up(host, server.url, "Marker")
+    host.select_option("[data-testid=opponent]", "friend")
+    host.click("[data-testid=start]")
+    host.wait_for_function("window.tavliState && window.tavliState.type === 'state'")
+    guest.goto(server.url + "/")
+    guest.evaluate("name => localStorage.setItem('tavli:name', name)", "Ζωή")
+    guest.goto(host.locator("[data-testid=share-friend]").input_value())
+    host.wait_for_function("Object.values(window.tavliState.players).some(p => p.name === 'Ζωή' && !p.account)")
+    for page, mark in ((host, "guest"), (guest, "επισκέπτης")):  # on both boards, in each one's language
+        names = page.locator("[id^=player-] .name")
+        expect(names.locator("a[href='/@/Marker']")).to_have_text("Marker")
+        expect(names.locator(".guest-mark")).to_have_text(mark)
+        expect(names.filter(has=page.locator(".guest-mark"))).to_contain_text("Ζωή")
 
 
 def test_the_login_leads_back_only_to_this_server(browser: Browser, server: Server,

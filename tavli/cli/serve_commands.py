@@ -145,12 +145,13 @@ database_option = click.option("--database", "--db", default="sqlite:///tavli.db
 @click.group()
 def users() -> None:
     """The accounts of a server's database, for whoever runs the server: list them, set a
-    forgotten password, disable or enable one.
+    forgotten password, disable or enable one, list the pairs that may feed each other rating.
 
     \b
     tavli users list
     tavli users reset-password Eleni      (asks the new password, or reads TAVLI_PASSWORD)
     tavli users disable Eleni --database postgresql://tavli@localhost/tavli
+    tavli users pairs --days 3            (many rated matches between two, most won by one)
     """
 
 
@@ -188,6 +189,36 @@ def disable(name: str, database: str, enable: bool) -> None:
         await accounts.disable((await found(accounts, name)).id, not enable)
     with_accounts(database, change)
     click.echo(f"{name}: {'enabled' if enable else 'disabled'}")
+
+
+@users.command()
+@database_option
+@click.option("--days", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="how far back to look, in days  [default: 7]")
+@click.option("--matches", type=click.IntRange(min=1), default=None,
+              help="the fewest rated matches between the two  [default: 5]")
+@click.option("--share", type=click.FloatRange(0.5, 1.0), default=None,
+              help="the share of them that one of the two won, at least  [default: 0.8]")
+def pairs(database: str, days: float | None, matches: int | None, share: float | None) -> None:
+    """Pairs of accounts that may be feeding each other rating: many rated matches against each
+    other lately, most won by the same one (docs/ratings.md, "Farming"). Each line: the one who
+    won more, the other, their rated matches, how many of them moved the ratings, the wins each
+    way, and how far they moved each one's ratings."""
+    since = None if days is None else time.time() - days * 86400.0
+
+    async def listed(accounts: Any) -> Any:
+        from tavli.server.results import FEEDING_MATCHES, FEEDING_SHARE, Results
+
+        return await Results(accounts.engine).feeding_pairs(since, FEEDING_MATCHES if matches is None else matches,
+                                                            FEEDING_SHARE if share is None else share)
+    found_pairs = with_accounts(database, listed)
+    if not found_pairs:
+        click.echo("no pair of accounts fed each other rated wins in the window")
+        return
+    click.echo("first\tsecond\tmatches\trated\twins\tfirst's change\tsecond's change")
+    for pair in found_pairs:
+        click.echo(f"{pair.first}\t{pair.second}\t{pair.matches}\t{pair.counted}\t{pair.first_wins}-{pair.second_wins}"
+                   f"\t{pair.given_to_first:+.1f}\t{pair.given_to_second:+.1f}")
 
 
 async def found(accounts: Any, name: str) -> Any:

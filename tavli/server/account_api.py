@@ -19,7 +19,6 @@ from tavli.server.accounts import (
     LoginRefused,
     NameTaken,
     TooManyLogins,
-    account_name,
 )
 from tavli.server.context import context_of
 from tavli.server.limits import client_of, json_body
@@ -85,7 +84,7 @@ async def log_in(request: Request) -> Response:
     try:
         account = await context_of(request).accounts.verify(body["name"], body["password"], client_of(request))
     except TooManyLogins as exc:
-        return error(exc, 429)
+        return too_many(exc)
     except LoginRefused as exc:
         return error(exc, 401)
     return await logged_in(request, account, body.get("matches"), 200)
@@ -180,21 +179,28 @@ async def checked_again(request: Request, password: object) -> Account | Respons
     try:
         return await context_of(request).accounts.verify(account.name, password, client_of(request))
     except TooManyLogins as exc:
-        return error(exc, 429)
+        return too_many(exc)
     except LoginRefused as exc:
         return error(exc, 401)
+
+
+def too_many(refused: TooManyLogins) -> Response:
+    """429 for a password tried too soon: the wait in words and in ``Retry-After`` (seconds)."""
+    answer = error(refused, 429)
+    answer.headers["Retry-After"] = str(refused.wait)
+    return answer
 
 
 async def player(request: Request) -> Response:
     """``GET /api/players/{name}``: a player's page's data."""
     context = context_of(request)
-    try:
-        found = await context.accounts.find(account_name(request.path_params["name"]))
-    except AccountError:
-        found = None
+    # any text, not only a name today's rules allow: an account made before them is found too
+    found = await context.accounts.find(request.path_params["name"])
     if found is None or found.deleted:
         return error("no such player", 404)
-    return JSONResponse(await profile_json(context.store.engine, found), headers={"Cache-Control": "no-cache"})
+    shown = await profile_json(context.store.engine, found, await account_of(request))
+    # what it lists depends on who asks (a private match only to its players): no shared cache keeps it
+    return JSONResponse(shown, headers={"Cache-Control": "private, no-cache"})
 
 
 async def leaderboard(request: Request) -> Response:

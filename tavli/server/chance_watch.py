@@ -76,7 +76,7 @@ def chances_json(snap: Snapshot) -> dict[str, Any]:
 class Receiver(Protocol):
     """A connection that can be sent a message (``tavli.server.hub.Connection``)."""
 
-    async def send(self, message: dict[str, Any]) -> None: ...
+    def send(self, message: dict[str, Any]) -> None: ...
 
 
 class ChanceWatch:
@@ -136,4 +136,4 @@ class ChanceWatch:
             if last is None or last[0] > seq or last[1] == key:
                 continue
             self._on[conn] = (seq, key)
-            await conn.send(message)
+            conn.send(message)

@@ -5,7 +5,8 @@ A player's clock runs from the moment it is his turn until he confirms his play;
 of the turn; a turn whose play was forced (one legal play, or none) costs nothing. Time is the
 server's: every action is stored with the time it was made, and the clocks follow from those
 times (each play also stores the time left, which a replay takes as it is). The time a server
-was down (no process alive: ``downtime``) is not charged to anyone.
+was down (no process alive: an outage, which the next process to start stores) is not charged to
+anyone: the replay of a running turn leaves out every outage within it (``Clock.resume``).
 
 >>> clock_settings("blitz")
 {'delay': 5.0, 'reserve': 30.0}
@@ -19,6 +20,7 @@ was down (no process alive: ``downtime``) is not charged to anyone.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -144,7 +146,24 @@ class Clock:
         """The time left as an action stores it, in milliseconds."""
         return {side: round(1000 * seconds) for side, seconds in self.left.items()}
 
-    def resume(self, down_since: float, up_since: float) -> None:
-        """Leave uncharged the part of the running turn when no server was alive."""
+    def resume(self, outages: Iterable[tuple[float, float]]) -> None:
+        """Leave uncharged the part of the running turn when no server was alive: ``outages`` are
+        (down, up) times, the last heartbeat before each and the start after it (a fresh replay's
+        turn, whose ``uncharged`` is still the server's own work alone)."""
         if self.running is not None:
-            self.uncharged += max(0.0, up_since - max(self.since, down_since))
+            self.uncharged += down_after(self.since, outages)
+
+
+def down_after(since: float, outages: Iterable[tuple[float, float]]) -> float:
+    """Seconds after ``since`` within any of ``outages`` ((down, up) times), each second counted
+    once: servers that come up together may each store the same outage.
+
+    >>> down_after(100.0, [(130.0, 140.0), (50.0, 60.0), (90.0, 110.0), (135.0, 150.0)])
+    30.0
+    """
+    total, reached = 0.0, since
+    for down, up in sorted(outages):
+        start = max(down, reached)
+        if up > start:
+            total, reached = total + up - start, up
+    return total

@@ -5,18 +5,18 @@ too, heard (PostgreSQL) or polled for."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from starlette.websockets import WebSocket, WebSocketState
+from starlette.websockets import WebSocket
 
 from tavli.server.chance_watch import ChanceWatch
 from tavli.server.limits import MESSAGE_BURST, MESSAGES_PER_SECOND, TokenBucket
 from tavli.server.live import LiveMatch
+from tavli.server.outbox import Outbox
 from tavli.server.seats import PRESENCE_SECONDS, SEATS, seat_name
 from tavli.server.service import MatchService
 from tavli.server.state_message import seat_state, shared_state
@@ -26,6 +26,8 @@ from tavli.server.view import joined, step_tree_json
 
 @dataclass(eq=False)
 class Connection:
+    """A match's WebSocket, and who it is in the match."""
+
     socket: WebSocket
     match_id: str | None = None
     role: str | None = None
@@ -36,13 +38,17 @@ class Connection:
     received_at: float = 0.0
     """When the message being carried out was read (``time.time()``): a clock stops there."""
 
-    async def send(self, message: dict[str, Any]) -> None:
-        await self.send_text(orjson.dumps(message).decode())
+    out: Outbox = field(init=False)
+    """What is sent to it: queued, so that no send waits on the peer (``tavli.server.outbox``)."""
 
-    async def send_text(self, text: str) -> None:
-        if self.socket.application_state == WebSocketState.CONNECTED:
-            with contextlib.suppress(Exception):  # a socket that closes meanwhile
-                await self.socket.send_text(text)
+    def __post_init__(self) -> None:
+        self.out = Outbox(self.socket)
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.out.send(message)
+
+    def send_text(self, text: str) -> None:
+        self.out.send_text(text)
 
 
 class Hub:
@@ -114,7 +120,7 @@ class Hub:
             key = (conn.role, conn.steps)
             if key not in cache:
                 cache[key] = await self.state_for(live, conn, presence)
-            await conn.send_text(cache[key])
+            conn.send_text(cache[key])
         self.chances.update(live, conns)  # a task of its own, for the connections that asked
 
     async def join(self, conn: Connection, match_id: str, role: str) -> None:

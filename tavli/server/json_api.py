@@ -1,11 +1,12 @@
 """The web app's JSON API (docs/web.md): matches made, open seats taken, a match's dice and
-record, the reviews, the opening tables, a position's analysis, the bot levels."""
+record, the reviews (a private match's only to its players, until one makes it public), the
+opening tables, a position's analysis, the bot levels."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import orjson
 from starlette.requests import Request
@@ -23,7 +24,7 @@ from tavli.server.openings_view import openings_json, practice_json, roll_json
 from tavli.server.position_analysis import PositionAnalysisError, position_json
 from tavli.server.responses import error
 from tavli.server.review import read_match_file
-from tavli.server.seats import MATCH_ID, ActionError, MatchRequestError, SeatTaken
+from tavli.server.seats import MATCH_ID, SEATS, ActionError, MatchRequestError, SeatTaken, watchable
 from tavli.server.service import MatchService
 from tavli.server.view import joined
 from tavli.study.openings import OpeningsError
@@ -106,50 +107,112 @@ async def match_request(request: Request, refuse: Callable[[object], Reason | No
     return context, client, body
 
 
-async def dice(request: Request) -> Response:
-    if not MATCH_ID.fullmatch(request.path_params["match_id"]):
+UNSHARED = {"Cache-Control": "private, no-cache"}
+"""A match's record and dice: a private match's are its players' only, and a match in play moves on."""
+
+
+class Asker(NamedTuple):
+    """Who asks about a match he may read: the match, his role there (a seat, ``spectator``, or
+    None: anyone), its stored settings, and whether it is over."""
+
+    match_id: str
+    role: str | None
+    settings: dict[str, Any]
+    over: bool
+
+
+def bearer(request: Request) -> str:
+    """The token a request carries: ``Authorization: Bearer TOKEN``, as the pages send it (a
+    header, not the address: addresses end up in logs); empty for none or one too long to be one."""
+    auth = request.headers.get("authorization", "")
+    token = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
+    return token if len(token) <= 128 else ""
+
+
+async def role_of(request: Request, match_id: str) -> str | None:
+    """The role in ``match_id`` of the request's token (a seat or ``spectator``), else the seat
+    that the logged-in account plays there; None for anyone else."""
+    store = context_of(request).store
+    token = bearer(request)
+    role = await store.role(match_id, token) if token else None
+    account = await account_of(request) if role is None else None
+    if account is not None:
+        role = next((seat for seat, owner in (await store.accounts_of(match_id)).items() if owner == account.id), None)
+    return role
+
+
+async def asker(request: Request) -> Asker | Response:
+    """The request's match and who asks, if he may read it: anyone a match that is not private
+    (``watchable``), only its players and spectators a private one. Anyone else gets the 404 of
+    a match that does not exist: a private match's id tells a stranger nothing."""
+    match_id = request.path_params["match_id"]
+    found = await context_of(request).store.settings_of(match_id) if MATCH_ID.fullmatch(match_id) else None
+    role = await role_of(request, match_id) if found is not None else None
+    if found is None or (role is None and not watchable(found[0])):
         return error("no such match", 404)
+    return Asker(match_id, role, *found)
+
+
+async def dice(request: Request) -> Response:
     record = await stored(request, MatchService.dice_record)
-    return record if isinstance(record, Response) else JSONResponse(record)
+    return record if isinstance(record, Response) else JSONResponse(record, headers=UNSHARED)
 
 
 async def match_record(request: Request) -> Response:
     record = await stored(request, MatchService.match_record)
-    return record if isinstance(record, Response) else Response(dumps(record), media_type="application/json")
+    return record if isinstance(record, Response) else Response(dumps(record), media_type="application/json",
+                                                                headers=UNSHARED)
 
 
 async def stored(request: Request, read: Callable[[MatchService, str], Awaitable[Stored | None]]) -> Stored | Response:
-    """What ``read`` finds of the request's match in the database, or the error to answer with."""
+    """What ``read`` finds of the request's match in the database, if the asker may read it
+    (``asker``), or the error to answer with."""
+    asked = await asker(request)
+    if isinstance(asked, Response):
+        return asked
     context = context_of(request)
-    match_id = request.path_params["match_id"]
     try:
-        found = await read(context.service, match_id)
+        found = await read(context.service, asked.match_id)
     except ActionError as exc:
         return error(exc, 500)
     finally:
-        context.unwatched(match_id)
+        context.unwatched(asked.match_id)
     return error("no such match", 404) if found is None else found
 
 
 async def analysis(request: Request) -> Response:
     """A match's review: stored, being made (its progress), or refused."""
+    asked = await asker(request)
+    if isinstance(asked, Response):
+        return asked
     context = context_of(request)
-    match_id = request.path_params["match_id"]
-    if not MATCH_ID.fullmatch(match_id):
-        return error("no such match", 404)
-    auth = request.headers.get("authorization", "")
-    token = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
-    role = await context.store.role(match_id, token) if 0 < len(token) <= 128 else None
     try:
-        status, answer = await context.reviewer.review(match_id, role)
+        status, answer = await context.reviewer.review(asked.match_id, asked.role)
     except ActionError as exc:
         return error(exc, 500)
     finally:
-        context.unwatched(match_id)
+        context.unwatched(asked.match_id)
     if isinstance(answer, str):  # the stored review, with who asks (a page draws it from his side)
-        body = joined(answer.encode(), orjson.dumps({"you": role or "spectator"}))
+        body = joined(answer.encode(), orjson.dumps({"you": asked.role or "spectator"}))
         return Response(body, media_type="application/json", headers={"Cache-Control": "no-cache"})
+    if status == 404:
+        return error("no such match", 404)
     return JSONResponse(answer, status_code=status, headers={"Cache-Control": "no-cache"})
+
+
+async def make_public(request: Request) -> Response:
+    """``POST /api/matches/{id}/public``: a player of a private match opens it to everyone once it
+    is over (kept in its settings; it stays open)."""
+    asked = await asker(request)
+    if isinstance(asked, Response):
+        return asked
+    if asked.role not in SEATS:
+        return error("only its players may make a match public", 403)
+    if not watchable(asked.settings):
+        if not asked.over:
+            return error("a private match is made public once it is over", 409)
+        await context_of(request).store.add_settings(asked.match_id, {"public": True})
+    return JSONResponse({"match": asked.match_id, "public": True}, headers={"Cache-Control": "no-store"})
 
 
 async def review_file(request: Request) -> Response:
@@ -238,4 +301,5 @@ ROUTES: list[BaseRoute] = [
     Route("/api/matches/{match_id}/dice", dice),
     Route("/api/matches/{match_id}/record", match_record),
     Route("/api/matches/{match_id}/analysis", analysis),
+    Route("/api/matches/{match_id}/public", make_public, methods=["POST"]),
 ]

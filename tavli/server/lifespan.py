@@ -15,7 +15,8 @@ from tavli.server.context import AppContext, context_of
 HEARTBEAT_SECONDS = 10.0
 """How often the stored presence of this process's seats is made fresh."""
 ALIVE_SECONDS = 0.1
-"""How often this process stores that it is alive: a clock after a crash is right to this much."""
+"""How often this process stores that it is alive: a clock after a crash is right to this much
+(a gap of over ``store.OUTAGE_SECONDS`` found at a start is an outage, charged to nobody)."""
 LOBBY_SECONDS = 5.0
 """How often the lobby's seeks and counts are made fresh."""
 PAIRING_SECONDS = 1.0
@@ -98,10 +99,10 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     context = context_of(app)
     await context.store.create_tables()
     await context.service.bots_ready()
-    # the clocks charge nobody for the time no server took players: from the last heartbeat to now
-    now = time.time()
-    last = await context.store.beat(now)
-    context.service.replays.downtime = (now if last is None else last, now)
+    # the clocks charge nobody for the time no server took players: from the last heartbeat to now,
+    # stored, so that a turn across several restarts leaves out each (after the bots, which take
+    # seconds to start: no player can act meanwhile either)
+    await context.store.come_up(time.time())
     await rate_left_over(context)
     tasks = start_jobs(context)
     try:

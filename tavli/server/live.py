@@ -47,6 +47,8 @@ class LiveMatch:
     """The id of the rematch, once agreed."""
     names: dict[str, str] = field(default_factory=dict)
     """The names the players gave, by seat (set once each)."""
+    accounts: dict[str, str] = field(default_factory=dict)
+    """The names of the accounts that play the seats, by seat: shown rather than the names given."""
     clock: Clock | None = None
     """The match's clocks, if it is played with one."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)

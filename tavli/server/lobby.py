@@ -29,11 +29,12 @@ from typing import Any
 import orjson
 from sqlalchemy import and_, delete, func, insert, select, text, update
 from sqlalchemy.exc import DBAPIError
-from starlette.websockets import WebSocket, WebSocketState
+from starlette.websockets import WebSocket
 
 from tavli.errors import TavliError
 from tavli.server.accounts import Account, Accounts
 from tavli.server.clocks import DEFAULT_FOR_PEOPLE, clock_settings
+from tavli.server.outbox import Outbox
 from tavli.server.results import pool_of
 from tavli.server.schema import insert_for, lobby_paired, lobby_people, matches, presence, ratings, seeks
 from tavli.server.seats import player_name, settings_from_request
@@ -55,6 +56,9 @@ BOT_RATINGS = {"beginner": 1260.0, "casual": 1390.0, "intermediate": 1500.0, "ad
 each level's measured edge over the one below, in 5-point Tavli matches, the intermediate level
 at a newcomer's 1500 (benchmarks/strength/bot_ratings.py, docs/strength.md)."""
 DEFAULT_RATING = 1500.0
+SEEKS_PER_ADDRESS = 3
+"""Seeks listed at once from one client address (each person has one): a household or a café
+behind one address can seek side by side, a script making guest cookies cannot fill the lobby."""
 GUEST_COOKIE = "tavli_guest"
 FIELDS = {"length", "games", "clock", "rated", "range", "name"}
 _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
@@ -62,6 +66,10 @@ _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 class SeekError(TavliError):
     """A seek that cannot be posted or accepted as asked (a 400)."""
+
+
+class TooManySeeks(SeekError):
+    """A seek from an address that has as many listed as it may (a 429)."""
 
 
 class NotYourSeek(TavliError):
@@ -138,11 +146,14 @@ class LobbySocket:
 
     socket: WebSocket
     person: str
+    out: Outbox = field(init=False)
+    """What is sent to it: queued, so that no send waits on the peer (``tavli.server.outbox``)."""
 
-    async def send(self, message: dict[str, Any]) -> None:
-        if self.socket.application_state == WebSocketState.CONNECTED:
-            with contextlib.suppress(Exception):  # a socket that closes meanwhile
-                await self.socket.send_text(orjson.dumps(message).decode())
+    def __post_init__(self) -> None:
+        self.out = Outbox(self.socket)
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.out.send(message)
 
 
 @dataclass(eq=False)
@@ -182,9 +193,12 @@ class Lobby:
                 ratings.c.account_id == account.id, ratings.c.pool == pool))).scalar()
         return DEFAULT_RATING if found is None else float(found)
 
-    async def post(self, person: Person, body: object, quick: bool = False) -> dict[str, Any]:
-        """Post ``person``'s seek (his one: an older one goes); the seek as he is shown it."""
+    async def post(self, person: Person, body: object, quick: bool = False, address: str = "") -> dict[str, Any]:
+        """Post ``person``'s seek (his one: an older one goes) from the client ``address``; the
+        seek as he is shown it. ``TooManySeeks`` if that address has ``SEEKS_PER_ADDRESS`` other
+        seeks listed (one client making many guest cookies)."""
         settings = seek_settings(body, person.account) | {"quick": quick}
+        await self.check_name(person)
         name = person.account.name if person.account else person.name
         now = time.time()
         seek = {"id": secrets.token_urlsafe(9), "owner": person.key,
@@ -193,8 +207,14 @@ class Lobby:
                 "created": now}
         async with self.store.engine.begin() as conn:
             old = (await conn.execute(delete(seeks).where(seeks.c.owner == person.key).returning(seeks.c.id))).all()
+            if address:
+                others = (await conn.execute(select(func.count()).select_from(seeks).where(
+                    seeks.c.address == address[:64], seeks.c.until > now))).scalar() or 0
+                if others >= SEEKS_PER_ADDRESS:
+                    raise TooManySeeks("at most {most} seeks at once from one address: wait for one to be "
+                                       "accepted or cancelled", most=SEEKS_PER_ADDRESS)
             await conn.execute(insert(seeks).values(**(seek | {"settings": json.dumps(settings)}),
-                                                    until=now + SEEK_SECONDS))
+                                                    until=now + SEEK_SECONDS, address=address[:64] or None))
         for (gone,) in old:
             await self.tell({"k": "gone", "id": gone})
         await self.tell({"k": "seek", "seek": seek})
@@ -216,6 +236,7 @@ class Lobby:
         """``person`` accepts a seek: the match is made, its owner told (his lobby connection), and
         the accepter's seat, token and link returned. ``SeekGone`` when another accept (or a
         pairing of either person) came first, ``SeekError`` when he may not accept it."""
+        await self.check_name(person)
         async with self._accepting:  # one accept at a time here; the database decides between processes
             seek, match_id = await self._take(person, seek_id)
         owner = (await self.accounts.by_ids([seek["account_id"]])).get(seek["account_id"]) \
@@ -225,6 +246,11 @@ class Lobby:
         await self.tell({"k": "paired", "person": seek["owner"], "answer": theirs})
         await self.tell({"k": "gone", "id": seek_id})
         return mine
+
+    async def check_name(self, person: Person) -> None:
+        """Refuse (``SeekError``) a guest whose name is an account's or looks the same as one."""
+        if person.account is None and person.name and await self.accounts.looks_taken(person.name):
+            raise SeekError("that name is an account's: log in to play under it, or choose another")
 
     @unbroken
     async def _take(self, person: Person, seek_id: str) -> tuple[dict[str, Any], str]:
@@ -263,7 +289,7 @@ class Lobby:
             raise SeekError("your rating {rating} is outside this seek's range, {low} to {high}",
                             rating=round(rating), low=span[0], high=span[1])
 
-    async def play_now(self, person: Person, body: object) -> tuple[str, dict[str, Any]]:
+    async def play_now(self, person: Person, body: object, address: str = "") -> tuple[str, dict[str, Any]]:
         """Play now: paired at once with someone waiting for the same match within range
         (``("paired", the seat)``), or waiting in the lobby (``("seek", his seek)``)."""
         settings = seek_settings(body, person.account)
@@ -273,7 +299,7 @@ class Lobby:
                     and abs(other["rating"] - rating) <= range_now(other["waiting"]):
                 with contextlib.suppress(SeekGone, SeekError):
                     return "paired", await self.accept(person, other["id"])
-        return "seek", await self.post(person, body, quick=True)
+        return "seek", await self.post(person, body, quick=True, address=address)
 
     async def pair_waiting(self) -> None:
         """Pair the play-now seekers of this process whose ranges have widened enough, and offer
@@ -295,7 +321,7 @@ class Lobby:
             if waited >= BOT_AFTER and seek["id"] not in self.offered:
                 self.offered.add(seek["id"])
                 level = nearest_bot(seek["rating"])
-                await self._send_to(owner, {"type": "bot", "seek": seek["id"], "level": level,
+                self._send_to(owner, {"type": "bot", "seek": seek["id"], "level": level,
                                             "rating": BOT_RATINGS[level]})
 
     async def pair_for(self, person_key: str, seek_id: str) -> None:
@@ -304,7 +330,7 @@ class Lobby:
         if not conns:
             return
         answer = await self.accept(Person(person_key, await self._account_of(person_key)), seek_id)
-        await self._send_to(person_key, {"type": "paired"} | answer)
+        self._send_to(person_key, {"type": "paired"} | answer)
 
     async def _account_of(self, key: str) -> Account | None:
         if not key.startswith("a"):
@@ -340,21 +366,21 @@ class Lobby:
             for key, conns in list(self.people.items()):
                 message = {"type": "seek", "seek": shown(seek, key, now)}
                 for conn in list(conns):
-                    await conn.send(message)
+                    conn.send(message)
         elif kind == "gone":
             self.offered.discard(note["id"])
-            await self._send_all({"type": "gone", "id": note["id"]})
+            self._send_all({"type": "gone", "id": note["id"]})
         elif kind == "paired":
-            await self._send_to(note["person"], {"type": "paired"} | note["answer"])
+            self._send_to(note["person"], {"type": "paired"} | note["answer"])
 
-    async def _send_to(self, person: str, message: dict[str, Any]) -> None:
+    def _send_to(self, person: str, message: dict[str, Any]) -> None:
         for conn in list(self.people.get(person, ())):
-            await conn.send(message)
+            conn.send(message)
 
-    async def _send_all(self, message: dict[str, Any]) -> None:
+    def _send_all(self, message: dict[str, Any]) -> None:
         for conns in list(self.people.values()):
             for conn in list(conns):
-                await conn.send(message)
+                conn.send(message)
 
     # -- the connections ------------------------------------------------------------
     async def join(self, conn: LobbySocket) -> None:
@@ -362,7 +388,7 @@ class Lobby:
         self.people[conn.person].add(conn)
         listed = await self.listed(conn.person)
         await self._refresh([conn.person])
-        await conn.send({"type": "seeks", "seeks": listed} | self.counts)
+        conn.send({"type": "seeks", "seeks": listed} | self.counts)
 
     async def leave(self, conn: LobbySocket) -> None:
         """A start page closed: its person's seek goes with his last connection."""
@@ -410,7 +436,7 @@ class Lobby:
         for seek_id in await self._refresh(sorted(self.people)):
             await self.tell({"k": "gone", "id": seek_id})
         if self.counts != before:
-            await self._send_all({"type": "counts"} | self.counts)
+            self._send_all({"type": "counts"} | self.counts)
 
 
 def stored(row: Any) -> dict[str, Any]:
@@ -425,4 +451,5 @@ def shown(seek: dict[str, Any], viewer: str | None, now: float) -> dict[str, Any
     return {"id": seek["id"], "name": seek["name"], "rating": round(seek["rating"]),
             "length": settings["length"], "games": settings["games"], "clock": settings["clock"],
             "rated": settings["rated"], "range": settings["range"], "quick": settings.get("quick", False),
-            "waiting": round(max(0.0, now - seek["created"])), "mine": viewer is not None and seek["owner"] == viewer}
+            "waiting": round(max(0.0, now - seek["created"])), "mine": viewer is not None and seek["owner"] == viewer,
+            "account": seek["account_id"] is not None}

@@ -5,21 +5,24 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 from typing import Any
 
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.types import Message as AsgiMessage
+from starlette.websockets import WebSocket
 
 from tavli.server.account_api import account_of
 from tavli.server.context import context_of
 from tavli.server.json_api import too_many_matches
-from tavli.server.limits import client_of, json_body, same_origin
-from tavli.server.lobby import GUEST_COOKIE, LobbySocket, NotYourSeek, Person, SeekError, SeekGone
+from tavli.server.limits import REFUSALS_BEFORE_CLOSE, TokenBucket, client_of, json_body
+from tavli.server.lobby import GUEST_COOKIE, LobbySocket, NotYourSeek, Person, SeekError, SeekGone, TooManySeeks
 from tavli.server.responses import error
 from tavli.server.seats import MatchRequestError, player_name
+from tavli.server.websocket import closed, opened
 
 GUEST_SECONDS = 365 * 86400
 
@@ -62,9 +65,9 @@ async def post_seek(request: Request) -> Response:
         return body
     person, new = await person_of(request, body.get("name") if isinstance(body, dict) else None)
     try:
-        seek = await context_of(request).lobby.post(person, body)
+        seek = await context_of(request).lobby.post(person, body, address=client_of(request))
     except (SeekError, ValueError) as exc:
-        return error(exc, 400)
+        return error(exc, 429 if isinstance(exc, TooManySeeks) else 400)
     return answer(seek, 201, request, new)
 
 
@@ -104,34 +107,59 @@ async def play_now(request: Request) -> Response:
         return body
     person, new = await person_of(request, body.get("name") if isinstance(body, dict) else None)
     try:
-        how, found = await context_of(request).lobby.play_now(person, body)
+        how, found = await context_of(request).lobby.play_now(person, body, address=client_of(request))
     except (SeekError, ValueError) as exc:
-        return error(exc, 400)
+        return error(exc, 429 if isinstance(exc, TooManySeeks) else 400)
     return answer({how: found}, 201 if how == "paired" else 202, request, new)
 
 
 async def lobby_socket(websocket: WebSocket) -> None:
-    """The start page's lobby: the seeks as they come and go, the counts, the seeker's match."""
+    """The start page's lobby: the seeks as they come and go, the counts, the seeker's match.
+    Counted among its address's open WebSockets and held to a match's message rate."""
     context = context_of(websocket)
-    origin = websocket.headers.get("origin")
-    if origin is not None and not same_origin(origin, websocket.headers.get("host", ""), context.options.origins):
-        await websocket.close(code=1008, reason="this page's origin may not connect")
+    address = await opened(websocket)
+    if address is None:
         return
-    await websocket.accept()
     person, _ = await person_of(websocket)
     conn = LobbySocket(websocket, person.key)
+    options = context.options
+    bucket, refusals = TokenBucket(options.messages_per_second, options.message_burst), 0
     await context.lobby.join(conn)
     try:
-        while True:
-            message = await websocket.receive_json()
-            if isinstance(message, dict) and message.get("type") == "ping":
-                await conn.send({"type": "pong", "id": message.get("id")})
-    except (WebSocketDisconnect, ValueError, KeyError):
-        pass
+        while (message := await conn.out.receive()) is not None and message["type"] == "websocket.receive":
+            if not bucket.take():
+                refusals += 1
+                conn.send({"type": "error", "code": "rate-limited", "id": None,
+                           "message": f"at most {options.messages_per_second:g} messages a second: slow down"})
+                if refusals >= REFUSALS_BEFORE_CLOSE:
+                    conn.out.close(1008, "too many messages")
+                continue
+            pong = answer_to(message)
+            if pong is not None:
+                conn.send(pong)
     finally:  # in a task of its own, so that a cancelled connection still takes its seek away
+        closed(websocket, address)
+        await conn.out.finish()
         leaving = asyncio.create_task(context.lobby.leave(conn))
         context.keep(leaving)
         await asyncio.shield(leaving)
+
+
+def answer_to(message: AsgiMessage) -> dict[str, Any] | None:
+    """The pong to a lobby ping (``{"type": "ping", "id": ...}``, its only message); None for
+    anything else (not answered).
+
+    >>> answer_to({"type": "websocket.receive", "text": '{"type": "ping", "id": 7}'})
+    {'type': 'pong', 'id': 7}
+    """
+    try:
+        found = json.loads(message.get("text") or message.get("bytes") or b"")
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(found, dict) or found.get("type") != "ping":
+        return None
+    key = found.get("id")
+    return {"type": "pong", "id": key if isinstance(key, str | int) and not isinstance(key, bool) else None}
 
 
 ROUTES: list[BaseRoute] = [

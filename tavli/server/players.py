@@ -17,6 +17,7 @@ from tavli.rating import PROVISIONAL_DEVIATION, Rating
 from tavli.server.accounts import Account
 from tavli.server.results import POOLS, pool_of
 from tavli.server.schema import accounts, match_results, matches, names, rating_changes, ratings, seat_accounts
+from tavli.server.seats import watchable
 from tavli.variants import GAMES
 
 LEADERS = 100
@@ -37,8 +38,10 @@ def opponent_json(kind: str, name: str | None, account: int | None, deleted: boo
     return {"kind": "human", "level": None, "name": "(deleted)" if deleted else name, "account": account is not None}
 
 
-async def profile_json(engine: AsyncEngine, account: Account) -> dict[str, Any]:
-    """The player page's data for ``account`` (``GET /api/players/{name}``)."""
+async def profile_json(engine: AsyncEngine, account: Account, viewer: Account | None = None) -> dict[str, Any]:
+    """The player page's data for ``account`` (``GET /api/players/{name}``), as ``viewer`` (None:
+    a guest) may see it: a private match (``watchable``) only to the players of its seats, and to
+    anyone else not even in the record's counts, which would tell when he won one."""
     mine, theirs, them = seat_accounts.alias("mine"), seat_accounts.alias("theirs"), accounts.alias("them")
     their_name = names.alias("their_name")
     listed = (
@@ -65,7 +68,7 @@ async def profile_json(engine: AsyncEngine, account: Account) -> dict[str, Any]:
         changes = (await conn.execute(history)).all()
     record = {game: {"won": 0, "lost": 0, "gammons": 0} for game in GAMES}
     trend: list[dict[str, Any]] = []
-    listed_matches = [_match_json(row, record, trend) for row in rows]
+    listed_matches = [_match_json(row, record, trend) for row in rows if _seen_by(viewer, row, account)]
     trend.sort(key=lambda point: float(point["at"]))
     lost = [m["ending"] for m in listed_matches if m["result"] == "lost"]
     return {
@@ -79,6 +82,12 @@ async def profile_json(engine: AsyncEngine, account: Account) -> dict[str, Any]:
     }
 
 
+def _seen_by(viewer: Account | None, row: Any, account: Account) -> bool:
+    """Whether ``viewer`` (None: a guest) sees a match on ``account``'s page: one anyone may watch,
+    or one he plays (the page's player, or his opponent with an account)."""
+    return watchable(json.loads(row.settings)) or (viewer is not None and viewer.id in (account.id, row.account_id))
+
+
 def _match_json(row: Any, record: dict[str, dict[str, int]], trend: list[dict[str, Any]]) -> dict[str, Any]:
     """One match of a player's page; adds its games to ``record`` and his error rate to ``trend``."""
     seat, other = str(row.seat), OTHER[str(row.seat)]
@@ -87,7 +96,9 @@ def _match_json(row: Any, record: dict[str, dict[str, int]], trend: list[dict[st
     given = row.account_name if row.account_id is not None else row.given_name
     item: dict[str, Any] = {
         "id": row.id, "date": row.created, "finished": row.finished, "length": settings.get("length"),
-        "games": settings.get("games"), "rated": bool(settings.get("rated")),
+        "games": settings.get("games"), "private": not watchable(settings),
+        # made rated and, once decided, rated: docs/ratings.md says when a rated match moves nothing
+        "rated": bool(settings.get("rated")) and (row.winner is None or row.rating is not None),
         "pool": pool_of(settings.get("games", [])),
         "opponent": opponent_json(kind, given, row.account_id, row.deleted),
         "result": _result_of(row, seat),

@@ -22,9 +22,6 @@ class Replays:
         self.store = store
         self._live: dict[str, LiveMatch] = {}
         self._loading: dict[str, asyncio.Lock] = {}
-        self.downtime: tuple[float, float] | None = None
-        """When no server process was alive before this one started (the last heartbeat, and this
-        start): a clock's turn is not charged for it."""
 
     def current(self, live: LiveMatch) -> LiveMatch:
         """The cached replay of ``live``'s match (a refresh may have replaced it), else ``live``."""
@@ -66,9 +63,11 @@ class Replays:
                 return await self.load(match_id)
         if not await self.complete(live):
             return await self.load(match_id)
-        if live.clock is not None and self.downtime is not None:
-            live.clock.resume(*self.downtime)
+        if live.clock is not None and live.clock.running is not None:
+            # every outage within the running turn, not only the last: a turn may span several restarts
+            live.clock.resume(await self.store.outages_since(live.clock.since))
         live.names = await self.store.names_of(match_id)
+        live.accounts = await self.store.account_names_of(match_id)
         return live
 
     async def complete(self, live: LiveMatch) -> bool:

@@ -11,6 +11,8 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 metadata = MetaData()
+LOOK_KEY_LENGTH = 200
+"""The most characters of an account's look-alike key kept (a key is cut to it)."""
 
 
 def insert_for(dialect: str) -> Any:
@@ -104,6 +106,10 @@ accounts = Table(
     Column("created", Float, nullable=False),
     Column("disabled", Boolean, nullable=False, default=False),
     Column("deleted", Boolean, nullable=False, default=False),
+    # the name's look-alike key (tavli.server.names): no two accounts' names look the same; null
+    # for a deleted account, and for the younger of two made before the rule
+    Column("look_key", String(LOOK_KEY_LENGTH)),
+    Index("ix_accounts_look_key", "look_key", unique=True),
 )
 
 sessions = Table(
@@ -183,6 +189,15 @@ heartbeat = Table(
     Column("alive", Float, nullable=False),
 )
 
+outages = Table(
+    "outages", metadata,
+    # each time no server process was alive, stored by the next to start: from the last heartbeat
+    # before it to that start; a replay leaves every outage within a running turn uncharged
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("down", Float, nullable=False),
+    Column("up", Float, nullable=False, index=True),
+)
+
 seeks = Table(
     "seeks", metadata,
     # the lobby's seeks: a person asking for a match (one at a time), listed until someone accepts
@@ -195,6 +210,7 @@ seeks = Table(
     Column("settings", Text, nullable=False),  # JSON: length, games, clock, rated, range, quick
     Column("created", Float, nullable=False),
     Column("until", Float, nullable=False),
+    Column("address", String(64), index=True),  # the client's (``limits.client_address``): a few seeks each
 )
 
 lobby_paired = Table(

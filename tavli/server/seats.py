@@ -12,6 +12,7 @@ from typing import Any
 
 from tavli.errors import Reason, TavliError
 from tavli.match import MatchSettings
+from tavli.server.names import UnclearName, check_look
 from tavli.server.reasons import one_line, reason_of
 from tavli.variants import BLACK, WHITE, Color
 
@@ -50,20 +51,29 @@ NAME_LENGTH = 24
 
 
 def player_name(value: object) -> str | None:
-    """A player's name as given (None or empty: no name), its spaces tidied; ``MatchRequestError``
-    for one that is not text, too long, or holds control characters.
+    """A player's name as given (None or empty: no name), in its compatibility form (NFKC), its
+    spaces tidied; ``MatchRequestError`` for one that is not text, too long, holds control or
+    invisible characters, or mixes scripts (``tavli.server.names``). Whether it is an account's
+    is the caller's to ask (``Accounts.looks_taken``).
 
-    >>> player_name("  Eleni   K. "), player_name(None), player_name("")
-    ('Eleni K.', None, None)
+    >>> player_name("  Eleni   K. "), player_name(None), player_name(""), player_name("Νίκος")
+    ('Eleni K.', None, None, 'Νίκος')
+    >>> player_name("Nikοs")  # a Greek omicron among Latin letters
+    Traceback (most recent call last):
+    ...
+    tavli.server.seats.MatchRequestError: a name's letters must all be of one script, such as Greek or Latin
     """
     if value is None:
         return None
     if not isinstance(value, str):
         raise MatchRequestError("a name must be text")
-    name = " ".join(value.split())
+    name = " ".join(unicodedata.normalize("NFKC", value).split())
     if len(name) > NAME_LENGTH or any(unicodedata.category(c)[0] == "C" for c in name):
         raise MatchRequestError("a name has at most {count} letters and no control characters", count=NAME_LENGTH)
-    return name or None
+    try:
+        return check_look(name) or None
+    except UnclearName as exc:
+        raise MatchRequestError(exc.reason) from None
 
 
 PEOPLE = ("friend", "anyone")
@@ -75,14 +85,15 @@ OPEN_LISTED = 50
 
 
 def watchable(settings: dict[str, Any]) -> bool:
-    """Whether anyone with a match's address may watch it, with no token: every match but one
-    its creator made private (a match between friends or against a bot; open, lobby and rated
-    matches are always watchable).
+    """Whether anyone with a match's address may watch it, with no token, and read its record,
+    dice and review: every match but one its creator made private (a match between friends or
+    against a bot; open, lobby and rated matches are always watchable), until a player makes it
+    public once it is over.
 
-    >>> watchable({"length": 5}), watchable({"length": 5, "private": True})
-    (True, False)
+    >>> watchable({"length": 5}), watchable({"private": True}), watchable({"private": True, "public": True})
+    (True, False, True)
     """
-    return not settings.get("private", False)
+    return not settings.get("private", False) or bool(settings.get("public", False))
 
 
 def private_request(body: dict[str, Any], opponent: str) -> bool:

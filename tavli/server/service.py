@@ -23,7 +23,7 @@ from tavli.bots.match_equity import MatchScore
 from tavli.errors import TavliError
 from tavli.fairdice import commitment
 from tavli.formats.record import MatchRecord, PlayerInfo
-from tavli.server.accounts import Account
+from tavli.server.accounts import Account, Accounts
 from tavli.server.bot_pool import BotPool
 from tavli.server.clocks import DEFAULT_FOR_PEOPLE, clock_settings
 from tavli.server.live import LiveMatch, apply_action, must_pass, replay
@@ -76,6 +76,7 @@ class MatchService:
     def __init__(self, store: Store, claim_after: float = 120.0, bot_delay: float = 0.0,
                  bot_workers: int = 0) -> None:
         self.store = store
+        self.accounts = Accounts(store.engine)
         self.claim_after = claim_after
         self.bot_delay = bot_delay
         self.bots = BotPool(bot_workers)
@@ -132,7 +133,7 @@ class MatchService:
         clock = clock_settings(body.get("clock", DEFAULT_FOR_PEOPLE if opponent in PEOPLE else None))
         if clock is not None:
             data["clock"] = clock
-        name = account.name if account is not None else player_name(body.get("name"))
+        name = account.name if account is not None else await self.guest_name(body.get("name"))
         other = "black" if seat == "white" else "white"
         kinds = {seat: "human", other: "human" if opponent in PEOPLE else f"bot:{opponent}"}
         match_id = secrets.token_urlsafe(9)
@@ -179,7 +180,8 @@ class MatchService:
         at = time.time() if now is None else now
         found = await self.store.open_matches(at, OPEN_GRACE, OPEN_LISTED)
         shown = ("length", "games", "mother_pin", "prime_limits", "prime_in_opponent_start", "coach", "rated")
-        return [{"match": o.match_id, "seat": o.seat, "name": o.name, "waiting": round(max(0.0, at - o.created))}
+        return [{"match": o.match_id, "seat": o.seat, "name": o.name, "account": o.account,
+                 "waiting": round(max(0.0, at - o.created))}
                 | {key: o.settings[key] for key in shown if key in o.settings} for o in found]
 
     async def take_open_seat(self, match_id: str, name: object = None, account: Account | None = None,
@@ -188,7 +190,7 @@ class MatchService:
         ``account``): its token and link. ``SeatTaken`` where there is none (someone took it first,
         or it was never open); ``MatchRequestError`` for a name that cannot be one, or a rated
         match's seat asked for by a guest or by its creator."""
-        given = account.name if account is not None else player_name(name)
+        given = account.name if account is not None else await self.guest_name(name)
         token = secrets.token_urlsafe(24)
         found = await self.get(match_id) if MATCH_ID.fullmatch(match_id) else None
         if found is not None and found.row.settings.get("rated"):
@@ -204,15 +206,30 @@ class MatchService:
         live = self.peek(match_id)
         if live is not None and given:
             live.names.setdefault(seat, given)
+        if live is not None and account is not None:
+            live.accounts[seat] = account.name
         return {"match": match_id, "seat": seat, "token": token, "play": f"/match/{match_id}#t={token}"}
+
+    async def guest_name(self, value: object) -> str | None:
+        """A guest's name (``player_name``); ``MatchRequestError`` for one that is an account's or
+        looks the same as one (``Accounts.looks_taken``): only its player plays under it."""
+        name = player_name(value)
+        if name is not None and await self.accounts.looks_taken(name):
+            raise MatchRequestError("that name is an account's: log in to play under it, or choose another")
+        return name
 
     async def name_seat(self, live: LiveMatch, seat: str, name: object) -> None:
         """The player of ``seat`` gives his ``name`` (his page sends it as he joins): kept unless
-        the seat has one. ``MatchRequestError`` for a name that cannot be one."""
+        the seat has one. ``MatchRequestError`` for a name that cannot be one; one that is an
+        account's (or looks like one) is not kept, and he plays on unnamed: his browser may have
+        kept it from before the account was made."""
         given = player_name(name)
-        if given and seat not in live.names:
-            await self.store.name_seat(live.row.id, seat, given)
-            live.names[seat] = (await self.store.names_of(live.row.id)).get(seat, given)
+        if given and seat not in live.names and not await self.accounts.looks_taken(given):
+            await self._name(live, seat, given)
+
+    async def _name(self, live: LiveMatch, seat: str, name: str) -> None:
+        await self.store.name_seat(live.row.id, seat, name)
+        live.names[seat] = (await self.store.names_of(live.row.id)).get(seat, name)
 
     async def seat_account(self, live: LiveMatch, seat: str, account: Account | None) -> None:
         """Let ``account`` (None: a guest) play ``seat`` with its token, or refuse (``ActionError``):
@@ -222,8 +239,10 @@ class MatchService:
         owner, other = owners.get(seat), owners.get("black" if seat == "white" else "white")
         if owner is None and account is not None and account.id != other:
             owner = await self.store.bind_seat(live.row.id, seat, account.id)
-            if owner == account.id and seat not in live.names:
-                await self.name_seat(live, seat, account.name)
+            if owner == account.id:
+                live.accounts[seat] = account.name
+                if seat not in live.names:
+                    await self._name(live, seat, account.name)
         if not live.row.settings.get("rated") or (account is not None and owner == account.id):
             return
         if account is None:
@@ -233,9 +252,12 @@ class MatchService:
         raise ActionError("login", "this seat of a rated match is another player's")
 
     async def reload_names(self, live: LiveMatch) -> None:
-        """The names as stored: another server process may have been given one."""
+        """The names as stored: another server process may have been given one (or an account
+        may have taken a seat there)."""
         if len(live.names) < 2:
             live.names = await self.store.names_of(live.row.id)
+        if len(live.accounts) < 2:
+            live.accounts = await self.store.account_names_of(live.row.id)
 
     async def wake(self, match_id: str) -> None:
         """Let the bots act if it is their turn, or answer an offer made to them (after a restart
@@ -435,7 +457,8 @@ class MatchService:
         for old in await self.store.hashes_of(live.row.id, "spectator"):  # the spectators follow
             roles[token_hash(spectator_rematch_token(old, match_id))] = "spectator"
         owners = {swap[seat]: account for seat, account in (await self.store.accounts_of(live.row.id)).items()}
-        await self._new_match(match_id, live.row.settings, live.row.black, live.row.white, roles,
+        settings = {k: v for k, v in live.row.settings.items() if k != "public"}  # made public: this match only
+        await self._new_match(match_id, settings, live.row.black, live.row.white, roles,
                               seat_names={swap[seat]: name for seat, name in live.names.items()}, accounts=owners)
 
     async def _new_match(self, match_id: str, settings: dict[str, Any], white: str, black: str,
@@ -450,6 +473,8 @@ class MatchService:
         await self.store.create_with_hashes(match_id, settings, white, black, hashes,
                                             dict(enumerate(live.roller.seeds)), created, open_seat, seat_names,
                                             accounts)
+        if accounts:
+            live.accounts = await self.store.account_names_of(match_id)
         live = self.replays.keep(live)
         async with live.lock:
             await self._run_bots(live)

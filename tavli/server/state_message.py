@@ -75,7 +75,8 @@ def seat_state(live: LiveMatch, you: str, *, steps: bool, connected: dict[str, b
         "players": {name: {"kind": "bot" if live.bot_level(color) else "human",
                            "level": live.bot_level(color), "connected": connected.get(name, False),
                            "joined": connected.get(name, False) or name in joined,
-                           "name": live.names.get(name)}
+                           "name": live.accounts.get(name) or live.names.get(name),
+                           "account": name in live.accounts}
                     for name, color in (("white", WHITE), ("black", BLACK))},
         "can_roll": on_turn and match.dice is None and not match.game.is_over,
         "can_play": legal is not None and len(legal) > 0,

@@ -25,6 +25,7 @@ from sqlalchemy import (
     bindparam,
     delete,
     event,
+    func,
     insert,
     or_,
     select,
@@ -39,6 +40,7 @@ from sqlalchemy.pool import StaticPool
 from tavli.fairdice import commitment
 from tavli.server.migrate import upgrade
 from tavli.server.schema import (
+    accounts,
     actions,
     analyses,
     heartbeat,
@@ -47,6 +49,7 @@ from tavli.server.schema import (
     matches,
     names,
     open_seats,
+    outages,
     presence,
     seat_accounts,
     seeds,
@@ -63,6 +66,9 @@ CHANNEL = "tavli_actions"
 _NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', payload) FROM unnest(CAST(:payloads AS text[])) AS payload")
 LOBBY_CHANNEL = "tavli_lobby"
 """The PostgreSQL channel of the lobby (``tavli.server.lobby``): seeks posted and gone, pairings."""
+OUTAGE_SECONDS = 0.5
+"""A gap in the heartbeat longer than this, found by a process as it starts, is an outage (no
+process was alive); a shorter one is a late heartbeat of a live process (they beat ten times a second)."""
 
 
 def token_hash(token: str) -> str:
@@ -479,16 +485,38 @@ class Store:
             return [str(r[0]) for r in (await conn.execute(query)).all()]
 
     @_unbroken
-    async def beat(self, now: float) -> float | None:
-        """This process is alive at ``now``; the last heartbeat before it, of any process (None: none yet)."""
+    async def beat(self, now: float) -> None:
+        """This process is alive at ``now`` (the heartbeat keeps the latest time of any process)."""
         async with self.engine.begin() as conn:
-            last = (await conn.execute(select(heartbeat.c.alive).where(heartbeat.c.id == 1))).scalar()
-            if last is None:
-                await conn.execute(self._insert(heartbeat).values(id=1, alive=now).on_conflict_do_nothing())
-            else:
-                await conn.execute(update(heartbeat).where(heartbeat.c.id == 1, heartbeat.c.alive < now)
-                                   .values(alive=now))
-        return None if last is None else float(last)
+            await conn.execute(self._beat(now))
+
+    def _beat(self, now: float) -> Any:
+        upsert = self._insert(heartbeat).values(id=1, alive=now)
+        return upsert.on_conflict_do_update(index_elements=[heartbeat.c.id], set_={"alive": upsert.excluded.alive},
+                                            where=heartbeat.c.alive < upsert.excluded.alive)
+
+    @_unbroken
+    async def come_up(self, now: float, gap: float = OUTAGE_SECONDS) -> tuple[float, float] | None:
+        """This process begins to serve at ``now``: if no process beat in the ``gap`` seconds before,
+        no server was alive since the last heartbeat, and that outage is stored; it (None: another
+        process was beating, or none ever ran here)."""
+        async with self.engine.begin() as conn:
+            # locked until this start has beaten: processes that start together take turns
+            last = (await conn.execute(select(heartbeat.c.alive).where(heartbeat.c.id == 1)
+                                       .with_for_update())).scalar()
+            outage = None if last is None or now - float(last) <= gap else (float(last), now)
+            if outage is not None:
+                await conn.execute(insert(outages).values(down=outage[0], up=outage[1]))
+            await conn.execute(self._beat(now))
+        return outage
+
+    @_unbroken
+    async def outages_since(self, since: float) -> list[tuple[float, float]]:
+        """The outages (``come_up``) that ended after ``since``, as (down, up): those a turn that
+        began then may span."""
+        query = select(outages.c.down, outages.c.up).where(outages.c.up > since).order_by(outages.c.up)
+        async with self.engine.connect() as conn:
+            return [(float(down), float(up)) for down, up in (await conn.execute(query)).all()]
 
     @_unbroken
     async def accounts_of(self, match_id: str) -> dict[str, int]:
@@ -497,6 +525,35 @@ class Store:
             rows = (await conn.execute(select(seat_accounts.c.seat, seat_accounts.c.account_id)
                                        .where(seat_accounts.c.match_id == match_id))).all()
         return {str(seat): int(account) for seat, account in rows}
+
+    @_unbroken
+    async def account_names_of(self, match_id: str) -> dict[str, str]:
+        """The names of the accounts that play ``match_id``'s seats, by seat ("(deleted)" for a
+        deleted one's)."""
+        query = (select(seat_accounts.c.seat, accounts.c.name, accounts.c.deleted)
+                 .join(accounts, accounts.c.id == seat_accounts.c.account_id)
+                 .where(seat_accounts.c.match_id == match_id))
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return {str(seat): "(deleted)" if deleted else str(name) for seat, name, deleted in rows}
+
+    @_unbroken
+    async def settings_of(self, match_id: str) -> tuple[dict[str, Any], bool] | None:
+        """A match's settings as stored (another process may have changed them since this one
+        replayed it) and whether it is over; None for no such match."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(matches.c.settings, matches.c.over)
+                                      .where(matches.c.id == match_id))).first()
+        return None if row is None else (json.loads(row[0]), bool(row[1]))
+
+    @_unbroken
+    async def add_settings(self, match_id: str, more: dict[str, Any]) -> None:
+        """Add ``more`` to a match's stored settings (a private match its player made public)."""
+        where = matches.c.id == match_id
+        async with self.engine.begin() as conn:
+            found = (await conn.execute(select(matches.c.settings).where(where).with_for_update())).scalar()
+            if found is not None:
+                await conn.execute(update(matches).where(where).values(settings=json.dumps(json.loads(found) | more)))
 
     @_unbroken
     async def bind_seat(self, match_id: str, seat: str, account_id: int) -> int:
@@ -572,19 +629,23 @@ class Store:
         (their creator's page is still on its way)."""
         creator = presence.alias("creator")
         named = names.alias("named")
+        owner = seat_accounts.alias("owner")
         query = (select(open_seats.c.match_id, open_seats.c.seat, open_seats.c.created, matches.c.settings,
-                        named.c.name)
+                        func.coalesce(accounts.c.name, named.c.name), owner.c.account_id)
                  .join(matches, matches.c.id == open_seats.c.match_id)
                  .outerjoin(creator, (creator.c.match_id == open_seats.c.match_id)
                             & (creator.c.seat != open_seats.c.seat))
                  .outerjoin(named, (named.c.match_id == open_seats.c.match_id) & (named.c.seat != open_seats.c.seat))
+                 .outerjoin(owner, (owner.c.match_id == open_seats.c.match_id) & (owner.c.seat != open_seats.c.seat))
+                 .outerjoin(accounts, accounts.c.id == owner.c.account_id)
                  .where(matches.c.over.is_(False),
                         or_(open_seats.c.created >= now - grace, creator.c.until > now))
                  .order_by(open_seats.c.created.desc()).limit(limit))
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
-        return [OpenSeat(str(m), str(seat), float(created), json.loads(settings), None if name is None else str(name))
-                for m, seat, created, settings, name in rows]
+        return [OpenSeat(str(m), str(seat), float(created), json.loads(settings), None if name is None else str(name),
+                         account is not None)
+                for m, seat, created, settings, name, account in rows]
 
     @_unbroken
     async def take_open_seat(self, match_id: str, hash_: str, name: str | None = None,
@@ -613,13 +674,14 @@ class Store:
 @dataclass(frozen=True)
 class OpenSeat:
     """A match's seat that anyone may take: the match, the seat, when it was made, its settings,
-    and the name its creator gave."""
+    and its creator's name (his account's, or the one he gave) and whether it is an account's."""
 
     match_id: str
     seat: str
     created: float
     settings: dict[str, Any]
     name: str | None = None
+    account: bool = False
 
 
 def _seed_rows(match_id: str, new_seeds: dict[int, bytes]) -> list[dict[str, Any]]:

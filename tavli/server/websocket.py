@@ -46,45 +46,63 @@ STALE = ("stale", "illegal", "not-your-turn")
 """The refusals after which the sender is sent the state again (his page was behind)."""
 
 
-async def socket(websocket: WebSocket) -> None:
-    """A match's WebSocket: refused for a page of another origin or an address with too many open."""
+async def opened(websocket: WebSocket, headers: list[tuple[bytes, bytes]] | None = None) -> str | None:
+    """Accept a WebSocket (a match's or the lobby's) and count it among its address's open ones:
+    the address, or None (and the socket refused or closed) for a page of another origin or an
+    address with too many open."""
     context = context_of(websocket)
-    task = asyncio.current_task()
-    if task is not None:
-        context.keep(task)
     origin = websocket.headers.get("origin")
     if origin is not None and not same_origin(origin, websocket.headers.get("host", ""), context.options.origins):
         await websocket.close(code=1008, reason="this page's origin may not connect")  # 403 before accepting
-        return
-    await websocket.accept(headers=[(b"x-tavli-worker", WORKER)])  # which server process: for operators
+        return None
+    await websocket.accept(headers=headers)
     address, most = client_of(websocket), context.options.connections_per_address
     if context.open_per_address[address] >= most:
         await websocket.send_text(json.dumps({
             "type": "error", "code": "rate-limited", "id": None,
             "message": f"at most {most} open connections from one address"}))
         await websocket.close(code=1008, reason="too many connections")
-        return
+        return None
     context.open_per_address[address] += 1
+    return address
+
+
+def closed(websocket: WebSocket, address: str) -> None:
+    """A WebSocket counted by ``opened`` has ended."""
+    context = context_of(websocket)
+    context.open_per_address[address] -= 1
+    if context.open_per_address[address] <= 0:
+        del context.open_per_address[address]
+
+
+async def socket(websocket: WebSocket) -> None:
+    """A match's WebSocket: refused for a page of another origin or an address with too many open."""
+    context = context_of(websocket)
+    task = asyncio.current_task()
+    if task is not None:
+        context.keep(task)
+    address = await opened(websocket, [(b"x-tavli-worker", WORKER)])  # which server process: for operators
+    if address is None:
+        return
     try:
         await session(context, websocket)
     finally:
-        context.open_per_address[address] -= 1
-        if context.open_per_address[address] <= 0:
-            del context.open_per_address[address]
+        closed(websocket, address)
 
 
 async def receive(context: AppContext, conn: Connection, hello_by: float) -> AsgiMessage | None:
-    """The next message of the socket; None (and the socket closed) if a connection that has
-    not joined its match lets the hello deadline pass."""
+    """The next message of the socket; None once it is closing (dropped for not reading, or
+    closed here), or (the socket closed) if a connection that has not joined its match lets the
+    hello deadline pass."""
     if conn.role is not None:
-        return await conn.socket.receive()
+        return await conn.out.receive()
     try:  # not joined yet: wait no longer than the hello deadline
         async with asyncio.timeout(max(0.0, hello_by - time.monotonic())):
-            return await conn.socket.receive()
+            return await conn.out.receive()
     except TimeoutError:
-        await conn.send({"type": "error", "code": "not-joined", "id": None,
-                         "message": f"no hello within {context.options.hello_seconds:g} s: closing"})
-        await conn.socket.close(code=1008, reason="no hello")
+        conn.send({"type": "error", "code": "not-joined", "id": None,
+                   "message": f"no hello within {context.options.hello_seconds:g} s: closing"})
+        conn.out.close(1008, "no hello")
         return None
 
 
@@ -105,11 +123,12 @@ async def session(context: AppContext, websocket: WebSocket) -> None:
                 text = message.get("bytes") or b""
             await handle(context, conn, match_id, text)
             if conn.refusals >= REFUSALS_BEFORE_CLOSE:
-                await websocket.close(code=1008, reason="too many messages")
+                conn.out.close(1008, "too many messages")
                 break
     except WebSocketDisconnect:
         pass
     finally:
+        await conn.out.finish()
         # in a task of its own, so that a cancelled session still records the absence
         leaving = asyncio.create_task(context.hub.leave(conn))
         context.keep(leaving)
@@ -120,35 +139,35 @@ async def handle(context: AppContext, conn: Connection, match_id: str, text: str
     """One message: refused beyond the rate, or unreadable; else carried out (``dispatch``)."""
     if not conn.bucket.take():
         conn.refusals += 1
-        await conn.send({"type": "error", "code": "rate-limited", "id": message_id(text),
-                         "message": f"at most {context.options.messages_per_second:g} messages a second: slow down"})
+        conn.send({"type": "error", "code": "rate-limited", "id": message_id(text),
+                   "message": f"at most {context.options.messages_per_second:g} messages a second: slow down"})
         return
     try:
         msg = parse(text)
     except MessageError as exc:
-        await conn.send({"type": "error", "code": exc.code, "message": str(exc), "id": message_id(text)})
+        conn.send({"type": "error", "code": exc.code, "message": str(exc), "id": message_id(text)})
         return
     try:
         await dispatch(context, conn, match_id, msg)
     except ActionError as exc:
-        await conn.send({"type": "error", "code": exc.code, "message": str(exc), "reason": reason_json(exc.reason),
-                         "id": msg.id})
+        conn.send({"type": "error", "code": exc.code, "message": str(exc), "reason": reason_json(exc.reason),
+                   "id": msg.id})
         if exc.code in STALE and conn.match_id is not None:
             live = await context.service.get(conn.match_id)
             if live is not None:
-                await conn.send_text(await context.hub.state_for(live, conn))
+                conn.send_text(await context.hub.state_for(live, conn))
 
 
 async def dispatch(context: AppContext, conn: Connection, match_id: str, msg: Message) -> None:
     """Carry out a message read; ``ActionError`` if it is refused."""
     if isinstance(msg, Ping):
-        await conn.send({"type": "pong", "id": msg.id})
+        conn.send({"type": "pong", "id": msg.id})
     elif isinstance(msg, Hello):
         await hello(context, conn, match_id, msg)
     elif conn.role is None:
         raise ActionError("not-joined", "send hello with your token first")
     elif isinstance(msg, Hint):
-        await conn.send(await coach_hint(await context.service.get(match_id), conn.role, msg))
+        conn.send(await coach_hint(await context.service.get(match_id), conn.role, msg))
     elif isinstance(msg, Chances):
         live = await context.service.get(match_id)
         if live is not None:
@@ -166,8 +185,10 @@ async def joining(context: AppContext, match_id: str, token: str | None) -> tupl
         if live is None:
             raise ActionError("bad-token", "this link is not valid for this match")
         if not watchable(live.row.settings):
-            context.unwatched(match_id)  # loaded only to be refused: keep no replay of it
-            raise ActionError("private", "this match is private: only the links its players were given open it")
+            stored = await context.store.settings_of(match_id)  # made public since, on another process perhaps
+            if stored is None or not watchable(stored[0]):
+                context.unwatched(match_id)  # loaded only to be refused: keep no replay of it
+                raise ActionError("private", "this match is private: only the links its players were given open it")
         return "spectator", live
     role = await context.store.role(match_id, token) if known else None
     live = await context.service.get(match_id) if role else None
@@ -195,7 +216,10 @@ async def hello(context: AppContext, conn: Connection, match_id: str, msg: Hello
     await hub.join(conn, match_id, role)
     if live.clock is not None and not live.clock.started:  # the clocks start once every player has come
         await service.start_clock(live, set(await context.store.presence_of(match_id)))
-    await hub.broadcast(live)
+    if role in SEATS:  # who is connected changed: everyone is told
+        await hub.broadcast(live)
+    else:  # a spectator changes nothing the others see: only he is sent the state
+        conn.send_text(await hub.state_for(live, conn))
     await service.wake(match_id)
 
 

@@ -11,6 +11,7 @@ the seed checked against the commitment published before the game (``tavli.faird
 from __future__ import annotations
 
 import json
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,17 +37,29 @@ def dice_address(url: str) -> str:
     return f"{base}/api/matches/{match_id}/dice"
 
 
+def link_token(url: str) -> str | None:
+    """The token of a match's link (``#t=TOKEN``), which the server asks for a private match's
+    dice: sent as a header, never in the address.
+
+    >>> link_token("http://host:8000/match/k3J9xQ2mWcA#t=abc"), link_token("http://host:8000/match/k3J9xQ2mWcA")
+    ('abc', None)
+    """
+    return urllib.parse.parse_qs(url.partition("#")[2]).get("t", [None])[0]
+
+
 def read_dice(url: str) -> object:
     """The record of a match's dice (or a match record) that ``url`` names: a file, or an
-    address on the match's server."""
+    address on the match's server (with the token of a link, for a private match)."""
     if Path(url).is_file():
         try:
             return json.loads(Path(url).read_text())
         except (OSError, ValueError) as e:
             raise DiceCheckError(f"cannot read {url}: {e}") from None
     target = dice_address(url)
+    token = link_token(url)
+    request = urllib.request.Request(target, headers={"Authorization": f"Bearer {token}"} if token else {})
     try:
-        with urllib.request.urlopen(target, timeout=30) as answer:
+        with urllib.request.urlopen(request, timeout=30) as answer:
             return json.load(answer)
     except (OSError, ValueError) as e:
         raise DiceCheckError(f"cannot read {target}: {e}") from None

@@ -3,7 +3,7 @@
 // find the matches this browser or this account played.
 import { GAMES } from "/static/games.js";
 import { renderLobby, startLobby } from "/static/lobby.js";
-import { dateText, heldMatches, keepMine, mineOf, playerLink, sessionBar } from "/static/session.js";
+import { dateText, heldMatches, keepMine, mineOf, sessionBar, shownName } from "/static/session.js";
 import { language, languageSwitch, sayable, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -132,8 +132,9 @@ function renderOpen() {
     const about = document.createElement("span");
     const rules = [m.mother_pin !== "double" && m.games.includes("plakoto") ? `${t("motherPin")} ${t(`mother${m.mother_pin[0].toUpperCase()}${m.mother_pin.slice(1)}`)}` : "",
       !m.prime_limits && m.games.includes("fevga") ? t("noPrimeLimits") : ""].filter(Boolean);
-    about.textContent = (m.name ? `${m.name} · ` : "") + t("openRow", { games: gamesName(m.games), n: m.length, seat: t(m.seat), wait: waited(m.waiting) })
-      + (m.rated ? ` · ${t("ratedMark")}` : "") + (rules.length ? ` · ${rules.join(" · ")}` : "");
+    about.append(...(m.name ? [...shownName(m.name, m.account), " · "] : []),
+      t("openRow", { games: gamesName(m.games), n: m.length, seat: t(m.seat), wait: waited(m.waiting) })
+      + (m.rated ? ` · ${t("ratedMark")}` : "") + (rules.length ? ` · ${rules.join(" · ")}` : ""));
     if (localStorage.getItem(`tavli:links:${m.match}`)) {  // made in this browser: waiting for someone else
       const mine = document.createElement("em");
       mine.textContent = t("yourOpenMatch");
@@ -199,8 +200,8 @@ function mineRow(m) {
   const about = document.createElement("span");
   if (m.opponent) {
     about.append(`${dateText(m.date)} · ${t("versus")} `);
-    about.append(m.opponent.kind === "bot" ? t("bot", { level: t(`level-${m.opponent.level}`) })
-      : m.opponent.account ? playerLink(m.opponent.name) : m.opponent.name || t("human"));
+    about.append(...(m.opponent.kind === "bot" ? [t("bot", { level: t(`level-${m.opponent.level}`) })]
+      : m.opponent.name ? shownName(m.opponent.name, m.opponent.account) : [t("human")]));
     about.append(` · ${t(`result-${m.result}`)}`);
   } else {
     about.textContent = t("matchId", { id: m.id });

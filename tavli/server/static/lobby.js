@@ -2,7 +2,7 @@
 // accepted in one click, "play now", the counts of players online and matches in play; the page
 // goes to the board as soon as the server says a match is made (docs/web.md, "Lobby").
 import { GAMES } from "/static/games.js";
-import { keepMine } from "/static/session.js";
+import { keepMine, shownName } from "/static/session.js";
 import { sayable, t } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -119,9 +119,10 @@ function seekRow(s) {
   const li = document.createElement("li");
   li.dataset.testid = "seek";
   const about = document.createElement("span");
-  about.textContent = [`${s.name || t("guest")} (${s.rating})`, gamesName(s.games), t("toPoints", { n: s.length }),
-    clockName(s.clock), s.rated ? t("ratedMark") : t("casual"), ...(s.range ? [t("ratingRange", { low: s.range[0], high: s.range[1] })] : []),
-    ...(s.quick ? [t("playNowMark")] : [])].join(" · ");
+  about.append(...(s.name ? shownName(s.name, s.account) : [t("guest")]), ` (${s.rating}) · `,
+    [gamesName(s.games), t("toPoints", { n: s.length }), clockName(s.clock), s.rated ? t("ratedMark") : t("casual"),
+      ...(s.range ? [t("ratingRange", { low: s.range[0], high: s.range[1] })] : []),
+      ...(s.quick ? [t("playNowMark")] : [])].join(" · "));
   const button = document.createElement("button");
   button.type = "button";
   if (s.mine) {

@@ -5,7 +5,7 @@
 import { BoardView, diceFaces, playText, portraitScreen } from "/static/board.js";
 import { ClockView } from "/static/clock.js";
 import { checkGame, rematchToken, spectatorRematchToken } from "/static/fairdice.js";
-import { keepMine, mineOf, playerLink } from "/static/session.js";
+import { keepMine, mineOf, shownName } from "/static/session.js";
 import { StepInput } from "/static/steps.js";
 import { language, languageSwitch, num, sayable, t, translatePage } from "/static/strings.js";
 
@@ -514,10 +514,10 @@ function renderPanel() {
     const p = s.players[color];
     const mine = s.you === color && !hotSeat;
     const row = $(`player-${color}`);
-    // a bot is always there: only a person's presence is news; a rated match's names are its
-    // players' accounts', each a link to his page
-    const named = p.name && p.kind !== "bot" ? (s.settings.rated ? playerLink(p.name) : p.name) : null;
-    const who = named ? (mine ? [named, ` (${t("you")})`] : [named]) : [mine ? t("you") : t("human")];
+    // a bot is always there: only a person's presence is news; an account's name links to his
+    // page, a guest's is marked as one
+    const named = p.name && p.kind !== "bot" ? shownName(p.name, p.account) : null;
+    const who = named ? (mine ? [...named, ` (${t("you")})`] : named) : [mine ? t("you") : t("human")];
     if (p.kind === "bot") row.querySelector(".name").textContent = `${colorName(color)} · ${botName(p.level)}`;
     else row.querySelector(".name").replaceChildren(`${colorName(color)} · `, ...who,
       ` · ${p.connected ? t("connected") : p.joined ? t("away") : t("notJoined")}`);
@@ -711,6 +711,29 @@ function renderMatchOver() {
   $("rematch-accept").hidden = !(player && offer && offer.from !== s.you);
   $("rematch-decline").hidden = $("rematch-accept").hidden;
   $("rematch-status").textContent = !offer ? "" : offer.from === s.you ? t("rematchWaiting") : t("rematchOffered", { who: colorName(offer.from) });
+  renderPrivate(s);
+}
+
+let madePublic = false;  // this page made the match public (the states keep the settings they began with)
+
+/** A private match's players may open it to everyone once it is over. */
+function renderPrivate(s) {
+  const hidden = !s.settings.private || (s.settings.public && !madePublic);
+  $("private-note").hidden = hidden;
+  if (hidden) return;
+  $("private-text").textContent = t(madePublic ? "madePublic" : "privateMatchNote");
+  $("make-public").hidden = madePublic || s.you === "spectator";
+}
+
+async function makePublic() {
+  $("make-public").disabled = true;
+  try {
+    const answer = await fetch(`/api/matches/${encodeURIComponent(matchId)}/public`, { method: "POST", headers: authorization() });
+    madePublic = answer.ok;
+  } catch { /* said below */ }
+  $("make-public").disabled = false;
+  renderPrivate(state);
+  if (!madePublic) $("private-text").textContent = t("makePublicFailed");
 }
 
 function renderClaim() {
@@ -740,11 +763,15 @@ function announceGames() {
   }
 }
 
+/** The page's token for the server's reads of the match: a private match's record, dice and
+ * review are its players' and spectators' only (docs/web.md). A header, never the address. */
+function authorization() { return token ? { Authorization: `Bearer ${token}` } : {}; }
+
 /** Recompute a finished game's dice from its revealed seed, here in the browser. */
 async function verifyDice(index, verdict) {
   verdict.textContent = "…";
   try {
-    const answer = await fetch(`/api/matches/${encodeURIComponent(matchId)}/dice`);
+    const answer = await fetch(`/api/matches/${encodeURIComponent(matchId)}/dice`, { headers: authorization() });
     const record = (await answer.json()).games[index];
     const result = checkGame(record);
     verdict.textContent = result.ok ? t("diceOk", { n: result.dice }) : t("diceBad");
@@ -872,6 +899,18 @@ $("game-over-close").addEventListener("click", () => {
 });
 $("game-over-check").addEventListener("click", () => verifyDice(finishedSeen - 1, $("game-over-verdict")));
 $("match-over-check").addEventListener("click", () => verifyDice(state.games.length - 1, $("match-over-verdict")));
+$("make-public").addEventListener("click", makePublic);
+$("download-record").addEventListener("click", async (event) => {
+  if (!token) return;  // watched by its address: the link as it is (the match is not private)
+  event.preventDefault();  // fetched with the token, which a link cannot send
+  const answer = await fetch($("download-record").href, { headers: authorization() });
+  if (!answer.ok) return;
+  const file = document.createElement("a");
+  file.href = URL.createObjectURL(await answer.blob());
+  file.download = $("download-record").download;
+  file.click();
+  setTimeout(() => URL.revokeObjectURL(file.href), 60_000);
+});
 $("match-over-close").addEventListener("click", () => { matchOverClosed = true; renderMatchOver(); renderPanel(); });
 $("resign").addEventListener("click", () => { $("resign-menu").hidden = !$("resign-menu").hidden; });
 $("abort").addEventListener("click", () => { $("abort-confirm").hidden = false; });

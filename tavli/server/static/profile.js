@@ -2,7 +2,7 @@
 // error-rate trend and every match he played, each with its board, review and record.
 // Names are data: each is set as text, never as markup.
 import { GAMES } from "/static/games.js";
-import { dateText, mineOf, playerLink, sessionBar } from "/static/session.js";
+import { dateText, mineOf, sessionBar, shownName } from "/static/session.js";
 import { languageSwitch, num, say, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -97,11 +97,10 @@ function gamesName(games) {
 }
 
 function opponentOf(m) {
-  const o = m.opponent;
-  if (o.kind === "bot") return t("bot", { level: t(`level-${o.level}`) });
-  if (o.name === "(deleted)") return t("deletedPlayer");  // no account name has brackets
-  if (o.account) return playerLink(o.name);
-  return o.name || t("human");
+  const o = m.opponent, who = document.createElement("span");
+  who.append(...(o.kind === "bot" ? [t("bot", { level: t(`level-${o.level}`) })]
+    : o.name ? shownName(o.name, o.account) : [t("human")]));
+  return who;
 }
 
 function link(href, key) {
@@ -119,7 +118,25 @@ function linksOf(m) {
   const token = mineOf(m.id);
   if (token) span.append(link(`${m.board}#t=${encodeURIComponent(token)}`, "boardLink"));
   span.append(link(m.review + (token ? `#t=${encodeURIComponent(token)}` : ""), "review"), link(m.record, "recordLink"));
+  if (m.private && m.result !== "playing") span.append(publicButton(m));
   return span;
+}
+
+/** A private match is listed only to its players (docs/web.md): once it is over, either may
+ * open it to everyone (the session says who he is). */
+function publicButton(m) {
+  const button = document.createElement("button");
+  button.className = "link";
+  button.dataset.testid = "make-public";
+  button.textContent = t("makePublic");
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    const answer = await fetch(`/api/matches/${encodeURIComponent(m.id)}/public`, { method: "POST" }).catch(() => null);
+    if (answer?.ok) { m.private = false; renderMatches(); return; }
+    button.disabled = false;
+    button.textContent = t("makePublicFailed");
+  });
+  return button;
 }
 
 function matchRow(rows, m) {
@@ -130,7 +147,8 @@ function matchRow(rows, m) {
   cell(row, String(m.length ?? ""), "colLength");
   cell(row, gamesName(m.games), "games");
   cell(row, m.score ? `${m.score.player}–${m.score.opponent}` : "", "colScore");
-  const result = cell(row, t(`result-${m.result}`) + (m.rated ? ` · ${t("ratedMark")}` : ""), "colResult");
+  const marks = [m.rated ? ` · ${t("ratedMark")}` : "", m.private ? ` · ${t("privateMark")}` : ""].join("");
+  const result = cell(row, t(`result-${m.result}`) + marks, "colResult");
   result.dataset.testid = "result";
   result.className = `result-${m.result}`;
   const change = m.rating ? m.rating.after - m.rating.before : null;

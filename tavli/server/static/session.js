@@ -44,6 +44,16 @@ export function playerLink(name) {
   return a;
 }
 
+/** A player's name as the pages show it, as nodes to append: an account's links to his page; a
+ * guest's is followed by a grey "guest", so that no guest passes for a player with an account. */
+export function shownName(name, account) {
+  if (account) return [name === "(deleted)" ? t("deletedPlayer") : playerLink(name)];  // no account name has brackets
+  const mark = document.createElement("span");
+  mark.className = "guest-mark";
+  mark.textContent = t("guestMark");
+  return [name, " ", mark];  // the name is text, never markup
+}
+
 /** A date (seconds since 1970) as the page's language writes it, short: 6 Dec 2026. */
 export function dateText(seconds) {
   return new Date(seconds * 1000).toLocaleDateString(language() === "el" ? "el-GR" : "en-GB",
