@@ -100,6 +100,7 @@ from rich.console import Console
 from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root: ``benchmarks.*``
+from benchmarks.speed.deaf_load import DeafSpectators
 from benchmarks.speed.lobby_load import LobbyFigures, LobbyLoad
 
 try:
@@ -296,7 +297,7 @@ def start_servers(count: int, database: str, bot_delay: float, extra: list[str])
             folder = tempfile.TemporaryDirectory(prefix="tavli-load-")
             command = [sys.executable, "-m", "tavli.cli", "serve", "--host", "127.0.0.1", "--port", "0",
                        "--bot-delay", f"{bot_delay:g}", "--create-limit", "1000000000",
-                       "--connection-limit", "1000000000", "--message-limit", "1000000",
+                       "--connection-limit", "1000000000", "--seek-limit", "1000000000", "--message-limit", "1000000",
                        "--database", database, *extra]
             servers.append(Process(f"tavli serve #{k + 1}", command, r"http://127\.0\.0\.1:\d+/", folder,
                                    wait=False))
@@ -617,6 +618,8 @@ class Pair:
         self.last_state = time.perf_counter()
         self.held = False
         self.phase = "start"
+        self.match_id: str | None = None
+        """The match being played, once both seats hold it (``--deaf`` spectators follow it)."""
 
     async def play_matches(self, client: httpx.AsyncClient, first: dict[str, Any] | None) -> None:
         """Matches one after another until cancelled."""
@@ -673,6 +676,7 @@ class Pair:
             await asyncio.wait([both, *tasks], timeout=120, return_when=asyncio.FIRST_COMPLETED)
             if all(j.is_set() for j in joined):
                 self.held = True
+                self.match_id = links["match"]
                 figures.connected += 1
                 self.last_state = time.perf_counter()
                 self.phase = "play"
@@ -687,6 +691,7 @@ class Pair:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            self.match_id = None
             if self.held:
                 self.held = False
                 figures.connected -= 1
@@ -865,10 +870,23 @@ async def run_load(bases: list[str], args: argparse.Namespace, pace: Pace, serve
         console.print(f"ramp-up: {at_start} of {total} matches connected in {ramp:.1f} s; "
                       + (f"settling {args.settle:g} s, " if args.settle else "")
                       + f"measuring {args.duration:g} s")
+        deaf = None
+        if args.deaf:
+            deaf = DeafSpectators(args.deaf, args.deaf_joins,
+                                  lambda: [(p.route.seats[0], p.match_id) for p in people.pairs],
+                                  random.Random(rng.getrandbits(64)))
+            deaf.start()
         await asyncio.sleep(args.settle)
+        if deaf is not None:
+            deaf.figures.measuring = True
         window = await sample_window([people, bots], args.duration, server_pids, postgres, pace.stalled_after,
                                      lobby.figures if lobby else None)
         lobby_out = None if lobby is None else lobby_figures(lobby.figures, args.lobby_watchers, window["elapsed"])
+        deaf_out = None
+        if deaf is not None:
+            deaf.figures.measuring = False
+            deaf_out = deaf.figures.summary(window["elapsed"])
+            await deaf.stop()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -890,7 +908,7 @@ async def run_load(bases: list[str], args: argparse.Namespace, pace: Pace, serve
         "client_cpu": rounded(window["client_cpu"]), "client_lag_ms": window["client_lag_ms"],
         "machine_cpu": rounded(window["machine_cpu"]), "cpus": os.cpu_count(),
         "cpu_wait": rounded(window["cpu_wait"]),
-        "lobby": lobby_out,
+        "lobby": lobby_out, "deaf": deaf_out,
     }
     return out
 
@@ -1198,6 +1216,36 @@ def load_on(count: int, args: argparse.Namespace, pace: Pace, factory: Any) -> d
                                        postgres))
 
 
+def deaf_ratio(run: dict[str, Any], without: dict[str, Any]) -> dict[str, Any]:
+    """The people's play → opponent latency with the deaf spectators over the same without them."""
+    with_lat, without_lat = run["people"]["latency_ms"], without["people"]["latency_ms"]
+    return {key: round(with_lat[key] / without_lat[key], 3) if with_lat[key] and without_lat[key] else None
+            for key in ("p50", "p90", "p99")}
+
+
+def deaf_report(args: argparse.Namespace, result: dict[str, Any]) -> None:
+    table = Table(title=f"{args.deaf} never-reading spectators ({args.deaf_joins:g} joins a second among their "
+                        "matches) against none, the same load otherwise")
+    table.add_column("figure")
+    table.add_column("with them", justify="right")
+    table.add_column("without", justify="right")
+    table.add_column("ratio", justify="right")
+    run, without, ratio = result["run"], result["without_deaf"], result["deaf_ratio"]
+    for key in ("p50", "p90", "p99"):
+        table.add_row(f"play → opponent {key} (ms)", ms(run["people"]["latency_ms"][key]),
+                      ms(without["people"]["latency_ms"][key]), "-" if ratio[key] is None else f"{ratio[key]:.3f}")
+    table.add_row("actions a second", f"{run['actions_per_s']:,.1f}", f"{without['actions_per_s']:,.1f}", "")
+    table.add_row("matches stalled", str(run["people"]["stalled"]), str(without["people"]["stalled"]), "")
+    table.add_row("errors", ", ".join(f"{k} {v}" for k, v in sorted(run["people"]["errors"].items())) or "none",
+                  ", ".join(f"{k} {v}" for k, v in sorted(without["people"]["errors"].items())) or "none", "")
+    deaf = run["deaf"]
+    table.add_row("deaf sockets opened; spectator joins a second", f"{deaf['deaf_opened']}; {deaf['joins_per_s']:g}",
+                  "", "")
+    table.add_row("deaf spectators' errors", ", ".join(f"{k} {v}" for k, v in sorted(deaf["errors"].items()))
+                  or "none", "", "")
+    console.print(table)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=1000, help="concurrent matches between people (default 1000)")
@@ -1230,6 +1278,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="with --lobby-watchers: seeks posted a second among them (default 10)")
     parser.add_argument("--seek-accept", type=float, default=0.1, metavar="SHARE",
                         help="with --lobby-watchers: the share of seeks accepted, the rest cancelled (default 0.1)")
+    parser.add_argument("--deaf", type=int, default=0, metavar="N",
+                        help="N spectators that never read, each following a match of its own (deaf_load.py)")
+    parser.add_argument("--deaf-joins", type=float, default=0.0, metavar="R",
+                        help="with --deaf: spectator joins a second among their matches (default 0)")
+    parser.add_argument("--deaf-compare", action="store_true",
+                        help="with --deaf: run the same load without them first, for the ratio of the p99s")
     parser.add_argument("--bot-delay", type=float, default=0.0,
                         help="the server's --bot-delay (default 0: the bot's answer is its own time)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the clients' plays and think times (default 1)")
@@ -1311,6 +1365,12 @@ def main(argv: list[str] | None = None) -> None:
         else:
             run = load_on(args.servers, args, pace, factory)
         result["run"] = run
+        if args.deaf_compare:
+            deaf, args.deaf = args.deaf, 0
+            console.print("the same load without the deaf spectators:")
+            result["without_deaf"] = run_without = load_on(args.servers, args, pace, factory)
+            args.deaf = deaf
+            result["deaf_ratio"] = deaf_ratio(run, run_without)
         single = None
         if args.compare:
             console.print("the same load on one process:")
@@ -1333,6 +1393,8 @@ def main(argv: list[str] | None = None) -> None:
                 relay_figures["rate_ratio"] = round(relay_figures["messages_per_s"] / run["actions_per_s"], 1)
             result["relay"] = relay_figures
         report(args, pace, run, single, relay_figures)
+        if args.deaf_compare:
+            deaf_report(args, result)
         console.print(f"command: {command}")
         if args.json:
             Path(args.json).write_text(json.dumps(result, indent=2) + "\n")

@@ -37,6 +37,8 @@ T = TypeVar("T")
 
 @click.option("--connection-limit", type=click.IntRange(min=1), default=100, show_default=True,
               help="open WebSocket connections per client address")
+@click.option("--seek-limit", type=click.IntRange(min=1), default=3, show_default=True,
+              help="lobby seeks listed at once per client address")
 
 
 @click.option("--message-limit", type=click.FloatRange(min=1), default=20.0, show_default=True,
@@ -69,7 +71,7 @@ T = TypeVar("T")
 
 
 def serve(host: str, port: int, database: str, claim_after: float, bot_delay: float, create_limit: int,
-          connection_limit: int, trusted_proxies: tuple[str, ...], allowed_origins: tuple[str, ...],
+          connection_limit: int, seek_limit: int, trusted_proxies: tuple[str, ...], allowed_origins: tuple[str, ...],
           header_timeout: float, workers: int, bot_workers: int | None, poll_seconds: float,
           message_limit: float) -> None:
     """Run the web app: play in the browser against a bot or a friend (docs/web.md)."""
@@ -105,7 +107,8 @@ def serve(host: str, port: int, database: str, claim_after: float, bot_delay: fl
         work()
         click.echo(f" {time.perf_counter() - start:.1f} s", err=True)
     options = ServeOptions(database, claim_after=claim_after, bot_delay=bot_delay, matches_per_minute=create_limit,
-                           connections_per_address=connection_limit, messages_per_second=message_limit,
+                           connections_per_address=connection_limit, seeks_per_address=seek_limit,
+                           messages_per_second=message_limit,
                            message_burst=2 * message_limit, trusted_proxies=trusted_proxies,
                            allowed_origins=allowed_origins, header_timeout=header_timeout,
                            poll_seconds=poll_seconds,

@@ -34,6 +34,7 @@ from tavli.server.limits import (
     check_origins,
     check_proxies,
 )
+from tavli.server.lobby import SEEKS_PER_ADDRESS
 from tavli.server.review import REVIEW_DEPTH
 
 __all__ = ["create_app"]
@@ -44,7 +45,8 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
                file_reviews_per_minute: int = FILE_REVIEWS_PER_MINUTE,
                messages_per_second: float = MESSAGES_PER_SECOND,
                message_burst: float = MESSAGE_BURST,
-               connections_per_address: int = CONNECTIONS_PER_ADDRESS, hello_seconds: float = HELLO_SECONDS,
+               connections_per_address: int = CONNECTIONS_PER_ADDRESS,
+               seeks_per_address: int = SEEKS_PER_ADDRESS, hello_seconds: float = HELLO_SECONDS,
                request_seconds: float = REQUEST_SECONDS, trusted_proxies: Iterable[str] = (),
                allowed_origins: Iterable[str] = (), review_depth: int = REVIEW_DEPTH,
                poll_seconds: float = POLL_SECONDS, bot_workers: int = 0) -> Starlette:
@@ -62,6 +64,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         matches_per_minute=matches_per_minute, analyses_per_minute=analyses_per_minute,
         file_reviews_per_minute=file_reviews_per_minute, messages_per_second=messages_per_second,
         message_burst=message_burst, connections_per_address=connections_per_address,
+        seeks_per_address=seeks_per_address,
         hello_seconds=hello_seconds, request_seconds=request_seconds, origins=check_origins(allowed_origins),
         poll_seconds=poll_seconds)
     context = AppContext.build(database, options, claim_after=claim_after, bot_delay=bot_delay,

@@ -37,6 +37,8 @@ class AppOptions:
     messages_per_second: float
     message_burst: float
     connections_per_address: int
+    seeks_per_address: int
+    """Lobby seeks listed at once from one client address (``Lobby.post``)."""
     hello_seconds: float
     request_seconds: float
     origins: frozenset[str]
@@ -88,7 +90,8 @@ class AppContext:
                    analyses=RateLimiter(options.analyses_per_minute, 60.0),
                    file_reviews=RateLimiter(options.file_reviews_per_minute, 60.0),
                    accounts=accounts, results=results,
-                   sign_ups=RateLimiter(SIGN_UPS_PER_HOUR, 3600.0), lobby=Lobby(store, service, accounts))
+                   sign_ups=RateLimiter(SIGN_UPS_PER_HOUR, 3600.0),
+                   lobby=Lobby(store, service, accounts, options.seeks_per_address))
 
     def unwatched(self, match_id: str) -> None:
         """Keep no replay of a match nobody here watches: another process may move it on, and

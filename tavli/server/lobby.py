@@ -163,6 +163,7 @@ class Lobby:
     store: Store
     service: MatchService
     accounts: Accounts
+    seeks_per_address: int = SEEKS_PER_ADDRESS
     people: dict[str, set[LobbySocket]] = field(default_factory=lambda: defaultdict(set))
     offered: set[str] = field(default_factory=set)
     """The play-now seeks offered a bot already."""
@@ -195,7 +196,7 @@ class Lobby:
 
     async def post(self, person: Person, body: object, quick: bool = False, address: str = "") -> dict[str, Any]:
         """Post ``person``'s seek (his one: an older one goes) from the client ``address``; the
-        seek as he is shown it. ``TooManySeeks`` if that address has ``SEEKS_PER_ADDRESS`` other
+        seek as he is shown it. ``TooManySeeks`` if that address has ``seeks_per_address`` other
         seeks listed (one client making many guest cookies)."""
         settings = seek_settings(body, person.account) | {"quick": quick}
         await self.check_name(person)
@@ -210,9 +211,9 @@ class Lobby:
             if address:
                 others = (await conn.execute(select(func.count()).select_from(seeks).where(
                     seeks.c.address == address[:64], seeks.c.until > now))).scalar() or 0
-                if others >= SEEKS_PER_ADDRESS:
+                if others >= self.seeks_per_address:
                     raise TooManySeeks("at most {most} seeks at once from one address: wait for one to be "
-                                       "accepted or cancelled", most=SEEKS_PER_ADDRESS)
+                                       "accepted or cancelled", most=self.seeks_per_address)
             await conn.execute(insert(seeks).values(**(seek | {"settings": json.dumps(settings)}),
                                                     until=now + SEEK_SECONDS, address=address[:64] or None))
         for (gone,) in old:

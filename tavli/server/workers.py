@@ -44,6 +44,7 @@ class ServeOptions:
     bot_delay: float = 0.5
     matches_per_minute: int = 30
     connections_per_address: int = 100
+    seeks_per_address: int = 3
     messages_per_second: float = 20.0
     message_burst: float = 40.0
     trusted_proxies: tuple[str, ...] = ()
