@@ -1,7 +1,7 @@
 """The ``tavli`` command: legal plays, terminal and web matches, bots, training, analysis.
 
 The commands stand in modules by family: ``tavli.cli.play_commands`` (play, matches, join),
-``tavli.cli.serve_commands`` (serve, users, verify-dice), ``tavli.cli.study_commands`` (analyse,
+``tavli.cli.serve_commands`` (serve, warm-up, users, verify-dice), ``tavli.cli.study_commands`` (analyse,
 rollout, hint, openings, practise, met), ``tavli.cli.bot_commands`` (selfplay, train, teach,
 plot-training, engine) and ``tavli.cli.format_commands`` (legal, export, import); what they
 share is in ``tavli.cli.options``. ``main`` is the program's entry point.
@@ -29,7 +29,7 @@ for command in (
     study_commands.analyse, study_commands.rollout, study_commands.hint, study_commands.openings,
     study_commands.practise, study_commands.met_command,
     bot_commands.selfplay, bot_commands.train, bot_commands.teach, bot_commands.plot_training, bot_commands.engine,
-    serve_commands.serve, serve_commands.users, serve_commands.verify_dice,
+    serve_commands.serve, serve_commands.warm_up_command, serve_commands.users, serve_commands.verify_dice,
 ):
     cli.add_command(command)
 

@@ -16,6 +16,27 @@ from tavli.cli.options import InputError
 T = TypeVar("T")
 
 
+def get_ready() -> None:
+    """Build what the server needs before it takes players (``bot_pool.WARM_UP_STAGES``), a line a stage."""
+    from tavli.server.bot_pool import WARM_UP_STAGES
+
+    click.echo("Getting ready (the very first start compiles and builds tables, about 90 s; "
+               "later starts take a second):", err=True)
+    for stage, work in WARM_UP_STAGES:
+        click.echo(f"  {stage}…", nl=False, err=True)
+        start = time.perf_counter()
+        work()
+        click.echo(f" {time.perf_counter() - start:.1f} s", err=True)
+
+
+@click.command("warm-up")
+def warm_up_command() -> None:
+    """Compile the kernels and build the tables the server uses, and stop: what the first
+    ``tavli serve`` does before it takes players, done ahead (a container image's build step,
+    with TAVLI_CACHE and NUMBA_CACHE_DIR where the image keeps them)."""
+    get_ready()
+
+
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on (0.0.0.0 for all)")
 @click.option("--port", "-p", type=click.IntRange(0, 65535), default=8000, show_default=True)
@@ -97,15 +118,9 @@ def serve(host: str, port: int, database: str, claim_after: float, bot_delay: fl
         sock = socket.create_server((host, port), reuse_port=False)
     except OSError as e:
         raise InputError(f"cannot listen on {host}:{port}: {e.strerror}") from None
-    from tavli.server.bot_pool import WARM_UP_STAGES, warm_up
+    get_ready()
+    from tavli.server.bot_pool import warm_up
 
-    click.echo("Getting ready (the very first start compiles and builds tables, about 90 s; "
-               "later starts take a second):", err=True)
-    for stage, work in WARM_UP_STAGES:
-        click.echo(f"  {stage}…", nl=False, err=True)
-        start = time.perf_counter()
-        work()
-        click.echo(f" {time.perf_counter() - start:.1f} s", err=True)
     options = ServeOptions(database, claim_after=claim_after, bot_delay=bot_delay, matches_per_minute=create_limit,
                            connections_per_address=connection_limit, seeks_per_address=seek_limit,
                            messages_per_second=message_limit,
