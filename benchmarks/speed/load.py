@@ -733,11 +733,16 @@ async def watch_lag(lags: list[float], measuring: Callable[[], bool]) -> None:
             lags.append(time.perf_counter() - at - LAG_TICK)
 
 
+UNTIL_FINISHED_MAX = 600.0
+"""The longest a window waits past its duration for ``--until-finished`` matches."""
+
+
 async def sample_window(groups: list[Figures], duration: float, server_pids: list[int],
                         postgres: tuple[str | None, str] = (None, ""), stalled_after: float = STALLED_AFTER,
-                        lobby: LobbyFigures | None = None) -> dict[str, Any]:
-    """Measure ``duration`` seconds: matches held each second, CPU of the servers, their database
-    backends, this client and the machine, and the client's event-loop lag."""
+                        lobby: LobbyFigures | None = None, until_finished: int = 0) -> dict[str, Any]:
+    """Measure ``duration`` seconds (and on until the groups have finished ``until_finished``
+    matches, at most ``UNTIL_FINISHED_MAX`` seconds): matches held each second, CPU of the servers,
+    their database backends, this client and the machine, and the client's event-loop lag."""
     lags: list[float] = []
     measuring = False
     watcher = asyncio.create_task(watch_lag(lags, lambda: measuring))
@@ -756,8 +761,10 @@ async def sample_window(groups: list[Figures], duration: float, server_pids: lis
     gc.freeze()
     gc.disable()
     try:
-        while (left := duration - (time.perf_counter() - start)) > 0:
-            await asyncio.sleep(min(1.0, left))
+        while (left := duration - (time.perf_counter() - start)) > 0 or (
+                sum(g.finished for g in groups) < until_finished
+                and time.perf_counter() - start < UNTIL_FINISHED_MAX):
+            await asyncio.sleep(min(1.0, left) if left > 0 else 0.2)
             for group in groups:
                 group.held.append(group.connected)
     finally:
@@ -880,7 +887,7 @@ async def run_load(bases: list[str], args: argparse.Namespace, pace: Pace, serve
         if deaf is not None:
             deaf.figures.measuring = True
         window = await sample_window([people, bots], args.duration, server_pids, postgres, pace.stalled_after,
-                                     lobby.figures if lobby else None)
+                                     lobby.figures if lobby else None, args.until_finished)
         lobby_out = None if lobby is None else lobby_figures(lobby.figures, args.lobby_watchers, window["elapsed"])
         deaf_out = None
         if deaf is not None:
@@ -1278,6 +1285,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="with --lobby-watchers: seeks posted a second among them (default 10)")
     parser.add_argument("--seek-accept", type=float, default=0.1, metavar="SHARE",
                         help="with --lobby-watchers: the share of seeks accepted, the rest cancelled (default 0.1)")
+    parser.add_argument("--until-finished", type=int, default=0, metavar="K",
+                        help="measure past --duration until K matches have finished (at most 10 minutes): "
+                             "for checks that need ended matches on a machine of any speed")
     parser.add_argument("--deaf", type=int, default=0, metavar="N",
                         help="N spectators that never read, each following a match of its own (deaf_load.py)")
     parser.add_argument("--deaf-joins", type=float, default=0.0, metavar="R",
