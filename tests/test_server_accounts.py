@@ -206,8 +206,9 @@ def test_a_rated_match_moves_both_ratings_by_glicko2(client: TestClient) -> None
     assert loser["ratings"]["plakoto"]["rating"] == round(expect_black.rating, 1)
     assert loser["matches"][0]["result"] == "lost" and loser["history"]["plakoto"][0]["rating"] == round(
         expect_black.rating, 1)
-    # provisional ratings are left off the leaderboard
-    assert client.get("/api/leaderboard?pool=plakoto").json()["players"] == []
+    # provisional ratings are listed on the leaderboard, marked and unranked
+    board = client.get("/api/leaderboard?pool=plakoto").json()["players"]
+    assert [(p["name"], p["rank"], p["shown"][-1]) for p in board] == [("Ελένη", None, "?"), ("Nikos", None, "?")]
 
 
 def test_a_rated_result_counts_once_even_after_a_restart(db: Path) -> None:
@@ -299,8 +300,8 @@ def test_the_leaderboard_lists_settled_ratings_best_first(client: TestClient, db
         for account, rating, deviation in ((1, 1700.0, 80.0), (2, 1800.0, 100.0), (3, 1900.0, 200.0)):
             conn.execute("INSERT INTO ratings VALUES (?, 'tavli', ?, ?, 0.06, 12, 0)", (account, rating, deviation))
     board = client.get("/api/leaderboard?pool=tavli").json()
-    assert [p["name"] for p in board["players"]] == ["Beta", "Alpha"]  # Gamma's 200 is provisional
-    assert board["players"][0]["shown"] == "1800"
+    assert [p["name"] for p in board["players"]] == ["Beta", "Alpha", "Gamma"]  # Gamma's 200 is provisional: last
+    assert board["players"][0]["shown"] == "1800" and board["players"][2]["shown"] == "1900?"
 
 
 def test_the_session_is_good_on_every_store_of_the_database(db: Path) -> None:

@@ -162,3 +162,24 @@ def test_play_now_alone_is_offered_the_nearest_bot(client: TestClient, monkeypat
         offer = until(ws, "bot")  # the pairing job looks every second
         assert offer == {"type": "bot", "seek": waiting.json()["seek"]["id"], "level": "intermediate",
                          "rating": 1500.0}
+
+
+def test_a_seek_posted_while_a_page_joins_comes_after_the_list(client: TestClient,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page reopened as another person (a login) posts at once: a seek posted while its lobby
+    connection reads the list reaches it after the list, never before it, to be wiped by it."""
+    listed = lobby_module.Lobby.listed
+    posted: list[Message] = []
+
+    async def meanwhile(self: lobby_module.Lobby, viewer: str | None = None) -> list[Message]:
+        before = await listed(self, viewer)
+        if not posted:
+            posted.append(await self.post(Person("gother"), {"length": 3}))
+        return before
+
+    monkeypatch.setattr(lobby_module.Lobby, "listed", meanwhile)
+    be(client, "pia")
+    with client.websocket_connect("/ws/lobby") as ws:
+        first = dict(ws.receive_json())
+        assert first["type"] == "seeks" and first["seeks"] == []
+        assert until(ws, "seek")["seek"]["id"] == posted[0]["id"]

@@ -191,9 +191,10 @@ def test_a_rated_match_moves_both_ratings_on_the_players_pages(browser: Browser,
         # the opponent's name leads to his page
         row.locator("[data-testid=opponent] a").click()
         expect(page.locator("[data-testid=player-name]")).to_have_text(them)
-    # provisional ratings are left off the leaderboard
+    # provisional ratings are listed on the leaderboard, marked and unranked
     first.goto(server.url + "/leaderboard?pool=portes")
-    expect(first.locator("[data-testid=no-leaders]")).to_be_visible()
+    expect(first.locator("[data-testid=provisional-leaders]")).to_be_visible()
+    expect(first.locator(f"[data-testid='leader-{names[0]}'] td").nth(0)).to_have_text("")
 
 
 def test_a_guest_who_signs_up_keeps_his_matches(browser: Browser, server: Server,

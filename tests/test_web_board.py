@@ -80,8 +80,8 @@ def test_the_board_writes_the_opponents_play_from_his_side(browser: Browser, sha
 
 
 WORDS = {
-    "en": {"bot": "Bot (beginner)", "gammon": "the opponent resigned a gammon", "tie": "Both rolled the same (3)"},
-    "el": {"bot": "Υπολογιστής (αρχάριος)", "gammon": "ο αντίπαλος παραιτήθηκε με μαρς",
+    "en": {"bot": "Bot (beginner)", "gammon": "you resigned a gammon", "tie": "Both rolled the same (3)"},
+    "el": {"bot": "Υπολογιστής (αρχάριος)", "gammon": "παραιτηθήκατε με μαρς",
            "tie": "Έφεραν και οι δύο το ίδιο (3)"},
 }
 

@@ -156,9 +156,9 @@ def test_a_whole_game_against_a_bot(context: BrowserContext, shared_server: Serv
     result = final["games"][0]["result"]
     why = {"bore-off": "bore off all checkers first", "double": "a gammon: the loser bore off none",
            "mother": "the mother was pinned"}[result["why"]]
-    winner = result["winner"].capitalize()
+    winner = "You win" if result["winner"] == final["you"] else f"{result['winner'].capitalize()} wins"
     expect(page.locator("[data-testid=match-over-last]")).to_have_text(
-        f"{winner} wins game 1 (Plakoto) and {result['points']} point{'s' if result['points'] > 1 else ''}: {why}")
+        f"{winner} game 1 (Plakoto) and {result['points']} point{'s' if result['points'] > 1 else ''}: {why}")
     assert final["game"]["position"] == final["games"][0]["final"]["position"]
     assert page.locator("[data-checker]").count() + page.locator("[data-off]").count() >= 15
     assert not errors
@@ -372,7 +372,7 @@ def test_resign_game_over_dice_check_match_over_and_rematch(browser: Browser, sh
         page.click("[data-testid=resign-2]")
         expect(page.locator("[data-testid=game-over]")).to_be_visible()
         expect(page.locator("[data-testid=game-over-text]")).to_contain_text(
-            "wins game 1 (Portes) and 2 points: the opponent resigned a gammon")
+            "wins game 1 (Portes) and 2 points: you resigned a gammon")  # whose resignation: his own
         expect(page.locator("[data-testid=roll]")).to_be_hidden()  # the final position stays until Next game
         page.click("[data-testid=fair-dice] summary")  # the seed waits behind the fair dice link
         seed = page.locator("[data-testid=seed]").inner_text()
@@ -391,7 +391,7 @@ def test_resign_game_over_dice_check_match_over_and_rematch(browser: Browser, sh
         expect(page.locator("[data-testid=match-over-title]")).to_have_text("You lose the match.")
         other = "Black" if me == "white" else "White"
         expect(page.locator("[data-testid=match-over-last]")).to_contain_text(
-            f"{other} wins game 2 (Plakoto) and 3 points: the opponent resigned the match")
+            f"{other} wins game 2 (Plakoto) and 3 points: you resigned the match")
         expect(page.locator("[data-testid=games-table] tbody tr")).to_have_count(2)
         page.click("[data-testid=match-fair-dice] summary")
         page.click("[data-testid=match-check-dice]")
@@ -522,9 +522,9 @@ def test_friends_answer_a_resignation_and_agree_a_rematch(browser: Browser, shar
         mover.click("[data-testid=resign]")
         mover.click("[data-testid=resign-2]")
         other.click("[data-testid=accept]")
-        for page in (mover, other):
+        for page, whose in ((mover, "you resigned"), (other, "the opponent resigned")):
             expect(page.locator("[data-testid=game-over]")).to_be_visible()
-            expect(page.locator("[data-testid=game-over-text]")).to_contain_text("2 points: the opponent resigned")
+            expect(page.locator("[data-testid=game-over-text]")).to_contain_text(f"2 points: {whose}")
         mover.screenshot(path=str(SCREENSHOTS / "game-over-390x844.png"), animations="disabled")
         assert state(other)["score"][state(other)["you"]] == 2
         # the loser resigns the match; the winner proposes a rematch, the loser accepts
@@ -577,16 +577,16 @@ def test_an_open_match_is_taken_from_the_start_page(browser: Browser, shared_ser
         other.goto(shared_server.url + "/")
         row = other.locator("[data-testid=open-list] li").filter(has_text=f"you play {seat}")
         expect(row).to_have_count(1)
-        expect(row).to_contain_text("Eleni · Tavli · to 3 · you play")
+        expect(row).to_contain_text("Eleni guest · Tavli · to 3 · you play")
         other.fill("[data-testid=name]", "Νίκος")
         other.screenshot(path=str(SCREENSHOTS / "open-matches-390x844.png"), full_page=True, animations="disabled")
         row.locator("[data-testid=join]").click()
         other.wait_for_function("window.tavliState && window.tavliState.type === 'state'")
         assert state(other)["you"] == seat.lower() and state(other)["match"] == mine["match"]
         expect(other.locator(f"#player-{mine['you']} .name")).to_contain_text("Eleni")
-        expect(other.locator(f"#player-{seat.lower()} .name")).to_contain_text("Νίκος (you)")
+        expect(other.locator(f"#player-{seat.lower()} .name")).to_contain_text("Νίκος guest (you)")
         creator.wait_for_function(f"window.tavliState.players.{seat.lower()}.connected")
-        expect(creator.locator(f"#player-{seat.lower()} .name")).to_contain_text("Νίκος · connected")
+        expect(creator.locator(f"#player-{seat.lower()} .name")).to_contain_text("Νίκος guest · connected")
         expect(creator.locator("[data-testid=share-open]")).to_be_hidden()  # someone came
         creator.wait_for_function("!window.tavliState.waiting")
         expect(creator.locator("[data-testid=waiting]")).to_be_hidden()

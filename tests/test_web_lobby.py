@@ -110,9 +110,14 @@ def test_a_player_who_stops_moving_loses_on_time(
         page.uncheck("#auto-roll", force=True) if page.locator("#auto-roll").is_checked() else None
     for page in (a, b):  # nobody moves: the one on turn loses on time
         expect(page.get_by_test_id("match-over")).to_be_visible(timeout=15_000)
-    words = "the opponent's time ran out" if lang == "en" else "τελείωσε ο χρόνος του αντιπάλου"
+    # whose time: to the loser his own, to the winner his opponent's, by name
+    loser = "black" if a.evaluate("window.tavliState.winner") == "white" else "white"
+    names = {a.evaluate("window.tavliState.you"): "Anna", b.evaluate("window.tavliState.you"): "Vasilis"}
+    words = ({"en": "your time ran out", "el": "τελείωσε ο χρόνος σας"}[lang],
+             {"en": f"{names[loser]}'s time ran out", "el": f"τελείωσε ο χρόνος του αντιπάλου ({names[loser]})"}[lang])
     for page in (a, b):
-        expect(page.get_by_test_id("match-over-last")).to_contain_text(words)
+        yours = page.evaluate("window.tavliState.you") == loser
+        expect(page.get_by_test_id("match-over-last")).to_contain_text(words[0] if yours else words[1])
     shoot(a, f"board-lost-on-time-{lang}-{size}")
     record = a.evaluate("""async () => (await fetch(
         location.pathname.replace('/match/', '/api/matches/') + '/record')).json()""")

@@ -29,7 +29,7 @@ SHOTS = Path(os.environ.get("TAVLI_SHOTS", "/tmp/shots-board2"))
 WAITING = {"en": "Waiting for your opponent", "el": "Περιμένουμε τον αντίπαλο"}
 WAITING_BOTH = {"en": "Waiting for the players to come", "el": "Περιμένουμε να έρθουν οι παίκτες"}
 ROLLED = {"en": "White rolled", "el": "Λευκά έφεραν"}
-TURN = {"en": "● Your turn — Tavli", "el": "● Σειρά σου — Τάβλι"}
+TURN = {"en": "● Your turn — Tavli", "el": "● Σειρά σας — Τάβλι"}
 
 
 def open_context(browser: Browser, width: int, height: int, lang: str = "en") -> BrowserContext:
@@ -240,7 +240,7 @@ def test_a_new_turn_notifies_a_player_who_asked(browser: Browser, shared_server:
         page.click("[data-testid=typed-send]")
         page.wait_for_function(f"window.tavliState.seq > {s['seq']}")
         page.wait_for_function("window.notified.length > 0", timeout=60_000)  # the bot played: his turn again
-        assert page.evaluate("window.notified[0]") == [TURN["el"], "Σειρά σου στον αγώνα τάβλι"]
+        assert page.evaluate("window.notified[0]") == [TURN["el"], "Σειρά σας στον αγώνα τάβλι"]
         page.reload()
         expect(page.locator("[data-testid=notify]")).to_be_checked()  # kept in the browser
     finally:

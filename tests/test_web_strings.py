@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tavli.bots import LEVELS
+from tavli.server.clocks import PRESETS
 from tavli.server.results import POOLS
 from tavli.server.view import WHY
 
@@ -68,6 +69,24 @@ def test_the_keys_made_at_run_time_are_there(strings: dict[str, dict[str, str]])
         assert f"result-{result}" in strings["el"], result
     for level in LEVELS:
         assert f"level-{level}" in strings["el"] and f"levelDesc-{level}" in strings["el"], level
+
+
+def preset_names(language: str) -> dict[str, set[str]]:
+    """Each clock preset's names in ``language``: on the start page ("Name: 8 s a move..."), in the
+    lobby ("Name 8 s + 1 min") and on the rules page ("Name: ...; Name: ...", in PRESETS' order)."""
+    words = read_strings((STATIC / "strings.js").read_text(encoding="utf-8"))[language]
+    rules = [part.split(":")[0].strip() for part in re.split(r"[;·]", words["rules-clocks-presets"])]
+    assert len(rules) == len(PRESETS), words["rules-clocks-presets"]
+    return {preset: {words[f"clock-{preset}"].split(":")[0].strip(),
+                     re.split(r"\s\d", words[f"clockShort-{preset}"])[0].strip(), rule}
+            for preset, rule in zip(PRESETS, rules, strict=True)}
+
+
+@pytest.mark.parametrize("language", ["en", "el"])
+def test_each_clock_preset_has_one_name(language: str) -> None:
+    names = preset_names(language)
+    assert {preset: len(found) for preset, found in names.items()} == dict.fromkeys(PRESETS, 1), names
+    assert len({next(iter(found)) for found in names.values()}) == len(PRESETS), names
 
 
 def test_a_missing_greek_word_is_found() -> None:

@@ -1,6 +1,6 @@
 """The accounts' JSON API (docs/web.md, "Accounts"): signing up, logging in and out, changing the
-password, deleting the account, keeping a guest's matches, and the players' pages and the
-leaderboards. Each handler is short: the rules are ``tavli.server.accounts``'."""
+password, deleting the account, keeping a guest's matches and listing them, and the players' pages
+and the leaderboards. Each handler is short: the rules are ``tavli.server.accounts``'."""
 
 from __future__ import annotations
 
@@ -22,13 +22,15 @@ from tavli.server.accounts import (
 )
 from tavli.server.context import context_of
 from tavli.server.limits import client_of, json_body
-from tavli.server.players import leaderboard_json, profile_json
+from tavli.server.players import MOST_HELD, OTHER, held_json, held_seats, leaderboard_json, profile_json
 from tavli.server.responses import error
 from tavli.server.results import POOLS
-from tavli.server.seats import MATCH_ID
+from tavli.server.seats import MATCH_ID, ActionError, seat_name
 
 MOST_KEPT = 200
 """The most guest matches a sign-up or login may keep in one request."""
+HELD_BYTES = MOST_HELD * 256
+"""The largest ``POST /api/matches/held``: ``MOST_HELD`` seats of the longest tokens a seat has."""
 
 
 async def account_of(where: HTTPConnection) -> Account | None:
@@ -144,6 +146,39 @@ async def keep_guest_matches(request: Request) -> Response:
     return JSONResponse({"kept": await keep_matches(request, account, body.get("matches"))})
 
 
+async def held_matches(request: Request) -> Response:
+    """``POST /api/matches/held`` ``{"matches": [{"match", "token"}]}``: the newest of the matches
+    whose seats a browser holds (a guest's "My matches"), each as a player's page lists it."""
+    context = context_of(request)
+    # a browser may hold many seats: room for as many as are looked at, each seat's token and id
+    body = await json_body(request, context.options.request_seconds, HELD_BYTES)
+    if isinstance(body, Response):
+        return body
+    if not isinstance(body, dict) or set(body) != {"matches"}:
+        return error(Reason("the request is a JSON object with {fields}", fields="matches"), 400)
+    listed = await held_json(context.store.engine, await held_seats(context.store.engine, body["matches"]))
+    for item in listed:
+        if item["result"] == "playing":
+            item["score"] = await score_now(request, item["id"], item["seat"])
+    return JSONResponse({"matches": listed}, headers={"Cache-Control": "no-store"})
+
+
+async def score_now(request: Request, match_id: str, seat: str) -> dict[str, int] | None:
+    """The score of a match in play, from ``seat``'s side: its replay's (the results keep only a
+    finished match's); None if it cannot be replayed."""
+    context = context_of(request)
+    try:
+        live = await context.service.get(match_id)
+    except ActionError:
+        return None
+    finally:
+        context.unwatched(match_id)
+    if live is None:
+        return None
+    score = {seat_name(color): points for color, points in live.match.score.items()}
+    return {"player": score[seat], "opponent": score[OTHER[seat]]}
+
+
 async def change_password(request: Request) -> Response:
     body = await credentials(request, "password", "new_password")
     if isinstance(body, Response):
@@ -217,6 +252,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/session", log_out, methods=["DELETE"]),
     Route("/api/session", who, methods=["GET"]),
     Route("/api/account/matches", keep_guest_matches, methods=["POST"]),
+    Route("/api/matches/held", held_matches, methods=["POST"]),
     Route("/api/account/password", change_password, methods=["POST"]),
     Route("/api/account", delete_account, methods=["DELETE"]),
     Route("/api/players/{name}", player),

@@ -19,7 +19,7 @@ from tavli.server.live import LiveMatch
 from tavli.server.outbox import Outbox
 from tavli.server.seats import PRESENCE_SECONDS, SEATS, seat_name
 from tavli.server.service import MatchService
-from tavli.server.state_message import seat_state, shared_state
+from tavli.server.state_message import ratings_of, seat_state, shared_state
 from tavli.server.store import Announcement
 from tavli.server.view import joined, step_tree_json
 
@@ -83,6 +83,8 @@ class Hub:
         """The ``state`` message for one connection, as text: the part every viewer shares is
         encoded once per action (``LiveMatch.encoded``), the viewer's own part each time."""
         connected, stored = presence or await self.connected(live)
+        if live.ratings is None and live.match.is_over and live.row.settings.get("rated"):
+            live.ratings = await ratings_of(self.service.store.engine, live)  # once the result is kept
         claim_at = self.claim_at(live, conn.role, connected, stored)
         shared = live.encoded("shared", lambda: shared_state(live) | {
             "coach": bool(live.row.settings.get("coach", False))})

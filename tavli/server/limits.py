@@ -213,10 +213,10 @@ async def read_body(request: Request, limit: int = MAX_REQUEST_BYTES,
     return raw
 
 
-async def json_body(request: Request, seconds: float = REQUEST_SECONDS) -> object:
+async def json_body(request: Request, seconds: float = REQUEST_SECONDS, limit: int = MAX_REQUEST_BYTES) -> object:
     """The request's body read as JSON (empty: ``{}``), or the error response for a body too
-    large, too slow or not JSON."""
-    raw = await read_body(request, seconds=seconds)
+    large (over ``limit`` bytes), too slow or not JSON."""
+    raw = await read_body(request, limit, seconds)
     if isinstance(raw, Response):
         return raw
     try:

@@ -51,6 +51,11 @@ class LiveMatch:
     """The names of the accounts that play the seats, by seat: shown rather than the names given."""
     clock: Clock | None = None
     """The match's clocks, if it is played with one."""
+    aborted_by: str | None = None
+    """The seat that aborted the match, if it was aborted."""
+    ratings: dict[str, Any] | None = None
+    """How the finished rated match moved its players' ratings, once its result is kept
+    (``tavli.server.state_message.ratings_of``)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     _listed: tuple[object, dict[str, int]] | None = None
@@ -165,6 +170,7 @@ def _act(live: LiveMatch, kind: str, seat: str, data: dict[str, Any]) -> None:
     elif kind == "abort":  # called off before both players had played: no result
         match.abort()
         live.offer = None
+        live.aborted_by = seat
     elif kind == "start":  # every player has come: the clocks start
         if live.clock is None:
             raise TavliError("a stored start of the clocks in a match without a clock")

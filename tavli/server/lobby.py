@@ -148,12 +148,17 @@ class LobbySocket:
     person: str
     out: Outbox = field(init=False)
     """What is sent to it: queued, so that no send waits on the peer (``tavli.server.outbox``)."""
+    held: list[dict[str, Any]] | None = field(default=None, init=False)
+    """While it joins: what it is told meanwhile, sent after the list of seeks (``Lobby.join``)."""
 
     def __post_init__(self) -> None:
         self.out = Outbox(self.socket)
 
     def send(self, message: dict[str, Any]) -> None:
-        self.out.send(message)
+        if self.held is not None:
+            self.held.append(message)
+        else:
+            self.out.send(message)
 
 
 @dataclass(eq=False)
@@ -385,11 +390,19 @@ class Lobby:
 
     # -- the connections ------------------------------------------------------------
     async def join(self, conn: LobbySocket) -> None:
-        """A start page connected: it is sent the seeks and the counts."""
+        """A start page connected: it is sent the seeks and the counts, then what it was told
+        while they were read (a seek posted meanwhile may be missing from the list: a page
+        reopened as another person posts at once)."""
+        conn.held = []
         self.people[conn.person].add(conn)
-        listed = await self.listed(conn.person)
-        await self._refresh([conn.person])
+        try:
+            listed = await self.listed(conn.person)
+            await self._refresh([conn.person])
+        finally:
+            told, conn.held = conn.held, None
         conn.send({"type": "seeks", "seeks": listed} | self.counts)
+        for message in told:
+            conn.send(message)
 
     async def leave(self, conn: LobbySocket) -> None:
         """A start page closed: its person's seek goes with his last connection."""

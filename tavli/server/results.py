@@ -29,7 +29,7 @@ from sqlalchemy import and_, case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from tavli.match import ABORTED, CLAIMED, LOST_ON_TIME, RESIGNED_MATCH, Match
+from tavli.match import ABORTED, CLAIMED, LOST_ON_TIME, RESIGNED, RESIGNED_MATCH, Match
 from tavli.rating import Rating, match_weight, rate_match
 from tavli.server.live import LiveMatch
 from tavli.server.schema import accounts, insert_for, match_results, matches, rating_changes, ratings, seat_accounts
@@ -73,6 +73,18 @@ def ending_of(live: LiveMatch) -> str:
     result = live.match.game.result
     reason = result.reason if result is not None else ""
     return {RESIGNED_MATCH: "resigned", CLAIMED: "left", LOST_ON_TIME: "time", ABORTED: "aborted"}.get(reason, "played")
+
+
+def game_ending(reason: str) -> str:
+    """How one game ended, from its result's reason: ``played`` out on the board, ``resigned``
+    (a resignation accepted, or the whole match resigned), lost on ``time``, or ``claimed`` (the
+    opponent absent). Only a game played out says anything of its points: a gammon is one.
+
+    >>> game_ending("resigned"), game_ending(LOST_ON_TIME), game_ending("double game: the loser bore off nothing")
+    ('resigned', 'time', 'played')
+    """
+    return {RESIGNED: "resigned", RESIGNED_MATCH: "resigned", LOST_ON_TIME: "time", CLAIMED: "claimed"}.get(
+        reason, "played")
 
 
 def both_chose(match: Match) -> bool:
@@ -157,7 +169,8 @@ class Results:
         winner = match.winner
         assert winner is not None or match.aborted
         games = [{"game": g.variant.name, "winner": seat_name(g.result.winner) if g.result.winner is not None else None,
-                  "points": g.result.points} for g in match.games if g.result is not None and not match.aborted]
+                  "points": g.result.points, "ending": game_ending(g.result.reason)}
+                 for g in match.games if g.result is not None and not match.aborted]
         row = {"match_id": live.row.id, "finished": live.last_action or time.time(),
                "winner": "" if winner is None else seat_name(winner),
                "white_points": match.score[WHITE], "black_points": match.score[WHITE.other],

@@ -116,6 +116,16 @@ def read_match_file(data: bytes) -> MatchRecord:
     return record
 
 
+def error_rate_of(player: dict[str, Any]) -> float | None:
+    """A side's error rate in a review's ``players``, or None where he made no decision that was
+    not forced: such a match says nothing of his play (its rate would read as a perfect 0.0).
+
+    >>> error_rate_of({"error_rate": 0.0, "unforced": 0}), error_rate_of({"error_rate": 4.2, "unforced": 9})
+    (None, 4.2)
+    """
+    return float(player["error_rate"]) if player.get("unforced") and player.get("error_rate") is not None else None
+
+
 def review_json(record: MatchRecord, depth: int = REVIEW_DEPTH, progress: Progress | None = None,
                 head: dict[str, Any] | None = None) -> str:
     """The review of ``record``'s games as JSON text: ``head``, then the analysis
@@ -274,7 +284,7 @@ class Reviewer:
             await self.store.save_analysis(match_id, job.games, self.depth, text)
             if record.winner is not None:  # the players' error rates, for their pages
                 players = json.loads(text).get("players", {})
-                await self.store.save_error_rates(match_id, *(players.get(seat, {}).get("error_rate")
+                await self.store.save_error_rates(match_id, *(error_rate_of(players.get(seat, {}))
                                                               for seat in ("white", "black")))
         except asyncio.CancelledError:
             raise

@@ -178,7 +178,8 @@ match_results = Table(
     Column("ending", String(16), nullable=False),  # played, resigned, left, time, aborted
     Column("white_error_rate", Float),
     Column("black_error_rate", Float),
-    Column("games", Text, nullable=False),  # JSON: each game's name, winner and points
+    # JSON: each game's name, winner, points and ending (tavli.server.results.game_ending)
+    Column("games", Text, nullable=False),
 )
 
 heartbeat = Table(

@@ -54,6 +54,8 @@ __all__ = ["Listener", "MatchService"]
 Listener = Callable[[LiveMatch], Awaitable[None]]
 TURN_BEGINS = frozenset({"start", "play", "resign", "accept", "decline"})
 """The stored actions after which a clock runs for a turn that begins there (a roll goes on with one)."""
+AFTER_THE_END = frozenset({"rematch", "answer"})
+"""The actions of a match that is over: offering a rematch, and answering the offer."""
 
 
 def rated_request(body: dict[str, Any], opponent: str, games: list[str], account: Account | None) -> bool:
@@ -325,7 +327,8 @@ class MatchService:
             live = self.replays.current(live)
             if role not in SEATS:
                 raise ActionError("spectator", "spectators can only watch")
-            if await self._flag_fallen(live):
+            # a match lost on time is over like any other: a rematch may be offered and answered
+            if await self._flag_fallen(live) and kind not in AFTER_THE_END:
                 raise ActionError("time", "your time ran out: you lost the match on time"
                                   if live.clock is not None and live.clock.flagged == role
                                   else "your opponent's time ran out: you won the match on time")

@@ -11,9 +11,13 @@ from collections.abc import Collection
 from typing import Any
 
 import orjson
+from sqlalchemy import and_, select
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from tavli.fairdice import commitment
 from tavli.server.live import LiveMatch
+from tavli.server.results import both_chose, pool_of
+from tavli.server.schema import match_results, rating_changes, seat_accounts
 from tavli.server.view import joined, result_json, step_tree_json
 from tavli.variants import BLACK, WHITE
 
@@ -32,7 +36,7 @@ def shared_state(live: LiveMatch) -> dict[str, Any]:
         "type": "state", "seq": live.seq, "match": live.row.id,
         "settings": live.row.settings,
         "score": {"white": match.score[WHITE], "black": match.score[BLACK]},
-        "over": match.is_over, "aborted": match.aborted,
+        "over": match.is_over, "aborted": match.aborted, "aborted_by": live.aborted_by,
         "winner": None if winner is None else ("white" if winner == WHITE else "black"),
         "turn": "white" if match.turn == WHITE else "black",
         "dice": list(match.dice) if match.dice is not None else None,
@@ -85,9 +89,40 @@ def seat_state(live: LiveMatch, you: str, *, steps: bool, connected: dict[str, b
         "can_resign": on_turn and live.offer is None,
         "can_abort": you in ("white", "black") and match.can_abort,
         "clock": None if live.clock is None else live.clock.ms(time.time()),
+        # not in the shared part, kept for each action: it is known only once the result is kept,
+        # which may be after the state of the last action went out
+        "ratings": live.ratings,
     }
     if legal is not None:
         state["legal"] = {"plays": list(live.listed_plays())}
         if steps:
             state["legal"]["tree"] = step_tree_json(legal)
     return state
+
+
+async def ratings_of(engine: AsyncEngine, live: LiveMatch) -> dict[str, Any] | None:
+    """How a finished rated match moved its players' ratings, as its ``state`` says it (kept in
+    ``live.ratings`` once known): ``{"pool": "tavli", "rated": true, "white": {"before": 1500.0,
+    "after": 1662.3}, "black": {…}}``, or ``"rated": false`` with ``why`` where the farming rules
+    left it unrated (docs/ratings.md): ``early``, decided before both players made a play of their
+    own choosing, or ``often``, one match too many of the pair in the pool that day. None for a
+    match that is not rated, not over or aborted, and while its result is not kept yet."""
+    settings = live.row.settings
+    pool = pool_of(settings.get("games", ()))
+    if not settings.get("rated") or live.match.winner is None or pool is None:
+        return None
+    match_id = live.row.id
+    async with engine.connect() as conn:
+        kept = (await conn.execute(select(match_results.c.match_id)
+                                   .where(match_results.c.match_id == match_id))).first()
+        if kept is None:  # not yet: the result and the ratings are written together
+            return None
+        moved = (await conn.execute(
+            select(seat_accounts.c.seat, rating_changes.c.rating, rating_changes.c.new_rating)
+            .join(seat_accounts, and_(seat_accounts.c.match_id == rating_changes.c.match_id,
+                                      seat_accounts.c.account_id == rating_changes.c.account_id))
+            .where(rating_changes.c.match_id == match_id))).all()
+    if not moved:
+        return {"pool": pool, "rated": False, "why": "often" if both_chose(live.match) else "early"}
+    return {"pool": pool, "rated": True} | {
+        str(r.seat): {"before": round(float(r.rating), 1), "after": round(float(r.new_rating), 1)} for r in moved}

@@ -7,13 +7,14 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import secrets
 import time
 
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.types import Message as AsgiMessage
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from tavli.server.accounts import COOKIE
+from tavli.server.accounts import COOKIE, Account
 from tavli.server.context import AppContext, context_of
 from tavli.server.hub import Connection
 from tavli.server.limits import REFUSALS_BEFORE_CLOSE, TokenBucket, client_of, same_origin
@@ -176,43 +177,61 @@ async def dispatch(context: AppContext, conn: Connection, match_id: str, msg: Me
         await act(context, conn, match_id, msg)
 
 
-async def joining(context: AppContext, match_id: str, token: str | None) -> tuple[str, LiveMatch]:
-    """The role a hello joins as, and the match: the token's seat or the spectators', or with no
-    token a spectator of a match anyone may watch (``watchable``); ``ActionError`` otherwise."""
+async def joining(context: AppContext, match_id: str, token: str | None,
+                  account: Account | None = None) -> tuple[str, LiveMatch, bool]:
+    """The role a hello joins as, the match, and whether it joined by ``account``: the token's
+    seat; with no token, or the spectators', the seat ``account`` (the session's) plays, if it
+    plays one; else the spectators' token's place, or with no token a spectator of a match anyone
+    may watch (``watchable``); ``ActionError`` otherwise."""
     known = MATCH_ID.fullmatch(match_id) is not None
-    if token is None:
-        live = await context.service.get(match_id) if known else None
-        if live is None:
-            raise ActionError("bad-token", "this link is not valid for this match")
-        if not watchable(live.row.settings):
-            stored = await context.store.settings_of(match_id)  # made public since, on another process perhaps
-            if stored is None or not watchable(stored[0]):
-                context.unwatched(match_id)  # loaded only to be refused: keep no replay of it
-                raise ActionError("private", "this match is private: only the links its players were given open it")
-        return "spectator", live
-    role = await context.store.role(match_id, token) if known else None
-    live = await context.service.get(match_id) if role else None
-    if role is None or live is None:
+    role = await context.store.role(match_id, token) if known and token is not None else None
+    if token is not None and role is None:
         raise ActionError("bad-token", "this link is not valid for this match")
-    return role, live
+    seat = await account_seat(context, match_id, account) if known and role in (None, "spectator") else None
+    live = await context.service.get(match_id) if known else None
+    if live is None:
+        raise ActionError("bad-token", "this link is not valid for this match")
+    if seat is not None:
+        return seat, live, True
+    if role is None and not watchable(live.row.settings):
+        stored = await context.store.settings_of(match_id)  # made public since, on another process perhaps
+        if stored is None or not watchable(stored[0]):
+            context.unwatched(match_id)  # loaded only to be refused: keep no replay of it
+            raise ActionError("private", "this match is private: only the links its players were given open it")
+    return role or "spectator", live, False
+
+
+async def account_seat(context: AppContext, match_id: str, account: Account | None) -> str | None:
+    """The seat of ``match_id`` that ``account`` plays (bound to it: ``Store.accounts_of``), or None
+    (none, or both: two players on one device have their links)."""
+    if account is None:
+        return None
+    seats = [seat for seat, owner in (await context.store.accounts_of(match_id)).items() if owner == account.id]
+    return seats[0] if len(seats) == 1 else None
 
 
 async def hello(context: AppContext, conn: Connection, match_id: str, msg: Hello) -> None:
-    """Join the match with a token: as its seat, or as a spectator; with none, as a spectator."""
+    """Join the match with a token: as its seat, or as a spectator; with none, as the seat of the
+    account signed in, or as a spectator."""
     service, hub = context.service, context.hub
     if conn.role is not None:
         raise ActionError("bad-message", "already joined: send hello once")
-    role, live = await joining(context, match_id, msg.token)
-    conn.steps, conn.token = msg.steps, msg.token or ""
+    account = await context.accounts.session(conn.socket.cookies.get(COOKIE))
+    role, live, by_account = await joining(context, match_id, msg.token, account)
+    # a seat joined by its account has no token here: its rematch's seat is derived from a secret
+    # nobody holds (never from no token, or the spectators'), and is the account's, as this one
+    conn.steps, conn.token = msg.steps, secrets.token_urlsafe(24) if by_account else msg.token or ""
     if match_id not in hub.rooms:  # not watched here until now: another process may be ahead
         live = await service.catch_up(match_id) or live
     if role in SEATS:  # a logged-in player takes his seat; a rated match's seat is its account's
-        await service.seat_account(live, role, await context.accounts.session(conn.socket.cookies.get(COOKIE)))
+        await service.seat_account(live, role, account)
     if role in SEATS and msg.name is not None:  # before joining: the join tells the other processes
         try:
             await service.name_seat(live, role, msg.name)
         except MatchRequestError as exc:
             raise ActionError("bad-message", exc) from None
+    if by_account:  # the page holds no token of the seat: it follows a rematch by its address
+        conn.send({"type": "joined", "seat": role, "by": "account"})
     await hub.join(conn, match_id, role)
     if live.clock is not None and not live.clock.started:  # the clocks start once every player has come
         await service.start_clock(live, set(await context.store.presence_of(match_id)))

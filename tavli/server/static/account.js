@@ -1,6 +1,6 @@
 // The account page (/account): change the password, or delete the account (its password again,
 // and a box ticked: it cannot be undone).
-import { errorWords, send, sessionBar } from "/static/session.js";
+import { errorWords, send, sessionBar, whoChanged } from "/static/session.js";
 import { languageSwitch, say, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -29,7 +29,7 @@ $("password-form").addEventListener("submit", async (event) => {
 $("delete-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const [ok, body] = await send("DELETE", "/api/account", { password: $("delete-password").value }).catch(() => [false, {}]);
-  if (ok) { location.assign("/"); return; }
+  if (ok) { whoChanged(null); location.assign("/"); return; }  // this browser's other pages: a guest's now
   tell($("delete-said"), null, true, errorWords(body, "requestFailed"));
 });
 

@@ -188,13 +188,29 @@ async function loadMine() {
       mineShown = (await answer.json()).matches.slice(0, MINE_SHOWN);
     } catch { mineShown = []; }
   } else {
-    mineShown = heldMatches().slice(0, MINE_SHOWN).map((held) => ({ id: held.match }));
+    mineShown = await heldByServer();
   }
   renderMine();
 }
 
+/** A guest's matches, from the seats this browser holds: the server says, of those whose tokens
+ * are still good, who the opponent is, the games and the score (a private match too: the token
+ * is his seat's). Without an answer, the matches by their codes. */
+async function heldByServer() {
+  const held = heldMatches().slice(0, 200);  // the most the server looks at (players.MOST_HELD)
+  if (held.length === 0) return [];
+  try {
+    const answer = await fetch("/api/matches/held", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ matches: held }) });
+    if (!answer.ok) throw new Error();
+    return (await answer.json()).matches.slice(0, MINE_SHOWN);
+  } catch {
+    return held.slice(0, MINE_SHOWN).map((h) => ({ id: h.match }));
+  }
+}
+
 /** One of my matches: who against, how it stands, and the way back to it (its board while it is
- * played, with the seat this browser holds; its review). */
+ * played, with the seat this browser holds or, on any device, the account's; its review). */
 function mineRow(m) {
   const li = document.createElement("li");
   const about = document.createElement("span");
@@ -202,6 +218,14 @@ function mineRow(m) {
     about.append(`${dateText(m.date)} · ${t("versus")} `);
     about.append(...(m.opponent.kind === "bot" ? [t("bot", { level: t(`level-${m.opponent.level}`) })]
       : m.opponent.name ? shownName(m.opponent.name, m.opponent.account) : [t("human")]));
+    // the games and the length, the score (his points first) and how it stands
+    if (m.games) about.append(` · ${t("mineGames", { games: gamesName(m.games), n: m.length })}`);
+    if (m.score) {
+      const score = document.createElement("span");
+      score.className = "mine-score";  // one piece: a line never breaks at its dash
+      score.textContent = `${m.score.player}–${m.score.opponent}`;
+      about.append(" · ", score);
+    }
     about.append(` · ${t(`result-${m.result}`)}`);
   } else {
     about.textContent = t("matchId", { id: m.id });
@@ -209,7 +233,10 @@ function mineRow(m) {
   const links = document.createElement("span");
   links.className = "links";
   const token = mineOf(m.id);
-  if (token && !["won", "lost", "aborted"].includes(m.result)) links.append(link(`/match/${m.id}#t=${token}`, "resume", "resume"));
+  // in play: his board, by the seat's token this browser holds or by the account he is signed in as
+  if ((token || m.yours) && !["won", "lost", "aborted"].includes(m.result)) {
+    links.append(link(`/match/${m.id}${token ? `#t=${token}` : ""}`, "resume", "resume"));
+  }
   links.append(link(`/match/${m.id}/review${token ? `#t=${token}` : ""}`, "review", "review"));
   li.append(about, links);
   return li;

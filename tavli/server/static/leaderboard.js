@@ -1,5 +1,6 @@
-// The leaderboard (/leaderboard?pool=POOL): the players of a pool with a settled rating, best
-// first, each name a link to his page.
+// The leaderboard (/leaderboard?pool=POOL): the players of a pool, those with a settled rating
+// first, best first and ranked, then the provisional ones (a "?" after the rating, no rank), each
+// name a link to his page.
 import { playerLink, sessionBar } from "/static/session.js";
 import { languageSwitch, say, t, translatePage } from "/static/strings.js";
 
@@ -16,9 +17,11 @@ function poolOptions() {
 function render() {
   const rows = $("leader-rows");
   rows.replaceChildren();
-  for (const [rank, p] of (board?.players ?? []).entries()) {
+  for (const p of board?.players ?? []) {
     const row = rows.insertRow();
-    row.insertCell().textContent = String(rank + 1);
+    row.dataset.testid = `leader-${p.name}`;
+    if (p.provisional) row.className = "provisional";
+    row.insertCell().textContent = p.rank === null ? "" : String(p.rank);  // a provisional rating has no rank yet
     row.insertCell().append(playerLink(p.name));
     const deviation = document.createElement("span");
     deviation.className = "deviation";  // a phone leaves it out: the names need the room
@@ -28,6 +31,7 @@ function render() {
   }
   const none = board !== null && board.players.length === 0;
   $("no-leaders").hidden = !none;
+  $("provisional-leaders").hidden = !(board?.players ?? []).some((p) => p.provisional);
   $("leader-rows").closest("table").hidden = none;
 }
 

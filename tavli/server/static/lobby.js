@@ -2,7 +2,7 @@
 // accepted in one click, "play now", the counts of players online and matches in play; the page
 // goes to the board as soon as the server says a match is made (docs/web.md, "Lobby").
 import { GAMES } from "/static/games.js";
-import { keepMine, shownName } from "/static/session.js";
+import { keepMine, onWhoChanges, shownName } from "/static/session.js";
 import { sayable, t } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -21,26 +21,40 @@ export async function startLobby(isLoggedIn) {
   $("seek-bot").addEventListener("click", playBot);
   try { await fetch("/api/seeks", { cache: "no-store" }); } catch { /* the socket says it again */ }
   connect();
+  onWhoChanges(reopen);
 }
 
-function connect() {
+/** Who this browser is changed: the server knows the person of a lobby connection from its
+ * cookies as it opens, so a new one is opened as him (his seeks, his pairings), and the old one
+ * closed once it is open (a guest's seek goes with him: docs/web.md, "Lobby"). */
+function reopen() {
+  bot = null;
+  connect(socket);
+}
+
+/** Open the lobby's connection; `previous` (the one it replaces) is closed once it is open. */
+function connect(previous = null) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
-  socket.addEventListener("open", () => { retry = 0; });
-  socket.addEventListener("message", (event) => {
+  const mine = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
+  socket = mine;
+  mine.addEventListener("open", () => { retry = 0; previous?.close(); });
+  mine.addEventListener("message", (event) => {
     let msg;
     try { msg = JSON.parse(event.data); } catch { return; }
+    if (msg.type === "paired") { paired(msg); return; }  // a match made for who this browser was, too
+    if (socket !== mine) return;  // the rest is the new connection's to say
     if (msg.type === "seeks") { seeks = msg.seeks; counts = { online: msg.online, playing: msg.playing }; }
     else if (msg.type === "seek") seeks = [...seeks.filter((s) => s.id !== msg.seek.id), msg.seek];
     else if (msg.type === "gone") seeks = seeks.filter((s) => s.id !== msg.id);
     else if (msg.type === "counts") counts = { online: msg.online, playing: msg.playing };
     else if (msg.type === "bot") bot = { level: msg.level, rating: msg.rating };
-    else if (msg.type === "paired") { paired(msg); return; }
     renderLobby();
   });
-  socket.addEventListener("close", () => {
+  mine.addEventListener("close", () => {
+    previous?.close();
+    if (socket !== mine) return;
     retry += 1;
-    setTimeout(connect, Math.min(5000, 250 * 2 ** Math.min(retry, 5)));
+    setTimeout(() => connect(), Math.min(5000, 250 * 2 ** Math.min(retry, 5)));
   });
 }
 

@@ -2,16 +2,18 @@
 //
 // The server is authoritative (docs/web.md): the page only proposes. A move is built here step by
 // step from the server's tree of legal steps, can be taken back, and is sent whole on Confirm.
-import { BoardView, diceFaces, playText, portraitScreen } from "/static/board.js";
+import { BoardView, diceFaces, other, playText, portraitScreen } from "/static/board.js";
 import { ClockView } from "/static/clock.js";
 import { checkGame, rematchToken, spectatorRematchToken } from "/static/fairdice.js";
-import { keepMine, mineOf, shownName } from "/static/session.js";
+import { keepMine, mineOf, onWhoChanges, shownName } from "/static/session.js";
 import { StepInput } from "/static/steps.js";
 import { language, languageSwitch, num, sayable, t, translatePage } from "/static/strings.js";
 
 const $ = (id) => document.getElementById(id);
 const view = new BoardView($("board"));
-const clocks = new ClockView({ white: $("clock-white"), black: $("clock-black") });
+// each player's clock in his row, and again over the board on a phone (its first screen)
+const clocks = [new ClockView({ white: $("clock-white"), black: $("clock-black") }),
+  new ClockView({ white: $("strip-clock-white"), black: $("strip-clock-black") })];
 const pings = new Map();   // ping id -> when it was sent, for the round trip
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 const sideways = window.matchMedia("(max-height: 500px) and (orientation: landscape)");  // tavli.css's phone held sideways
@@ -77,6 +79,7 @@ function connect(conn) {
   conn.socket = socket;
   socket.addEventListener("open", () => {
     conn.retry = 0;
+    conn.byAccount = false;
     chancesAsked = null;
     // the player's name from the start page, for his opponent to see (two players here: none)
     const name = hotSeat ? "" : localStorage.getItem("tavli:name") || "";
@@ -92,6 +95,7 @@ function connect(conn) {
     else if (msg.type === "hint") receiveHint(msg);
     else if (msg.type === "chances") receiveChances(msg);
     else if (msg.type === "error") serverError(msg);
+    else if (msg.type === "joined") conn.byAccount = msg.by === "account";  // no token of the seat here
   });
   socket.addEventListener("close", () => {
     if (gaveUp) return;
@@ -113,7 +117,7 @@ function heardPong(msg) {
   const sent = pings.get(msg.id);
   if (sent === undefined) return;
   pings.delete(msg.id);
-  clocks.roundTrip(performance.now() - sent);
+  for (const view of clocks) view.roundTrip(performance.now() - sent);
 }
 
 /** Send on the connection of the seat shown: the one to act. */
@@ -126,7 +130,7 @@ function send(message) {
 function arrive(conn, msg) {
   conn.seat = msg.you;
   // a seat played here: kept, for "my matches" and for the account a guest may make later
-  if (msg.you !== "spectator" && conn.token === token && !hotSeat) keepMine(matchId, token);
+  if (msg.you !== "spectator" && conn.token === token && !hotSeat && !conn.byAccount) keepMine(matchId, token);
   if (!hotSeat) { receive(msg); return; }
   latest[msg.you] = msg;
   const shown = latest[actor(msg)];
@@ -215,7 +219,8 @@ function receive(next) {
   if (!sameTurn) input.clear();
   if (previous && next.seq > previous.seq) noticeChanges(previous, next);
   announceGames();
-  if (state.rematch && !token && state.you === "spectator") {  // watching by the address: the rematch's too
+  // watching by the address, or playing by the account signed in: the rematch's address too
+  if (state.rematch && (!token || connections.some((c) => c.byAccount))) {
     location.assign(`/match/${encodeURIComponent(state.rematch)}`);
     return;
   }
@@ -226,7 +231,7 @@ function receive(next) {
     return;
   }
   askChances();
-  clocks.update(state.clock || null, state.over);
+  for (const view of clocks) view.update(state.clock || null, state.over);
   render();
   autoBearOff();
   if (state.can_roll && $("auto-roll").checked && autoRollSent !== state.seq && reviewing === null) {
@@ -450,11 +455,30 @@ function lastMove() {
 
 function colorName(color) { return t(color); }
 
+/** The name of the person who plays `color`, where the page knows it (a bot's seat has none). */
+function nameOf(color) {
+  const p = state.players[color];
+  return p && p.kind !== "bot" && p.name ? p.name : null;
+}
+
+/** The player of `color` in a word: his name where it is known, else his colour. */
+function whoName(color) { return nameOf(color) ?? colorName(color); }
+
+/** A viewer who plays a seat of his own here (not a spectator, not two players on one device). */
+function ownSeat() { return state.you !== "spectator" && !hotSeat; }
+
+/** The string `key` about the player of `color`: its "…Named" words with his name where it is
+ * known ("Nikos to play"; Greek says a name otherwise than a colour), else with his colour. */
+function tWho(key, color, vars = {}) {
+  const name = nameOf(color);
+  return name ? t(`${key}Named`, { ...vars, who: name }) : t(key, { ...vars, who: colorName(color) });
+}
+
 /** "Black played 6-3: 13/7 13/10 · " when the opponent moved last, to lead the status line. */
 function theirLast() {
   const m = state.game.moves[state.game.moves.length - 1];
   if (!m || m.color === state.you) return "";
-  return `${t("played", { who: colorName(m.color), dice: `${Math.max(...m.dice)}-${Math.min(...m.dice)}`, play: moveText(m) })} · `;
+  return `${tWho("played", m.color, { dice: `${Math.max(...m.dice)}-${Math.min(...m.dice)}`, play: moveText(m) })} · `;
 }
 
 /** A play in standard notation from the mover's side (board.js, playText); m.color is the mover
@@ -467,7 +491,7 @@ function moveText(m, blackNumbers = state.game.black_numbers) {
 function openingText(g, index) {
   if (!g.opening.length) {
     const starter = g.moves.length ? g.moves[0].color : state.turn;
-    return t("openingWinner", { who: colorName(starter) });
+    return tWho("openingWinner", starter);
   }
   const ties = g.opening.filter(([w, b]) => w === b).map(([w]) => w);
   const [w, b] = g.opening[g.opening.length - 1];
@@ -478,16 +502,29 @@ function openingText(g, index) {
 /** "Bot (expert)": the level as a word of the sentence. */
 function botName(level) { return t("bot", { level: t(`level-${level}`).toLowerCase() }); }
 
-/** Why a game ended, in words; a game resigned for 2 points is a gammon resigned. */
-function whyText(r) { return t(r.why === "resigned" && r.points === 2 ? "why-resigned-gammon" : `why-${r.why}`); }
+/** The endings that are one player's doing: whose, the reader is told. */
+const SOMEONES = new Set(["resigned", "resigned-gammon", "resigned-match", "claimed", "time"]);
+
+/** Why a game ended, in words; a game resigned for 2 points is a gammon resigned. A resignation, an
+ * absence or a clock run out is the loser's: to him it is his own ("your time ran out"), to the
+ * others the opponent's, by name where it is known ("Nikos's time ran out"). */
+function whyText(r) {
+  const why = r.why === "resigned" && r.points === 2 ? "resigned-gammon" : r.why;
+  if (!SOMEONES.has(why) || !r.winner) return t(`why-${why}`);
+  const loser = other(r.winner);
+  if (ownSeat() && state.you === loser) return t(`why-${why}-you`);
+  const name = nameOf(loser);
+  return name ? t(`why-${why}-named`, { who: name }) : t(`why-${why}`);
+}
 
 function resultText(g) {
   const r = g.result;
   if (!r) return "";
   const variant = t(g.variant[0].toUpperCase() + g.variant.slice(1));
   if (!r.winner) return t("gameTied", { n: g.index + 1, variant, why: whyText(r) });
-  return t("gameWon", { who: colorName(r.winner), n: g.index + 1, variant, points: r.points,
-    pts: r.points === 1 ? t("point") : t("pointsWord"), why: whyText(r) });
+  const vars = { n: g.index + 1, variant, points: r.points, pts: r.points === 1 ? t("point") : t("pointsWord"),
+    why: whyText(r) };
+  return ownSeat() && r.winner === state.you ? t("gameWonYou", vars) : tWho("gameWon", r.winner, vars);
 }
 
 /** The game the panel shows: the one going on, or the one just finished, as it ended, until the
@@ -510,6 +547,7 @@ function renderPanel() {
   $("score").innerHTML = "";
   $("score").append(dot("white"), ` ${t("score", { w: s.score.white, b: s.score.black, n: s.settings.length })} `, dot("black"));
   $("watching").hidden = s.you !== "spectator";
+  document.body.classList.toggle("clocked", !!s.clock);  // a phone shows the clocks over the board
   for (const color of ["white", "black"]) {
     const p = s.players[color];
     const mine = s.you === color && !hotSeat;
@@ -518,10 +556,19 @@ function renderPanel() {
     // page, a guest's is marked as one
     const named = p.name && p.kind !== "bot" ? shownName(p.name, p.account) : null;
     const who = named ? (mine ? [...named, ` (${t("you")})`] : named) : [mine ? t("you") : t("human")];
+    // the player's own presence is no news to him
+    const presence = mine ? [] : [` · ${p.connected ? t("connected") : p.joined ? t("away") : t("notJoined")}`];
     if (p.kind === "bot") row.querySelector(".name").textContent = `${colorName(color)} · ${botName(p.level)}`;
-    else row.querySelector(".name").replaceChildren(`${colorName(color)} · `, ...who,
-      ` · ${p.connected ? t("connected") : p.joined ? t("away") : t("notJoined")}`);
-    row.classList.toggle("on-turn", s.turn === color && !s.over && !s.waiting && game === s.game);
+    else row.querySelector(".name").replaceChildren(`${colorName(color)} · `, ...who, ...presence);
+    const onTurn = s.turn === color && !s.over && !s.waiting && game === s.game;
+    row.classList.toggle("on-turn", onTurn);
+    // a phone's strip over the board: the name (or the colour), the clock, whose turn it is
+    const chip = $(`chip-${color}`);
+    chip.querySelector(".chip-name").textContent = p.kind === "bot" ? botName(p.level)
+      : p.name || (mine ? t("you") : colorName(color));
+    chip.title = row.querySelector(".name").textContent;
+    chip.classList.toggle("on-turn", onTurn);
+    chip.classList.toggle("away", p.kind !== "bot" && !mine && !p.connected);
     $(`pips-${color}`).textContent = `${game.pips[color]} ${t("pips")}`;
   }
   // no roll-off to show before both players are here
@@ -571,15 +618,15 @@ function renderPanel() {
   // an offer of the opponent's, to answer
   const theirOffer = s.offer && s.offer.from !== s.you && s.you !== "spectator" && s.offer.kind === "resign";
   $("offer").hidden = !theirOffer;
-  if (theirOffer) $("offer-text").textContent = t("offerResign", {
-    who: colorName(s.offer.from), points: s.offer.points, pts: s.offer.points === 1 ? t("point") : t("pointsWord") });
+  if (theirOffer) $("offer-text").textContent = tWho("offerResign", s.offer.from, {
+    points: s.offer.points, pts: s.offer.points === 1 ? t("point") : t("pointsWord") });
 
   renderWaiting();
   signalTurn();
   let status;
   if (s.waiting) status = s.you === "spectator" ? t("waitingBoth") : t("waitingTitle");
   else if (s.aborted) status = t("matchAborted");
-  else if (s.over) status = s.you === "spectator" || hotSeat ? t("matchOver", { who: colorName(s.winner), w: s.score.white, b: s.score.black }) : (s.winner === s.you ? t("youWin") : t("youLose"));
+  else if (s.over) status = s.you === "spectator" || hotSeat ? tWho("matchOver", s.winner, { w: s.score.white, b: s.score.black }) : (s.winner === s.you ? t("youWin") : t("youLose"));
   else if (frozen) status = resultText(s.games[reviewing]);
   else if (myOffer) status = t("offerWaiting");
   else if (theirOffer) status = t("offerToAnswer");
@@ -592,7 +639,7 @@ function renderPanel() {
     const lastOne = s.game.moves[s.game.moves.length - 1];
     const who = s.players[s.turn];
     status = lastOne && lastOne.color === s.you && !lastOne.play ? `${t("passed", { dice: lastOne.dice.join("-") })} · ` : "";
-    status += who.kind === "bot" ? t("thinking", { who: colorName(s.turn) }) : t("waiting", { who: colorName(s.turn) });
+    status += who.kind === "bot" ? t("thinking", { who: colorName(s.turn) }) : tWho("waiting", s.turn);
   }
   // the roll-off, in one line on the board while the game has no move yet; on a phone held
   // sideways the board has no free line, and the status beside it says it first
@@ -602,33 +649,58 @@ function renderPanel() {
   if (opening) banner.textContent = openingText(s.game, s.game.index);
   setStatus(opening && sideways.matches ? `${banner.textContent} · ${status}` : status);
 
-  const links = JSON.parse(localStorage.getItem(`tavli:links:${matchId}`) || "null");
-  $("share").hidden = !links || s.you === "spectator";
-  if (links) {
-    $("share-friend-row").hidden = !links.friend;
-    // the open seat, once taken, stays taken even while its taker is away
-    $("share-open").hidden = !links.open || s.players[s.you === "white" ? "black" : "white"].joined;
-    $("share-friend").value = links.friend ? location.origin + links.friend : "";
-    $("share-watch").value = location.origin + links.watch;
-  }
+  renderLinks();
   renderMatchOver();
 }
 
-/** The waiting room: until both players are here, the invitation to send, on the board itself. */
+/** The links this browser was given when it made the match ({friend, watch, open}), or null. */
+function madeLinks() { return JSON.parse(localStorage.getItem(`tavli:links:${matchId}`) || "null"); }
+
+/** Whether this page has an invitation to send: the match was made here for a friend or for anyone
+ * (not a bot, not the lobby), and the opponent has not come yet. An open seat, once taken, stays
+ * taken even while its taker is away. */
+function inviting(s, links) {
+  if (s.you === "spectator" || links === null || !(links.friend || links.open)) return false;
+  const opponent = s.players[other(s.you)];
+  return opponent.kind !== "bot" && !opponent.joined;
+}
+
+/** The invitation card while there is someone to invite; the spectators' link, a line at the foot
+ * (the address alone where this browser has no link and the match is not private). */
+function renderLinks() {
+  const s = state;
+  const links = madeLinks();
+  const invite = inviting(s, links);
+  $("share").hidden = !invite;
+  if (invite) {
+    $("share-friend-row").hidden = !links.friend;
+    $("share-open").hidden = !links.open;
+    $("share-friend").value = links.friend ? location.origin + links.friend : "";
+  }
+  const watch = links?.watch ? location.origin + links.watch
+    : s.settings.private ? "" : `${location.origin}/match/${encodeURIComponent(matchId)}`;
+  $("watch-line").hidden = !watch || s.you === "spectator";
+  $("share-watch").value = watch;
+}
+
+/** The waiting room: until both players are here, the invitation to send, on the board itself; a
+ * match with nothing to send (the lobby's) waits for its opponent, by name where it is known. */
 function renderWaiting() {
   const s = state;
-  const links = JSON.parse(localStorage.getItem(`tavli:links:${matchId}`) || "null");
+  const links = madeLinks();
   $("waiting").hidden = !s.waiting || s.you === "spectator";  // a spectator reads it in the status line
   if (!s.waiting) return;
-  const inviting = s.you !== "spectator" && links !== null && (links.friend || links.open);
-  $("waiting-text").textContent = links?.open ? t("waitingOpen") : t("waitingFriend");
-  $("invite").hidden = !inviting;
-  if (inviting && !$("invite").dataset.done) $("invite").textContent = navigator.share ? t("shareInvite") : t("copyInvite");
+  const sendable = s.you !== "spectator" && links !== null && (links.friend || links.open);
+  const opponent = s.you === "spectator" ? null : s.players[other(s.you)];
+  $("waiting-text").textContent = links?.open ? t("waitingOpen") : sendable ? t("waitingFriend")
+    : opponent?.name ? t("awaitNamed", { who: opponent.name }) : t("awaitOpponent");
+  $("invite").hidden = !sendable;
+  if (sendable && !$("invite").dataset.done) $("invite").textContent = navigator.share ? t("shareInvite") : t("copyInvite");
 }
 
 /** The link that invites the opponent: the friend's seat, or the start page where the open seat is listed. */
 function inviteLink() {
-  const links = JSON.parse(localStorage.getItem(`tavli:links:${matchId}`) || "null");
+  const links = madeLinks();
   return links?.friend ? location.origin + links.friend : `${location.origin}/`;
 }
 
@@ -684,12 +756,17 @@ function renderMatchOver() {
   $("match-over").hidden = !s.over || matchOverClosed;
   if (!s.over) return;
   $("match-over-title").textContent = s.aborted ? t("matchAborted")
-    : s.you === "spectator" || hotSeat ? t("matchOver", { who: colorName(s.winner), w: s.score.white, b: s.score.black })
+    : s.you === "spectator" || hotSeat ? tWho("matchOver", s.winner, { w: s.score.white, b: s.score.black })
     : (s.winner === s.you ? t("youWin") : t("youLose"));
   $("match-over-text").textContent = s.aborted ? t("matchAbortedText")
-    : t("finalScore", { w: s.score.white, b: s.score.black, n: s.settings.length });
+    : t("finalScoreOf", { white: whoName("white"), black: whoName("black"), w: s.score.white, b: s.score.black,
+      n: s.settings.length });
   const lastGame = s.games[s.games.length - 1];
-  $("match-over-last").textContent = s.aborted ? "" : resultText(lastGame);  // no game result: the text says it
+  // an aborted match has no game result: who called it off
+  $("match-over-last").textContent = !s.aborted ? resultText(lastGame) : !s.aborted_by ? ""
+    : ownSeat() && s.aborted_by === s.you ? t("abortedByYou") : tWho("abortedBy", s.aborted_by);
+  $("match-over-ratings").hidden = !s.ratings;
+  $("match-over-ratings").textContent = ratingsText(s.ratings);
   $("match-over-seed").textContent = lastGame.seed || "";
   const body = $("games-list");
   body.innerHTML = "";
@@ -697,7 +774,7 @@ function renderMatchOver() {
     const tr = document.createElement("tr");
     const r = g.result || {};
     for (const text of [g.index + 1, t(g.variant[0].toUpperCase() + g.variant.slice(1)),
-      r.winner ? colorName(r.winner) : "–", r.points ?? "", r.why ? whyText(r) : ""]) {
+      r.winner ? whoName(r.winner) : "–", r.points ?? "", r.why ? whyText(r) : ""]) {
       const td = document.createElement("td");
       td.textContent = String(text);
       tr.append(td);
@@ -710,8 +787,23 @@ function renderMatchOver() {
   $("rematch").hidden = !player || !!offer;
   $("rematch-accept").hidden = !(player && offer && offer.from !== s.you);
   $("rematch-decline").hidden = $("rematch-accept").hidden;
-  $("rematch-status").textContent = !offer ? "" : offer.from === s.you ? t("rematchWaiting") : t("rematchOffered", { who: colorName(offer.from) });
+  $("rematch-status").textContent = !offer ? "" : offer.from === s.you ? t("rematchWaiting") : tWho("rematchOffered", offer.from);
   renderPrivate(s);
+}
+
+/** How a rated match moved both players' ratings ("Eleni 1500 → 1662 (+162,3)"), or why it moved
+ * none (the farming rules, docs/ratings.md); nothing for a casual match. */
+function ratingsText(r) {
+  if (!r) return "";
+  const pool = t(`pool-${r.pool}`);
+  if (!r.rated) return t(r.why === "often" ? "ratingsNotMovedOften" : "ratingsNotMovedEarly", { pool });
+  const moves = ["white", "black"].filter((color) => r[color]).map((color) => {
+    const { before, after } = r[color];
+    const change = after - before;
+    return t("ratingMove", { who: whoName(color), before: Math.round(before), after: Math.round(after),
+      change: `${change >= 0 ? "+" : "−"}${num(Math.abs(change), 1)}` });
+  });
+  return t("ratingsMoved", { pool, moves: moves.join(" · ") });
 }
 
 let madePublic = false;  // this page made the match public (the states keep the settings they began with)
@@ -933,7 +1025,7 @@ for (const button of document.querySelectorAll("[data-resign]")) {
 function confirmResignMatch() {
   const winner = state.you === "white" ? "black" : "white";
   const score = { ...state.score, [winner]: Math.max(state.score[winner], state.settings.length) };
-  $("resign-confirm-text").textContent = t("resignMatchAsk", { who: colorName(winner), w: score.white, b: score.black });
+  $("resign-confirm-text").textContent = tWho("resignMatchAsk", winner, { w: score.white, b: score.black });
   $("resign-confirm").hidden = false;
 }
 $("resign-confirm-yes").addEventListener("click", () => {
@@ -983,4 +1075,7 @@ if (!matchId) badLink("badLink");
 else {
   for (const held of hotSeat ? [token, token2] : [token]) connections.push({ token: held, socket: null, retry: 0, seat: null });
   connections.forEach(connect);
+  // who this browser is changed (a login or a logout on another of its pages): each connection is
+  // opened again, as him (a signed-in player's seat is his account's, on any device)
+  onWhoChanges(() => { for (const conn of connections) conn.socket?.close(); });
 }

@@ -84,10 +84,33 @@ function renderRecord() {
     row.dataset.testid = `record-${game}`;
     for (const value of [t(`pool-${game}`), tally.won, tally.lost, tally.gammons]) row.insertCell().textContent = String(value);
   }
+  renderEndings();
   $("walkovers").textContent = t("walkovers", { time: player.lost_on_time, left: player.lost_by_leaving });
-  const rates = player.error_trend.map((point) => point.error_rate);
+  // a match with no decision to analyse has no rate (null): it is no point of the chart
+  const rates = player.error_trend.map((point) => point.error_rate).filter((rate) => rate !== null);
   $("trend").replaceChildren(...(rates.length ? [lineChart(rates, (v) => num(v, 1), "trend-chart")] : []));
   $("no-trend").hidden = rates.length > 0;
+}
+
+/** How the games he won and lost ended, all games together: on the board, by resignation, on
+ * time, by a claim (his opponent away). Only the first say anything of the board; the gammons
+ * above count only those. */
+function renderEndings() {
+  const rows = $("ending-rows");
+  rows.replaceChildren();
+  const endings = player.endings || { won: {}, lost: {} };
+  for (const ending of ["played", "resigned", "time", "claimed"]) {
+    const row = rows.insertRow();
+    row.dataset.testid = `ending-${ending}`;
+    for (const value of [t(`ending-${ending}`), endings.won[ending] ?? 0, endings.lost[ending] ?? 0]) {
+      row.insertCell().textContent = String(value);
+    }
+  }
+}
+
+/** An error rate as the page writes it; "–" for a side with no decision to analyse. */
+function rateText(rate) {
+  return rate === null || rate === undefined ? "–" : num(rate, 1);
 }
 
 function gamesName(games) {
@@ -110,13 +133,15 @@ function link(href, key) {
   return a;
 }
 
-/** Board, review and record: the board with the seat's token where this browser plays it (a
- * board opens only with a link's token), the review and the record for anyone. */
+/** Board, review and record: the board with the seat's token where this browser plays it, or
+ * with none for a match in play that the one looking plays (his account opens his seat), the
+ * review and the record for anyone. */
 function linksOf(m) {
   const span = document.createElement("span");
   span.className = "links";
   const token = mineOf(m.id);
   if (token) span.append(link(`${m.board}#t=${encodeURIComponent(token)}`, "boardLink"));
+  else if (m.yours && m.result === "playing") span.append(link(m.board, "boardLink"));
   span.append(link(m.review + (token ? `#t=${encodeURIComponent(token)}` : ""), "review"), link(m.record, "recordLink"));
   if (m.private && m.result !== "playing") span.append(publicButton(m));
   return span;
@@ -154,8 +179,8 @@ function matchRow(rows, m) {
   const change = m.rating ? m.rating.after - m.rating.before : null;
   cell(row, m.rating ? `${Math.round(m.rating.after)} (${change >= 0 ? "+" : "−"}${num(Math.abs(change), 1)})` : "", "colRating")
     .dataset.testid = "rating-change";
-  cell(row, m.error_rate ? `${num(m.error_rate.player, 1)} · ${m.error_rate.opponent === null ? "–" : num(m.error_rate.opponent, 1)}` : "",
-    "colErrors");
+  cell(row, m.error_rate ? `${rateText(m.error_rate.player)} · ${rateText(m.error_rate.opponent)}` : "", "colErrors")
+    .dataset.testid = "error-rates";
   cell(row, linksOf(m), "colLinks");
 }
 

@@ -1,6 +1,6 @@
 // Who is logged in, on every page that shows it: the header's bar (the name and Log out, or Log in
 // and Sign up with their small form), and the seats this browser holds, which a guest's sign-up or
-// login gives to his new account.
+// login gives to his new account; and who this browser is, told to each of its pages as it changes.
 import { language, sayable, t } from "/static/strings.js";
 
 const MINE = "tavli:mine:";
@@ -24,6 +24,28 @@ export function heldMatches() {
     if (key?.startsWith(MINE)) held.push({ match: key.slice(MINE.length), token: localStorage.getItem(key) });
   }
   return held;
+}
+
+// Who this browser is (a login, a sign-up, a logout, an account deleted) reaches every page of it
+// that is open: each reopens its sockets, which the server knows a person by when they open.
+const whoListeners = [];
+const whoChannel = typeof BroadcastChannel === "function" ? new BroadcastChannel("tavli:who") : null;
+whoChannel?.addEventListener("message", (event) => tellWho(event.data?.name ?? null));
+
+function tellWho(name) {
+  for (const heard of whoListeners) heard(name);
+}
+
+/** Call `heard(name)` whenever who this browser is changes, on this page or another of its pages
+ * (`name`: the account's, null: a guest). */
+export function onWhoChanges(heard) {
+  whoListeners.push(heard);
+}
+
+/** This browser is `name` now (null: a guest again): this page and its other open pages are told. */
+export function whoChanged(name) {
+  whoChannel?.postMessage({ name });
+  tellWho(name);
 }
 
 /** The name of the player logged in here, or null for a guest. */
@@ -101,11 +123,12 @@ function input(testid, type, autocomplete) {
 /**
  * The header's bar in `nav`: the player's name and Log out, or Log in and Sign up. `changed(name)`
  * is told of who is here once the server has said, then of every login, sign-up and logout (null:
- * a guest again). Returns {open(kind), ready}: open the form from elsewhere ("login" or "signup";
+ * a guest again), on this page or another of this browser's. Returns {open(kind), ready}: open the form from elsewhere ("login" or "signup";
  * the start page does when a board sent the player to log in), and a promise of the first name.
  */
 export function sessionBar(nav, changed = () => {}) {
-  const form = loginForm(async (name) => { await draw(name); changed(name); });
+  const form = loginForm(whoChanged);
+  onWhoChanges(async (name) => { await draw(name); changed(name); });
   nav.closest("header").after(form.element);  // under the header, not in its row
   async function draw(name) {
     nav.replaceChildren();
@@ -119,8 +142,7 @@ export function sessionBar(nav, changed = () => {}) {
       account.textContent = t("account");
       nav.append(me, account, button("logOut", "log-out", async () => {
         await send("DELETE", "/api/session", {}).catch(() => {});
-        await draw(null);
-        changed(null);
+        whoChanged(null);
       }));
     } else {
       nav.append(button("logIn", "log-in", () => form.open("login")), button("signUp", "sign-up", () => form.open("signup")));
