@@ -46,7 +46,7 @@ class AppOptions:
 
 @dataclass(eq=False)
 class AppContext:
-    """The app's shared state: one per app, made by ``create_app``."""
+    """The app's shared state: one per app, made by ``create_app`` (``tavli.server.app.make_context``)."""
 
     options: AppOptions
     store: Store
