@@ -1,7 +1,7 @@
 """The game as the pages draw it: boards, steps and results, in White's numbering.
 
-The parts of the ``state`` message (``tavli.server.realtime.state_message``), of the opening tables, of a
-position's analysis and of a review; see docs/web.md for every field.
+The parts of the ``state`` message (``tavli.server.realtime.state_message``), of the opening
+tables, of a position's analysis and of a review; see docs/web.md for every field.
 """
 
 from __future__ import annotations
