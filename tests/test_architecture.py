@@ -1,5 +1,6 @@
 """The house's floors: which package may import which, no import circles, no reaching into another
 module's private names, and the shape rules of docs/architecture.md (module count, names, sizes).
+The web server has floors of its own, its rooms (``SERVER_FLOORS``), under the same rules.
 
 The checks read the source (``ast``), imports written inside functions included, so they see what
 running the code would import. Each check is a function over a source tree, so that the tests below
@@ -28,6 +29,22 @@ FLOORS: tuple[tuple[str, ...], ...] = (
 )
 """The floors, lowest first, as in docs/architecture.md: a module may import its own floor and the
 floors below; the packages that share a floor may not import each other."""
+
+SERVER_FLOORS: tuple[tuple[str, ...], ...] = (
+    ("tavli.server.storage",),  # the database
+    ("tavli.server.play",),  # the matches
+    ("tavli.server.cafe", "tavli.server.coach"),  # the people and the study around them: never each other
+    ("tavli.server.realtime",),  # the sockets kept live
+    ("tavli.server.routes",),  # the doors: every route, HTTP and WebSocket
+    ("tavli.server",),  # the wiring: the modules standing in tavli/server/ (SERVER_WIRING)
+)
+"""The web server's floors, lowest first, as in docs/architecture.md ("The server's rooms"), under the
+rules of ``FLOORS``; and no two of its packages import each other, even round a circle."""
+
+SERVER_WIRING = {"tavli.server", "tavli.server.app", "tavli.server.lifespan", "tavli.server.workers",
+                 "tavli.server.timeouts"}
+"""The modules standing in tavli/server/ itself: the app made, started and stopped, and served.
+Every other module of the server stands in one of the rooms of ``SERVER_FLOORS``."""
 
 MOST_CORE_MODULES = 16
 LONGEST_FUNCTION = 120
@@ -82,23 +99,31 @@ def imports(module: Module, known: dict[str, Module]) -> list[Import]:
     return found
 
 
-def floor_of(name: str) -> tuple[int, str]:
-    """The floor of a module and the package of that floor it belongs to."""
-    best = (0, "tavli")
-    for level, packages in enumerate(FLOORS):
+def floor_of(name: str, floors: tuple[tuple[str, ...], ...] = FLOORS) -> tuple[int, str] | None:
+    """The floor of a module and the package of that floor it belongs to (the longest that holds
+    it); None for a module of none of ``floors``' packages."""
+    best = None
+    for level, packages in enumerate(floors):
         for package in packages:
-            if (name == package or name.startswith(package + ".")) and len(package) >= len(best[1]):
+            if (name == package or name.startswith(package + ".")) and (best is None or len(package) >= len(best[1])):
                 best = (level, package)
     return best
 
 
-def upward_imports(tree: dict[str, Module]) -> list[str]:
-    """Imports of a higher floor, or of a sibling package of the same floor."""
+def upward_imports(tree: dict[str, Module], floors: tuple[tuple[str, ...], ...] = FLOORS) -> list[str]:
+    """Imports of a higher floor, or of a sibling package of the same floor (among the modules of
+    ``floors``' packages)."""
     wrong = []
     for module in tree.values():
-        level, package = floor_of(module.name)
+        mine = floor_of(module.name, floors)
+        if mine is None:
+            continue
+        level, package = mine
         for imp in imports(module, tree):
-            their_level, their_package = floor_of(imp.target)
+            theirs = floor_of(imp.target, floors)
+            if theirs is None:
+                continue
+            their_level, their_package = theirs
             if their_level > level or (their_level == level and their_package != package):
                 wrong.append(f"{module.path.relative_to(module.path.parents[len(module.name.split('.')) - 1])}:"
                              f"{imp.line}: {module.name} (floor {level}) imports {imp.target} (floor {their_level})")
@@ -106,11 +131,31 @@ def upward_imports(tree: dict[str, Module]) -> list[str]:
 
 
 def circles(tree: dict[str, Module]) -> list[list[str]]:
-    """The groups of modules that import each other, directly or round a circle (Tarjan's strongly
-    connected components of more than one module)."""
+    """The groups of modules that import each other, directly or round a circle."""
     edges: dict[str, set[str]] = defaultdict(set)
     for module in tree.values():
         edges[module.name] |= {imp.target for imp in imports(module, tree) if imp.target != module.name}
+    return strongly_connected(edges)
+
+
+def package_circles(tree: dict[str, Module], floors: tuple[tuple[str, ...], ...] = SERVER_FLOORS) -> list[list[str]]:
+    """The groups of ``floors``' packages that import each other, directly or round a circle (a
+    module of one importing a module of the other)."""
+    edges: dict[str, set[str]] = defaultdict(set)
+    for module in tree.values():
+        mine = floor_of(module.name, floors)
+        if mine is None:
+            continue
+        for imp in imports(module, tree):
+            theirs = floor_of(imp.target, floors)
+            if theirs is not None and theirs[1] != mine[1]:
+                edges[mine[1]].add(theirs[1])
+    return strongly_connected(edges)
+
+
+def strongly_connected(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of more than one name that reach each other along ``edges`` (Tarjan's strongly
+    connected components)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -138,10 +183,17 @@ def circles(tree: dict[str, Module]) -> list[list[str]]:
             if len(group) > 1:
                 found.append(sorted(group))
 
-    for name in sorted(tree):
+    for name in sorted(edges):
         if name not in index:
             visit(name)
     return found
+
+
+def loose_server_modules(tree: dict[str, Module]) -> list[str]:
+    """The server's modules that stand neither in a room of ``SERVER_FLOORS`` nor among the wiring."""
+    rooms = [package for floor in SERVER_FLOORS for package in floor if package != "tavli.server"]
+    return [name for name in tree if name.startswith("tavli.server.") and name not in SERVER_WIRING
+            and not any(name == room or name.startswith(room + ".") for room in rooms)]
 
 
 def private_reaches(tree: dict[str, Module]) -> list[str]:
@@ -226,6 +278,12 @@ def test_no_modules_import_each_other(tree: dict[str, Module]) -> None:
     assert circles(tree) == []
 
 
+def test_the_servers_rooms_keep_their_floors(tree: dict[str, Module]) -> None:
+    assert upward_imports(tree, SERVER_FLOORS) == []
+    assert package_circles(tree, SERVER_FLOORS) == []
+    assert loose_server_modules(tree) == []
+
+
 def test_no_module_uses_another_ones_private_names(tree: dict[str, Module]) -> None:
     assert private_reaches(tree) == []
 
@@ -297,6 +355,29 @@ def test_private_names_long_functions_and_clashes_fail(tmp_path: Path) -> None:
                                   "class Match in tavli.mat and tavli.match"]
 
 
+def test_a_planted_fault_among_the_servers_rooms_fails(tmp_path: Path) -> None:
+    tree = plant(tmp_path, {
+        "tavli/__init__.py": "", "tavli/server/__init__.py": "", "tavli/server/stray.py": "",
+        "tavli/server/app.py": "from tavli.server.routes import pages\n",
+        "tavli/server/routes/__init__.py": "",
+        "tavli/server/routes/pages.py": "from tavli.server.play import service\n",
+        "tavli/server/play/__init__.py": "",
+        "tavli/server/play/service.py": "def f():\n    from tavli.server.cafe.lobby import Lobby\n",
+        "tavli/server/cafe/__init__.py": "",
+        "tavli/server/cafe/lobby.py": "from tavli.server.play import service\nfrom tavli.server.coach import review\n",
+        "tavli/server/coach/__init__.py": "", "tavli/server/coach/review.py": "",
+        "tavli/server/storage/__init__.py": "", "tavli/server/storage/store.py": "import tavli.server.app\n",
+    })
+    assert upward_imports(tree, SERVER_FLOORS) == [
+        "tavli/server/cafe/lobby.py:2: tavli.server.cafe.lobby (floor 2) imports tavli.server.coach.review (floor 2)",
+        "tavli/server/play/service.py:2: tavli.server.play.service (floor 1) imports tavli.server.cafe.lobby (floor 2)",
+        "tavli/server/storage/store.py:1: tavli.server.storage.store (floor 0) imports tavli.server.app (floor 5)"]
+    assert package_circles(tree, SERVER_FLOORS) == [["tavli.server.cafe", "tavli.server.play"]]
+    assert circles(tree) == [["tavli.server.cafe.lobby", "tavli.server.play.service"]]
+    assert loose_server_modules(tree) == ["tavli.server.stray"]
+    assert upward_imports(tree) == []  # the package's floors see one app
+
+
 # -- the docs name modules and files that exist ------------------------------------------------
 
 
@@ -347,6 +428,28 @@ def test_docs_name_modules_and_names_that_exist(tree: dict[str, Module]) -> None
             if why:
                 wrong.append(f"{doc.relative_to(ROOT)}: {name}: {why}")
     assert wrong == []
+
+
+def unnamed_modules(tree: dict[str, Module], text: str) -> list[str]:
+    """The modules whose name ``text`` never gives in backquotes (``hub``, or a dotted name that ends
+    in it or passes through it: ``realtime.hub.Hub``): each module of the package is named in
+    docs/architecture.md, but for the packages' own files and the migrations."""
+    named = {part for found in re.findall(r"`([A-Za-z_][\w.]*)`", text) for part in found.split(".")}
+    return [name for name, m in tree.items() if m.path.name not in ("__init__.py", "__main__.py")
+            and ".migrations." not in name and m.path.stem not in named]
+
+
+def test_the_architecture_names_every_module(tree: dict[str, Module]) -> None:
+    assert unnamed_modules(tree, (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")) == []
+
+
+def test_a_module_the_architecture_leaves_out_is_found(tmp_path: Path) -> None:
+    tree = plant(tmp_path, {
+        "tavli/__init__.py": "", "tavli/dice.py": "", "tavli/position.py": "", "tavli/server/__init__.py": "",
+        "tavli/server/play/__init__.py": "", "tavli/server/play/service.py": "", "tavli/server/play/seats.py": "",
+    })
+    assert unnamed_modules(tree, "`position`, `play.service.MatchService` and `seat`") == [
+        "tavli.dice", "tavli.server.play.seats"]
 
 
 def test_docs_and_docstrings_name_files_that_exist() -> None:

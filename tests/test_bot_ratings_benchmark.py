@@ -1,5 +1,5 @@
 """``benchmarks/strength/bot_ratings.py``: the lobby's bot ratings worked out from the measured
-edges of docs/strength.md, and kept in step with ``tavli.server.lobby.BOT_RATINGS``."""
+edges of docs/strength.md, and kept in step with ``tavli.server.cafe.lobby.BOT_RATINGS``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from benchmark_module import benchmark
 
 from tavli.bots.match_equity import Outcomes
-from tavli.server.lobby import BOT_RATINGS
+from tavli.server.cafe.lobby import BOT_RATINGS
 from tavli.variants import GAMES
 
 

@@ -17,7 +17,7 @@ from conftest import run_tavli, start_tavli
 from rich.console import Console
 
 from tavli.formats.record import loads as read_record
-from tavli.server.results import both_chose
+from tavli.server.cafe.results import both_chose
 from tavli.terminal.remote import CLAIM_RETRY, Link, RemoteError, RemoteMatch, game_position, reason_words
 from tavli.variants import BLACK, WHITE
 
@@ -368,8 +368,8 @@ def test_a_player_logs_in_at_the_terminal_and_his_rated_match_counts(shared_serv
 def test_the_operator_lists_resets_and_disables_accounts(tmp_path: Path) -> None:
     import asyncio
 
-    from tavli.server.accounts import Accounts
-    from tavli.server.store import Store
+    from tavli.server.cafe.accounts import Accounts
+    from tavli.server.storage.store import Store
 
     url = f"sqlite:///{tmp_path / 'tavli.db'}"
 

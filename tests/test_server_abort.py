@@ -19,7 +19,7 @@ from starlette.testclient import TestClient
 
 from tavli.formats.mat import export_mat
 from tavli.formats.record import loads
-from tavli.server.results import Results
+from tavli.server.cafe.results import Results
 
 
 def newer(ws: Any, seq: int) -> Message:

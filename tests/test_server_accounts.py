@@ -1,4 +1,4 @@
-"""Accounts over HTTP (tavli.server.accounts, tavli.server.account_api): signing up, logging in
+"""Accounts over HTTP (tavli.server.cafe.accounts, tavli.server.routes.account_api): signing up, logging in
 and out, sessions, rated matches and their ratings, the players' pages, and every attack we
 thought of, each a test."""
 
@@ -16,7 +16,7 @@ from app_client import play_until_both_chose
 from starlette.testclient import TestClient
 
 from tavli.rating import Rating, match_weight, rate_match
-from tavli.server.accounts import COOKIE, FAILURES_PER_ADDRESS, account_key, account_name
+from tavli.server.cafe.accounts import COOKIE, FAILURES_PER_ADDRESS, account_key, account_name
 
 Message = dict[str, Any]
 PASSWORD = "correct horse battery"
@@ -314,8 +314,8 @@ def test_the_session_is_good_on_every_store_of_the_database(db: Path) -> None:
 
 
 def test_session_lookups_refuse_junk() -> None:
-    from tavli.server.accounts import Accounts
-    from tavli.server.store import Store
+    from tavli.server.cafe.accounts import Accounts
+    from tavli.server.storage.store import Store
 
     async def check() -> None:
         store = Store("sqlite://")

@@ -18,8 +18,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from tavli.fairdice import check_game, dice_of_rolls
 from tavli.server.app import create_app
-from tavli.server.limits import RateLimiter, client_address
-from tavli.server.protocol import MAX_MESSAGE_BYTES
+from tavli.server.realtime.protocol import MAX_MESSAGE_BYTES
+from tavli.server.routes.limits import RateLimiter, client_address
 from tavli.variants import GAMES
 
 

@@ -1,4 +1,4 @@
-"""Each side's chance of winning the match on the match page: ``tavli.server.chance_watch`` and the
+"""Each side's chance of winning the match on the match page: ``tavli.server.coach.chance_watch`` and the
 ``chances`` message, end to end through the WebSocket protocol."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from tavli.bots.match_equity import MatchScore
 from tavli.bots.neural import Evaluator
 from tavli.dice import DiceRoller
 from tavli.match import Match, MatchSettings
-from tavli.server.chance_watch import Snapshot, chances_json
+from tavli.server.coach.chance_watch import Snapshot, chances_json
 from tavli.variants import BLACK
 
 Message = dict[str, Any]

@@ -1,4 +1,4 @@
-"""Café clocks (tavli.server.clocks): presets and custom clocks checked, the clocks started once
+"""Café clocks (tavli.server.play.clocks): presets and custom clocks checked, the clocks started once
 both players have come, charged by the server, a flag fall ending the match on time (in the
 record, the .mat export and the ratings), and a clock right after ``kill -9`` (once, or twice in
 one turn: no outage charged)."""
@@ -18,10 +18,10 @@ from starlette.testclient import TestClient
 
 from tavli.formats.mat import export_mat
 from tavli.formats.record import loads
-from tavli.server.clocks import Clock, ClockSettings, clock_settings
-from tavli.server.context import context_of
-from tavli.server.replay import Replays
-from tavli.server.store import Store
+from tavli.server.play.clocks import Clock, ClockSettings, clock_settings
+from tavli.server.play.replay import Replays
+from tavli.server.routes.context import context_of
+from tavli.server.storage.store import Store
 
 
 def test_clocks_are_presets_or_checked_numbers() -> None:

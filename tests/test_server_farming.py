@@ -1,4 +1,4 @@
-"""Rating farming (tavli.server.results): two accounts that hand each other rated wins. A match
+"""Rating farming (tavli.server.cafe.results): two accounts that hand each other rated wins. A match
 decided before both sides made a play of their own is not rated; the rated matches of one pair in
 one pool count less after the first few in a day, and not at all beyond a cap; the pairs that feed
 each other are listed for the moderators (``Results.feeding_pairs``, ``tavli users pairs``)."""
@@ -20,7 +20,7 @@ from starlette.testclient import TestClient
 
 from tavli.cli import cli
 from tavli.rating import Rating, match_weight, rate_match
-from tavli.server.results import PAIR_CAP, PAIR_FULL, PAIR_WINDOW, FeedingPair, Results, pair_weight
+from tavli.server.cafe.results import PAIR_CAP, PAIR_FULL, PAIR_WINDOW, FeedingPair, Results, pair_weight
 
 PASSWORD = "a long password"
 

@@ -12,10 +12,10 @@ from test_server_app import hello, hello_both, is_state, new_match, token_of, un
 
 from tavli import Dice, Position
 from tavli.bots.neural import NeuralBot
-from tavli.server.bot_pool import bot_takes
-from tavli.server.seats import rematch_token, spectator_rematch_token
-from tavli.server.service import MatchService
-from tavli.server.store import Store, token_hash
+from tavli.server.play.bot_pool import bot_takes
+from tavli.server.play.seats import rematch_token, spectator_rematch_token
+from tavli.server.play.service import MatchService
+from tavli.server.storage.store import Store, token_hash
 from tavli.variants import WHITE
 
 Message = dict[str, Any]

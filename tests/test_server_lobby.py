@@ -1,4 +1,4 @@
-"""The lobby (tavli.server.lobby, lobby_api): seeks posted, listed, cancelled by their owner only
+"""The lobby (tavli.server.cafe.lobby, lobby_api): seeks posted, listed, cancelled by their owner only
 and accepted once; the seeker told his match on his lobby WebSocket; a seek gone with its
 owner's connection; bad seeks refused in one line; rated seeks for accounts; play now."""
 
@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from tavli.server import lobby as lobby_module
-from tavli.server.context import context_of
-from tavli.server.lobby import GUEST_COOKIE, Person, SeekGone, nearest_bot
+from tavli.server.cafe import lobby as lobby_module
+from tavli.server.cafe.lobby import GUEST_COOKIE, Person, SeekGone, nearest_bot
+from tavli.server.routes.context import context_of
 
 Message = dict[str, Any]
 

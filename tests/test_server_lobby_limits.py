@@ -12,8 +12,8 @@ from app_client import make_client
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from tavli.server.limits import REFUSALS_BEFORE_CLOSE
-from tavli.server.lobby import GUEST_COOKIE, SEEKS_PER_ADDRESS
+from tavli.server.cafe.lobby import GUEST_COOKIE, SEEKS_PER_ADDRESS
+from tavli.server.realtime.protocol import REFUSALS_BEFORE_CLOSE
 
 Message = dict[str, Any]
 

@@ -1,4 +1,4 @@
-"""The limits on guessing passwords (tavli.server.accounts, docs/web.md "Limits and security"):
+"""The limits on guessing passwords (tavli.server.cafe.accounts, docs/web.md "Limits and security"):
 an address that fails waits longer after each failure, on one name and on any; the failures of
 others on a name never lock its owner out; the refusal says how long to wait. Time is moved,
 never waited for."""
@@ -14,8 +14,8 @@ from argon2 import PasswordHasher
 from sqlalchemy import func, select
 from starlette.testclient import TestClient
 
-import tavli.server.accounts as accounts_module
-from tavli.server.accounts import (
+import tavli.server.cafe.accounts as accounts_module
+from tavli.server.cafe.accounts import (
     COOKIE,
     FAILURES_PER_ADDRESS,
     FAILURES_PER_NAME,
@@ -27,7 +27,7 @@ from tavli.server.accounts import (
     LoginRefused,
     TooManyLogins,
 )
-from tavli.server.schema import login_failures
+from tavli.server.storage.schema import login_failures
 
 PASSWORD = "correct horse battery"
 WRONG = "not the password at all"

@@ -1,4 +1,4 @@
-"""Schema migrations (tavli.server.migrate): a new database gets every table, and a database made
+"""Schema migrations (tavli.server.storage.migrate): a new database gets every table, and a database made
 by the server before accounts (tests/data/before-accounts.*, written by that version) upgrades in
 place with every match still replaying."""
 
@@ -17,9 +17,9 @@ from sqlalchemy import inspect, text
 from starlette.testclient import TestClient
 
 from tavli.server.app import create_app
-from tavli.server.migrate import current, head
-from tavli.server.schema import metadata
-from tavli.server.store import Store
+from tavli.server.storage.migrate import current, head
+from tavli.server.storage.schema import metadata
+from tavli.server.storage.store import Store
 
 DATA = Path(__file__).parent / "data"
 SQLITE_BEFORE = {

@@ -1,4 +1,4 @@
-"""Players' names that cannot pass for another's (tavli.server.names; docs/web.md, "Players'
+"""Players' names that cannot pass for another's (tavli.server.storage.names; docs/web.md, "Players'
 names"): look-alike and invisible names refused at sign-up and as guests' names, an account's
 skeleton twin taken, a guest kept from an account's name, and the messages that say which names
 are accounts'."""
@@ -15,10 +15,10 @@ from alembic import command
 from app_client import hello, new_match, token_of
 from starlette.testclient import TestClient
 
-from tavli.server.lobby import GUEST_COOKIE
-from tavli.server.migrate import config
-from tavli.server.names import look_alike_key
-from tavli.server.store import Store
+from tavli.server.cafe.lobby import GUEST_COOKIE
+from tavli.server.storage.migrate import config
+from tavli.server.storage.names import look_alike_key
+from tavli.server.storage.store import Store
 from tests.test_server_accounts import as_player, sign_up
 
 LOOK_ALIKES = {

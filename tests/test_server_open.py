@@ -13,9 +13,9 @@ from starlette.testclient import TestClient
 from test_server_app import hello, is_state, new_match, token_of, until
 from test_server_store import URLS, run
 
-from tavli.server.seats import OPEN_GRACE, SeatTaken
-from tavli.server.service import MatchService
-from tavli.server.store import Store, token_hash
+from tavli.server.play.seats import OPEN_GRACE, SeatTaken
+from tavli.server.play.service import MatchService
+from tavli.server.storage.store import Store, token_hash
 
 
 def until_state(ws: Any) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The opening tables as the web app serves them: the JSON of tavli.server.openings_view and its routes."""
+"""The opening tables as the web app serves them: the JSON of tavli.server.coach.openings_view and its routes."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from tavli import Dice, Position
-from tavli.server.openings_view import SHOWN_PLAYS, openings_json, practice_json, roll_json
-from tavli.server.view import board_json, step_tree_json
+from tavli.server.coach.openings_view import SHOWN_PLAYS, openings_json, practice_json, roll_json
+from tavli.server.play.view import board_json, step_tree_json
 from tavli.study.analysis import THRESHOLDS
 from tavli.study.openings import OPENING_ROLLS, OpeningsError, shipped
 

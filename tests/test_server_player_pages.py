@@ -1,4 +1,4 @@
-"""What the players' pages say, over HTTP (tavli.server.players): gammons are games won on the
+"""What the players' pages say, over HTTP (tavli.server.cafe.players): gammons are games won on the
 board, each game's ending counted apart; a match with no decision to analyse has no error rate;
 the leaderboard lists provisional players after the settled ones; and a guest's browser lists the
 matches it holds the seats of, with the opponent, the games and the score."""
@@ -15,8 +15,8 @@ from typing import Any
 from app_client import hello, make_client, new_match, next_state, play_until_both_chose, token_of, until
 from starlette.testclient import TestClient
 
-from tavli.server.accounts import COOKIE
-from tavli.server.context import context_of
+from tavli.server.cafe.accounts import COOKIE
+from tavli.server.routes.context import context_of
 
 Message = dict[str, Any]
 PASSWORD = "correct horse battery"

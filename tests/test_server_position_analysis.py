@@ -1,4 +1,4 @@
-"""Any position analysed for the web app: the JSON of tavli.server.position_analysis and ``GET /api/position``."""
+"""Any position analysed for the web app: the JSON of tavli.server.coach.position_analysis and ``GET /api/position``."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from starlette.testclient import TestClient
 from tavli import Dice, Position
 from tavli.bots.match_equity import MatchScore
 from tavli.bots.neural import Evaluator
-from tavli.server.position_analysis import MAX_TEXT, PositionAnalysisError, position_json, read_position
-from tavli.server.view import board_json
+from tavli.server.coach.position_analysis import MAX_TEXT, PositionAnalysisError, position_json, read_position
+from tavli.server.play.view import board_json
 from tavli.study.analysis import FILTER, THRESHOLDS, rank_plays
 from tavli.variants import BLACK, WHITE
 

@@ -18,7 +18,7 @@ import pytest
 from app_client import Message, hello, new_match, token_of, until
 from starlette.testclient import TestClient
 
-from tavli.server.accounts import COOKIE
+from tavli.server.cafe.accounts import COOKIE
 from tavli.terminal.dice_check import DiceCheckError, read_dice
 
 READS = ("record", "dice", "analysis")

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from tavli.server.app import create_app
-from tavli.server.protocol import (
+from tavli.server.realtime.protocol import (
     MAX_MESSAGE_BYTES,
     Hello,
     MessageError,

@@ -1,4 +1,4 @@
-"""Reasons sent to the browser (tavli.server.reasons) and their Greek words (tavli/data/reasons.el.json).
+"""Reasons sent to the browser (tavli.server.play.reasons) and their Greek words (tavli/data/reasons.el.json).
 
 Every reason that can reach a page is a fixed English template (``tavli.errors.Reason``) with a
 Greek translation that fills in the same fields: the checks below read the source of the modules
@@ -28,9 +28,9 @@ from tavli import ALL_ROLLS, Dice, DiceError, Position, PositionFormatError, Tav
 from tavli.errors import Reason, translations
 from tavli.formats.mat import export_mat
 from tavli.formats.record import dumps
-from tavli.server.position_analysis import position_json, read_position
-from tavli.server.reasons import one_line, reason_json
-from tavli.server.review import read_match_file
+from tavli.server.coach.position_analysis import position_json, read_position
+from tavli.server.coach.review import read_match_file
+from tavli.server.play.reasons import one_line, reason_json
 from tests.test_server_review import played_record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,15 +42,17 @@ LIBRARY_MODULES = [
     "tavli.game", "tavli.match", "tavli.variants", "tavli.bots.match_equity", "tavli.formats.mat",
     "tavli.formats.record", "tavli.fairdice", "tavli.study.analysis", "tavli.study.openings",
 ]
-SERVER_MODULES = sorted(f"tavli.server.{m.name}" for m in pkgutil.iter_modules(tavli.server.__path__))
+SERVER_MODULES = sorted(m.name for m in pkgutil.walk_packages(tavli.server.__path__, "tavli.server.")
+                        if ".migrations." not in m.name)
 """Every module of the web app: each may send a page its refusals."""
 WEB_MODULES = LIBRARY_MODULES + SERVER_MODULES
 
 
 def test_the_web_modules_are_read_the_ones_that_refuse_with_reasons_among_them() -> None:
-    assert {"tavli.server.app", "tavli.server.json_api", "tavli.server.websocket", "tavli.server.service",
-            "tavli.server.seats", "tavli.server.review", "tavli.server.position_analysis",
-            "tavli.server.openings_view", "tavli.server.chance_watch", "tavli.server.limits"} <= set(SERVER_MODULES)
+    assert {"tavli.server.app", "tavli.server.routes.json_api", "tavli.server.routes.match_socket",
+            "tavli.server.play.service", "tavli.server.play.seats", "tavli.server.coach.review",
+            "tavli.server.coach.position_analysis", "tavli.server.coach.openings_view",
+            "tavli.server.coach.chance_watch", "tavli.server.routes.limits"} <= set(SERVER_MODULES)
 
 
 SAYERS = {"Reason": 0, "error": 0, "ActionError": 1}

@@ -17,7 +17,7 @@ import pytest
 from app_client import Message, hello, make_client, new_match, next_state, play_until_both_chose, token_of, until
 from starlette.testclient import TestClient
 
-from tavli.server import service
+from tavli.server.play import service
 
 PASSWORD = "a long password"
 

@@ -20,9 +20,9 @@ from tavli.dice import DiceRoller
 from tavli.formats.mat import export_mat
 from tavli.formats.record import MatchRecord, PlayerInfo, dumps, loads
 from tavli.match import Match, MatchSettings
-from tavli.server.context import context_of
-from tavli.server.limits import MAX_FILE_BYTES
-from tavli.server.review import REVIEW_DEPTH, MatchFileError, read_match_file, review_json
+from tavli.server.coach.review import REVIEW_DEPTH, MatchFileError, read_match_file, review_json
+from tavli.server.routes.context import context_of
+from tavli.server.routes.limits import MAX_FILE_BYTES
 from tavli.study.analysis import evaluate_decision
 from tavli.variants import BLACK, WHITE
 from tests.test_server_app import hello, hello_both, is_state, new_match, token_of, until
@@ -243,7 +243,7 @@ def test_what_is_not_a_match_file_says_why_in_one_line(data: bytes, words: str) 
 def test_a_match_too_long_for_the_server_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     record = played_record()
     turns = len(record.games[0].turns)
-    monkeypatch.setattr("tavli.server.review.MAX_FILE_TURNS", turns - 1)
+    monkeypatch.setattr("tavli.server.coach.review.MAX_FILE_TURNS", turns - 1)
     with pytest.raises(MatchFileError, match=f"the match has {turns} turns: the server reviews at most {turns - 1}"):
         read_match_file(dumps(record).encode())
 
@@ -275,7 +275,7 @@ def test_an_upload_that_cannot_be_reviewed_gets_a_one_line_4xx(db: Path, monkeyp
         big = client.post("/api/review", content=b" " * (MAX_FILE_BYTES + 1))
         assert big.status_code == 413 and f"at most {MAX_FILE_BYTES} bytes" in big.json()["error"]
         small = dumps(played_record()).encode()
-        monkeypatch.setattr("tavli.server.limits.FILE_REVIEWS_WAITING", 0)
+        monkeypatch.setattr("tavli.server.routes.limits.FILE_REVIEWS_WAITING", 0)
         busy = client.post("/api/review", content=small)
         assert busy.status_code == 503 and "busy" in busy.json()["error"]
         monkeypatch.undo()

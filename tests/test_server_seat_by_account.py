@@ -13,8 +13,8 @@ from contextlib import contextmanager
 from app_client import Message, new_match, token_of, until
 from starlette.testclient import TestClient
 
-from tavli.server.accounts import COOKIE
-from tavli.server.seats import rematch_token
+from tavli.server.cafe.accounts import COOKIE
+from tavli.server.play.seats import rematch_token
 
 
 def sign_up(client: TestClient, name: str) -> str:

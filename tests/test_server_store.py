@@ -18,9 +18,9 @@ import pytest
 
 from tavli.fairdice import SeededRoller
 from tavli.match import Match
-from tavli.server.seats import SEATS, ActionError, settings_of
-from tavli.server.service import MatchService
-from tavli.server.store import ActionRow, Conflict, Store, async_url
+from tavli.server.play.seats import SEATS, ActionError, settings_of
+from tavli.server.play.service import MatchService
+from tavli.server.storage.store import ActionRow, Conflict, Store, async_url
 
 URLS = ["sqlite"] + ([pytest.param("postgresql", marks=pytest.mark.postgres)] if os.environ.get("TAVLI_TEST_POSTGRES")
                      else [])

@@ -1,4 +1,4 @@
-"""``tavli.server.view``: the ``state`` message's board, steps and results, in White's numbering,
+"""``tavli.server.play.view``: the ``state`` message's board, steps and results, in White's numbering,
 as the pages draw them."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from tavli import Dice, Position
 from tavli.dice import DiceRoller
 from tavli.match import CLAIMED, RESIGNED_MATCH, Match, MatchSettings
 from tavli.position import GameResult
-from tavli.server.view import BAR, OFF, WHY, board_json, joined, result_json, steps_json, white_number
+from tavli.server.play.view import BAR, OFF, WHY, board_json, joined, result_json, steps_json, white_number
 from tavli.variants import BLACK, WHITE, Color, make_variant
 
 STRINGS = (Path(__file__).resolve().parents[1] / "tavli" / "server" / "static" / "strings.js").read_text()

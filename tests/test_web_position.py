@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from serve_process import Server
 
 from tavli import Dice, Position
-from tavli.server.position_analysis import position_json
+from tavli.server.coach.position_analysis import position_json
 from tests.test_web_browser import PHONE, SCREENSHOTS, board_shows_position, english_words
 
 PLAKOTO = "plakoto 15b................1w1w....13w b 0:0 0:0"

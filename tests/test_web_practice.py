@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from serve_process import Server
 
 from tavli import Dice, Position
-from tavli.server.openings_view import practice_json
+from tavli.server.coach.openings_view import practice_json
 from tests.test_web_browser import PHONE, SCREENSHOTS, board_shows_position, english_words
 
 

@@ -22,7 +22,7 @@ from tavli.bots.match_equity import MatchScore
 from tavli.formats.mat import export_mat
 from tavli.formats.record import dumps
 from tavli.match import MatchSettings
-from tavli.server.review import HINT_DEPTH
+from tavli.server.coach.review import HINT_DEPTH
 from tavli.study.analysis import evaluate_decision
 from tests.test_server_review import played_record
 from tests.test_web_browser import SCREENSHOTS, board_shows, english_words, wait_for_my_turn_or_end

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from tavli.bots import LEVELS
-from tavli.server.clocks import PRESETS
-from tavli.server.results import POOLS
-from tavli.server.view import WHY
+from tavli.server.play.clocks import PRESETS
+from tavli.server.play.seats import POOLS
+from tavli.server.play.view import WHY
 
 STATIC = Path(__file__).resolve().parent.parent / "tavli" / "server" / "static"
 ENTRY = re.compile(r'^ {4}"?([\w-]+)"?: (".*"),?$')

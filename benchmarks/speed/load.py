@@ -1189,9 +1189,9 @@ def make_accounts(url: str, count: int) -> list[str]:
     schema first): their cookies, ``tavli_session=SECRET``. One password hash serves them all."""
     from sqlalchemy import insert
 
-    from tavli.server.accounts import COOKIE, HASHER, SESSION_SECONDS, session_hash
-    from tavli.server.schema import accounts, sessions
-    from tavli.server.store import Store
+    from tavli.server.cafe.accounts import COOKIE, HASHER, SESSION_SECONDS, session_hash
+    from tavli.server.storage.schema import accounts, sessions
+    from tavli.server.storage.store import Store
 
     async def make() -> list[str]:
         store = Store(url)

@@ -36,7 +36,7 @@ from typing import Any
 import httpx2 as httpx
 import websockets
 
-from tavli.server.lobby import GUEST_COOKIE, PAIRED_SECONDS
+from tavli.server.cafe.lobby import GUEST_COOKIE, PAIRED_SECONDS
 
 SEEK = {"length": 5, "games": "tavli", "clock": "kafeneio", "rated": False}
 """What each seek asks for: the café's usual match, casual (guests may seek only casual ones)."""

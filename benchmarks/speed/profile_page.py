@@ -23,10 +23,10 @@ from rich.console import Console
 from sqlalchemy import insert, select
 from starlette.testclient import TestClient
 
-from tavli.server.accounts import HASHER
 from tavli.server.app import create_app
-from tavli.server.schema import accounts, match_results, matches, rating_changes, seat_accounts
-from tavli.server.store import Store
+from tavli.server.cafe.accounts import HASHER
+from tavli.server.storage.schema import accounts, match_results, matches, rating_changes, seat_accounts
+from tavli.server.storage.store import Store
 
 console = Console(highlight=False)
 OPPONENTS = 50

@@ -18,7 +18,7 @@ T = TypeVar("T")
 
 def get_ready() -> None:
     """Build what the server needs before it takes players (``bot_pool.WARM_UP_STAGES``), a line a stage."""
-    from tavli.server.bot_pool import WARM_UP_STAGES
+    from tavli.server.play.bot_pool import WARM_UP_STAGES
 
     click.echo("Getting ready (the very first start compiles and builds tables, about 90 s; "
                "later starts take a second):", err=True)
@@ -98,8 +98,8 @@ def serve(host: str, port: int, database: str, claim_after: float, bot_delay: fl
     """Run the web app: play in the browser against a bot or a friend (docs/web.md)."""
     import socket
 
-    from tavli.server.limits import check_proxies, origin_netloc
-    from tavli.server.store import async_url
+    from tavli.server.routes.limits import check_proxies, origin_netloc
+    from tavli.server.storage.store import async_url
     from tavli.server.workers import ServeOptions, run_server, run_workers
 
     full_url = async_url(database)  # a bad URL is one line, before anything starts
@@ -119,7 +119,7 @@ def serve(host: str, port: int, database: str, claim_after: float, bot_delay: fl
     except OSError as e:
         raise InputError(f"cannot listen on {host}:{port}: {e.strerror}") from None
     get_ready()
-    from tavli.server.bot_pool import warm_up
+    from tavli.server.play.bot_pool import warm_up
 
     options = ServeOptions(database, claim_after=claim_after, bot_delay=bot_delay, matches_per_minute=create_limit,
                            connections_per_address=connection_limit, seeks_per_address=seek_limit,
@@ -225,7 +225,7 @@ def pairs(database: str, days: float | None, matches: int | None, share: float |
     since = None if days is None else time.time() - days * 86400.0
 
     async def listed(accounts: Any) -> Any:
-        from tavli.server.results import FEEDING_MATCHES, FEEDING_SHARE, Results
+        from tavli.server.cafe.results import FEEDING_MATCHES, FEEDING_SHARE, Results
 
         return await Results(accounts.engine).feeding_pairs(since, FEEDING_MATCHES if matches is None else matches,
                                                             FEEDING_SHARE if share is None else share)
@@ -250,8 +250,8 @@ def with_accounts(database: str, work: Callable[[Any], Awaitable[T]]) -> T:
     """``work(accounts)`` on the database, brought to the current schema first; one-line errors."""
     import asyncio
 
-    from tavli.server.accounts import Accounts
-    from tavli.server.store import Store
+    from tavli.server.cafe.accounts import Accounts
+    from tavli.server.storage.store import Store
 
     async def run() -> T:
         try:

@@ -1,8 +1,10 @@
 """The ASGI app: pages, the JSON API and the WebSocket protocol (docs/web.md).
 
-``create_app`` wires the parts together: the pages (``tavli.server.pages``), the JSON API
-(``tavli.server.json_api``), the WebSocket of a match (``tavli.server.websocket``), what they share
-(``tavli.server.context``), the start, stop and background jobs (``tavli.server.lifespan``).
+``create_app`` wires the parts together: it makes the server's parts (``make_context``: the
+database, the matches, the open WebSockets, the reviews, the café) and hands them to the routes
+(``tavli.server.routes``: the pages, the JSON API, the WebSockets of a match and of the lobby),
+which read them through ``tavli.server.routes.context``; the start, stop and background jobs are
+``tavli.server.lifespan``'s.
 
 >>> from starlette.testclient import TestClient
 >>> with TestClient(create_app("sqlite://")) as client:
@@ -18,26 +20,34 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from tavli.server import account_api, json_api, lobby_api, pages, websocket
-from tavli.server.context import POLL_SECONDS, AppContext, AppOptions
-from tavli.server.cross_site import SameOriginOnly
+from tavli.server.cafe.accounts import Accounts
+from tavli.server.cafe.lobby import SEEKS_PER_ADDRESS, Lobby
+from tavli.server.cafe.results import Results
+from tavli.server.coach.review import REVIEW_DEPTH, Reviewer
 from tavli.server.lifespan import lifespan
-from tavli.server.limits import (
+from tavli.server.play.service import MatchService
+from tavli.server.realtime.hub import Hub
+from tavli.server.realtime.protocol import MESSAGE_BURST, MESSAGES_PER_SECOND
+from tavli.server.routes import account_api, json_api, lobby_api, lobby_socket, match_socket, pages
+from tavli.server.routes.context import POLL_SECONDS, AppContext, AppOptions
+from tavli.server.routes.cross_site import SameOriginOnly
+from tavli.server.routes.limits import (
     ANALYSES_PER_MINUTE,
     CONNECTIONS_PER_ADDRESS,
     FILE_REVIEWS_PER_MINUTE,
     HELLO_SECONDS,
     MATCHES_PER_MINUTE,
-    MESSAGE_BURST,
-    MESSAGES_PER_SECOND,
     REQUEST_SECONDS,
+    RateLimiter,
     check_origins,
     check_proxies,
 )
-from tavli.server.lobby import SEEKS_PER_ADDRESS
-from tavli.server.review import REVIEW_DEPTH
+from tavli.server.storage.store import Store
 
 __all__ = ["create_app"]
+
+SIGN_UPS_PER_HOUR = 10
+"""New accounts an address may make in an hour."""
 
 
 def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120.0, bot_delay: float = 0.0,
@@ -67,12 +77,32 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
         seeks_per_address=seeks_per_address,
         hello_seconds=hello_seconds, request_seconds=request_seconds, origins=check_origins(allowed_origins),
         poll_seconds=poll_seconds)
-    context = AppContext.build(database, options, claim_after=claim_after, bot_delay=bot_delay,
-                               bot_workers=bot_workers, review_depth=review_depth)
+    context = make_context(database, options, claim_after=claim_after, bot_delay=bot_delay,
+                           bot_workers=bot_workers, review_depth=review_depth)
     # X-Forwarded-For counts only from the proxies the operator names (uvicorn's own trust is off)
     middleware = [Middleware(ProxyHeadersMiddleware, trusted_hosts=proxies)] if proxies else []
     middleware.append(Middleware(SameOriginOnly, origins=options.origins))
-    app = Starlette(routes=pages.ROUTES + json_api.ROUTES + account_api.ROUTES + lobby_api.ROUTES + websocket.ROUTES,
+    app = Starlette(routes=pages.ROUTES + json_api.ROUTES + account_api.ROUTES + lobby_api.ROUTES
+                    + lobby_socket.ROUTES + match_socket.ROUTES,  # /ws/lobby before /ws/{match_id}
                     lifespan=lifespan, middleware=middleware, exception_handlers={404: pages.not_found})
-    app.state.context = context  # what the handlers share (tavli.server.context.context_of)
+    app.state.context = context  # what the handlers share (tavli.server.routes.context.context_of)
     return app
+
+
+def make_context(database: str, options: AppOptions, *, claim_after: float, bot_delay: float, bot_workers: int,
+                 review_depth: int) -> AppContext:
+    """The server's parts, made and joined: what ``create_app``'s routes share."""
+    store = Store(database)
+    service = MatchService(store, claim_after=claim_after, bot_delay=bot_delay, bot_workers=bot_workers)
+    reviewer = Reviewer(service, review_depth)
+    # a finished match with accounts is reviewed at once: its players' pages show their error rates
+    results = Results(store.engine, on_finished=lambda match_id: reviewer.review(match_id, None))
+    service.listeners.append(results.on_action)
+    accounts = Accounts(store.engine)
+    return AppContext(options, store, service, Hub(service), reviewer,
+                      creations=RateLimiter(options.matches_per_minute, 60.0),
+                      analyses=RateLimiter(options.analyses_per_minute, 60.0),
+                      file_reviews=RateLimiter(options.file_reviews_per_minute, 60.0),
+                      accounts=accounts, results=results,
+                      sign_ups=RateLimiter(SIGN_UPS_PER_HOUR, 3600.0),
+                      lobby=Lobby(store, service, accounts, options.seeks_per_address))

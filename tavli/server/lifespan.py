@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 from starlette.applications import Starlette
 
-from tavli.server.context import AppContext, context_of
+from tavli.server.routes.context import AppContext, context_of
 
 HEARTBEAT_SECONDS = 10.0
 """How often the stored presence of this process's seats is made fresh."""

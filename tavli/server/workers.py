@@ -28,7 +28,7 @@ from typing import Any
 import uvicorn
 
 from tavli.server.app import create_app
-from tavli.server.parent_watch import watch_parent
+from tavli.server.play.parent_watch import watch_parent
 from tavli.server.timeouts import header_timeout_protocol
 
 RESTART_PAUSE = 1.0

@@ -62,7 +62,7 @@ COLORS = {"white": WHITE, "black": BLACK}
 
 
 SESSION_COOKIE = "tavli_session"
-"""The server's session cookie (``tavli.server.accounts.COOKIE``; the terminal does not import the server)."""
+"""The server's session cookie (``tavli.server.cafe.accounts.COOKIE``; the terminal does not import the server)."""
 
 
 class RemoteError(TavliError):
@@ -213,7 +213,7 @@ def new_match(server: str, request: Message, console: Console, words: Words, coo
 
 
 GUEST_COOKIE = "tavli_guest"
-"""The cookie that makes a guest one person in the server's lobby (``tavli.server.lobby``)."""
+"""The cookie that makes a guest one person in the server's lobby (``tavli.server.cafe.lobby``)."""
 
 
 def seek_match(server: str, request: Message, console: Console, read_line: Callable[[str], str], words: Words,

@@ -1,6 +1,6 @@
 // Fair dice in the browser: SHA-256 and HMAC-SHA256 (in plain JS, so that pages served over plain
 // http can use them too), the dice of a seed (docs/web.md, "Fair dice"; tavli/fairdice.py), the check
-// of a finished game, and the token of a seat in a rematch (tavli.server.seats.rematch_token).
+// of a finished game, and the token of a seat in a rematch (tavli.server.play.seats.rematch_token).
 
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -88,7 +88,7 @@ export function checkGame(record) {
 }
 
 /** A spectator's token in the rematch `matchId`: made from the SHA-256 of his token in the match
- * before, which the server keeps (tavli.server.seats.spectator_rematch_token). */
+ * before, which the server keeps (tavli.server.play.seats.spectator_rematch_token). */
 export function spectatorRematchToken(token, matchId) {
   return rematchToken(hex(sha256(utf8(token))), matchId);
 }

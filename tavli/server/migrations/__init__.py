@@ -1,2 +1,0 @@
-"""The database's schema changes, as Alembic migrations, applied when the server starts
-(``tavli.server.migrate``): a database made by an earlier version upgrades in place."""

@@ -1,0 +1,119 @@
+"""The web app's pages, and the scripts made from the library for them: ``/static/reasons.js``
+(the Greek words of every reason) and ``/static/games.js`` (the games' names,
+``tavli.variants.GAMES``)."""
+
+from __future__ import annotations
+
+import hashlib
+
+import orjson
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, Router
+from starlette.staticfiles import StaticFiles
+
+from tavli.errors import translations
+from tavli.server.routes.responses import STATIC, error, static_page
+from tavli.variants import GAMES
+
+REASONS_SCRIPT = b"export const REASONS_EL = " + orjson.dumps(dict(translations("el"))) + b";\n"
+"""The Greek words of every reason, as the pages import them (``static/strings.js``)."""
+REASONS_TAG = '"' + hashlib.sha256(REASONS_SCRIPT).hexdigest()[:16] + '"'
+
+GAMES_SCRIPT = b"export const GAMES = " + orjson.dumps(list(GAMES)) + b";\n"
+"""The games' names in the order a Tavli match plays them, as the pages import them."""
+GAMES_TAG = '"' + hashlib.sha256(GAMES_SCRIPT).hexdigest()[:16] + '"'
+
+
+def script(request: Request, body: bytes, tag: str) -> Response:
+    """A script made from the library's tables, so the pages and the library say the same;
+    revalidated like the other files (an unchanged one answers 304)."""
+    headers = {"Cache-Control": "no-cache", "ETag": tag}
+    asked = {t.strip().removeprefix("W/") for t in request.headers.get("if-none-match", "").split(",")}
+    if tag in asked or "*" in asked:  # a proxy may have weakened the tag
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="text/javascript", headers=headers)
+
+
+async def reasons_script(request: Request) -> Response:
+    """``/static/reasons.js``: the Greek words of the library's reasons."""
+    return script(request, REASONS_SCRIPT, REASONS_TAG)
+
+
+async def games_script(request: Request) -> Response:
+    """``/static/games.js``: the games' names."""
+    return script(request, GAMES_SCRIPT, GAMES_TAG)
+
+
+async def page(request: Request) -> Response:
+    """The start page, or a match's board."""
+    return static_page("board.html" if "match_id" in request.path_params else "home.html")
+
+
+async def review_page(request: Request) -> Response:
+    return static_page("review.html")
+
+
+async def openings_page(request: Request) -> Response:
+    return static_page("openings.html")
+
+
+async def practice_page(request: Request) -> Response:
+    return static_page("practice.html")
+
+
+async def position_page(request: Request) -> Response:
+    return static_page("position.html")
+
+
+async def rules_page(request: Request) -> Response:
+    return static_page("rules.html")
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    """An unknown address: a page in the player's language with the way back, except where a
+    program asks (``/api/``: a JSON error as every route there answers; ``/static/``: a missing
+    file, plain words)."""
+    path = request.url.path
+    if path.startswith("/api/"):
+        return error("no such page", 404)
+    if path.startswith("/static/"):
+        return PlainTextResponse("Not Found", status_code=404)
+    return FileResponse(STATIC / "notfound.html", status_code=404, headers={"Cache-Control": "no-cache"})
+
+
+async def account_page(request: Request) -> Response:
+    """Change the password or delete the account (the page asks ``/api/session`` who is here)."""
+    return static_page("account.html")
+
+
+async def player_page(request: Request) -> Response:
+    """``/@/{name}``: a player's page; its script reads the name from the address."""
+    return static_page("profile.html")
+
+
+async def leaderboard_page(request: Request) -> Response:
+    return static_page("leaderboard.html")
+
+
+ROUTES: list[BaseRoute] = [
+    Route("/", page),
+    Route("/match/{match_id}", page),
+    Route("/match/{match_id}/review", review_page),
+    Route("/review", review_page),
+    Route("/openings", openings_page),
+    Route("/practice", practice_page),
+    Route("/position", position_page),
+    Route("/rules", rules_page),
+    Route("/account", account_page),
+    Route("/@/{name}", player_page),
+    Route("/leaderboard", leaderboard_page),
+    # the pages' files compressed (their words in two languages are most of what a page loads)
+    Mount("/static", GZipMiddleware(Router([
+        Route("/reasons.js", reasons_script),
+        Route("/games.js", games_script),
+        Mount("/", StaticFiles(directory=STATIC, check_dir=False)),
+    ])), name="static"),
+]
+"""The pages' routes (the Mount last: it takes every ``/static`` path)."""
