@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
 
 from tavli.server.app import create_app
+from tavli.server.cafe.accounts import COOKIE
 
 
 def make_client(db: Path, **options: Any) -> TestClient:
@@ -19,6 +21,28 @@ def make_client(db: Path, **options: Any) -> TestClient:
 
 
 Message = dict[str, Any]
+PASSWORD = "a long password"
+
+
+def sign_up(client: TestClient, name: str, password: str = PASSWORD) -> str:
+    """A new account: its session secret (the client is left a guest)."""
+    client.cookies.clear()
+    answer = client.post("/api/accounts", json={"name": name, "password": password})
+    assert answer.status_code == 201, answer.text
+    client.cookies.clear()
+    return str(answer.cookies[COOKIE])
+
+
+@contextmanager
+def as_player(client: TestClient, secret: str | None) -> Iterator[TestClient]:
+    """``client`` with ``secret``'s session cookie (None: a guest) for the block."""
+    client.cookies.clear()
+    if secret is not None:
+        client.cookies.set(COOKIE, secret)
+    try:
+        yield client
+    finally:
+        client.cookies.clear()
 
 
 def new_match(client: TestClient, **body: Any) -> Message:

@@ -7,41 +7,27 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from app_client import hello, make_client, new_match, next_state, play_until_both_chose, token_of, until
+from app_client import (
+    as_player,
+    hello,
+    make_client,
+    new_match,
+    next_state,
+    play_until_both_chose,
+    sign_up,
+    token_of,
+    until,
+)
 from starlette.testclient import TestClient
 
-from tavli.server.cafe.accounts import COOKIE
 from tavli.server.routes.context import context_of
 
 Message = dict[str, Any]
-PASSWORD = "correct horse battery"
 NO_ENDINGS = {"played": 0, "resigned": 0, "time": 0, "claimed": 0}
 
-
-def sign_up(client: TestClient, name: str) -> str:
-    """A new account: its session secret (the client is left a guest)."""
-    client.cookies.clear()
-    answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert answer.status_code == 201, answer.text
-    client.cookies.clear()
-    return str(answer.cookies[COOKIE])
-
-
-@contextmanager
-def as_player(client: TestClient, secret: str | None) -> Iterator[TestClient]:
-    """``client`` with ``secret``'s session cookie (None: a guest) for the block."""
-    client.cookies.clear()
-    if secret is not None:
-        client.cookies.set(COOKIE, secret)
-    try:
-        yield client
-    finally:
-        client.cookies.clear()
 
 
 def is_state(message: Message) -> bool:

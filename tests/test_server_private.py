@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from app_client import Message, hello, new_match, token_of, until
+from app_client import Message, as_player, hello, new_match, sign_up, token_of, until
 from starlette.testclient import TestClient
 
-from tavli.server.cafe.accounts import COOKIE
 from tavli.terminal.dice_check import DiceCheckError, read_dice
 
 READS = ("record", "dice", "analysis")
@@ -39,26 +38,6 @@ class Players:
     black: str
     spectator: str
 
-
-def sign_up(client: TestClient, name: str) -> str:
-    """A new account: its session secret (the client keeps no session after)."""
-    client.cookies.clear()
-    answer = client.post("/api/accounts", json={"name": name, "password": "a long password"})
-    assert answer.status_code == 201, answer.text
-    client.cookies.clear()
-    return str(answer.cookies[COOKIE])
-
-
-@contextmanager
-def as_player(client: TestClient, secret: str | None) -> Iterator[TestClient]:
-    """``client`` with ``secret``'s session (None: a guest) for the block."""
-    client.cookies.clear()
-    if secret is not None:
-        client.cookies.set(COOKIE, secret)
-    try:
-        yield client
-    finally:
-        client.cookies.clear()
 
 
 def bearer(token: str | None) -> dict[str, str]:

@@ -7,35 +7,10 @@ its matches the one asking plays (``yours``), for the pages' Resume."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
-from app_client import Message, new_match, token_of, until
+from app_client import Message, as_player, new_match, sign_up, token_of, until
 from starlette.testclient import TestClient
 
-from tavli.server.cafe.accounts import COOKIE
 from tavli.server.play.seats import rematch_token
-
-
-def sign_up(client: TestClient, name: str) -> str:
-    """A new account: its session secret (the client keeps no session after)."""
-    client.cookies.clear()
-    answer = client.post("/api/accounts", json={"name": name, "password": "a long password"})
-    assert answer.status_code == 201, answer.text
-    client.cookies.clear()
-    return str(answer.cookies[COOKIE])
-
-
-@contextmanager
-def as_player(client: TestClient, secret: str | None) -> Iterator[TestClient]:
-    """``client`` with ``secret``'s session (None: a guest) for the block."""
-    client.cookies.clear()
-    if secret is not None:
-        client.cookies.set(COOKIE, secret)
-    try:
-        yield client
-    finally:
-        client.cookies.clear()
 
 
 def joined(client: TestClient, match_id: str, secret: str | None, token: str | None = None) -> Message:
