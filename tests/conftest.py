@@ -130,3 +130,24 @@ def browser() -> Iterator[Browser]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module")
+def proxied_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A module's real server that believes the address each person's browser gives
+    (X-Forwarded-For from 127.0.0.1): the server counts sign-ups, seeks and new matches per address."""
+    from serve_process import Server
+
+    s = Server(tmp_path_factory.mktemp("server") / "tavli.db", options=("--trusted-proxy", "127.0.0.1"))
+    yield s
+    s.stop(signal.SIGKILL)
+
+
+@pytest.fixture
+def contexts(browser: Any) -> Iterator[list[Any]]:
+    """Browser contexts the test makes (each a person or a device, with its own cookies and
+    storage), closed after the test."""
+    made: list[Any] = []
+    yield made
+    for ctx in made:
+        ctx.close()

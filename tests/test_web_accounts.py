@@ -9,9 +9,7 @@ import itertools
 import math
 import os
 import re
-import signal
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -37,20 +35,9 @@ and a module of tests signs up more people than one address may in an hour."""
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """The module's server, believing the address each person's browser gives (X-Forwarded-For)."""
-    s = Server(tmp_path_factory.mktemp("server") / "tavli.db", options=("--trusted-proxy", "127.0.0.1"))
-    yield s
-    s.stop(signal.SIGKILL)
+def server(proxied_server: Server) -> Server:
+    return proxied_server
 
-
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
-    """Browser contexts (each a person with his own cookies and storage) made by the test, closed after."""
-    made: list[BrowserContext] = []
-    yield made
-    for ctx in made:
-        ctx.close()
 
 
 def person(browser: Browser, made: list[BrowserContext], lang: str, width: int = 1366, height: int = 768) -> Page:

@@ -12,8 +12,6 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import signal
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -57,19 +55,9 @@ ABORTED_NAMED = {"en": "{who} aborted the match", "el": "{who} ακύρωσε τ
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """The module's server, believing the address each person's browser gives (X-Forwarded-For)."""
-    s = Server(tmp_path_factory.mktemp("server") / "tavli.db", options=("--trusted-proxy", "127.0.0.1"))
-    yield s
-    s.stop(signal.SIGKILL)
+def server(proxied_server: Server) -> Server:
+    return proxied_server
 
-
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
-    made: list[BrowserContext] = []
-    yield made
-    for ctx in made:
-        ctx.close()
 
 
 def person(browser: Browser, made: list[BrowserContext], lang: str, width: int, height: int,

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import signal
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
@@ -32,20 +30,9 @@ new matches per address."""
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """The module's server, believing the address each person's browser gives (X-Forwarded-For)."""
-    s = Server(tmp_path_factory.mktemp("server") / "tavli.db", options=("--trusted-proxy", "127.0.0.1"))
-    yield s
-    s.stop(signal.SIGKILL)
+def server(proxied_server: Server) -> Server:
+    return proxied_server
 
-
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
-    """Browser contexts (each a device, with its own cookies and storage), closed after the test."""
-    made: list[BrowserContext] = []
-    yield made
-    for ctx in made:
-        ctx.close()
 
 
 def device(browser: Browser, made: list[BrowserContext], lang: str, size: str) -> Page:

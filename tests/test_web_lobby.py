@@ -33,13 +33,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     s.stop(signal.SIGKILL)
 
 
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
-    made: list[BrowserContext] = []
-    yield made
-    for ctx in made:
-        ctx.close()
-
 
 def person(browser: Browser, made: list[BrowserContext], lang: str, size: str, name: str) -> Page:
     width, height = SIZES[size]
