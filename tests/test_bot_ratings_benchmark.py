@@ -1,5 +1,6 @@
 """``benchmarks/strength/bot_ratings.py``: the lobby's bot ratings worked out from the measured
-edges of docs/strength.md, and kept in step with ``tavli.server.cafe.lobby.BOT_RATINGS``."""
+edges of docs/strength.md, and kept in step with the levels' ``lobby_rating``
+(``tavli.server.cafe.lobby.BOT_RATINGS``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``benchmarks/data_tools/outcomes.py`` and ``benchmarks/strength/matchplay.py`` run tiny: the figures are those of
+"""``tools/outcomes.py`` and ``benchmarks/strength/matchplay.py`` run tiny: the figures are those of
 real games, and their luck-adjusted estimates are what they claim to be."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from benchmark_module import ROOT, benchmark
+from benchmark_module import ROOT, benchmark, tool
 
 from tavli import Dice, Position
 from tavli.bots.match_equity import Outcomes
@@ -29,7 +29,7 @@ def run(*args: str) -> str:
 # -- outcomes ------------------------------------------------------------------------------
 
 def test_adjusted_rates_are_the_outcomes_less_their_luck() -> None:
-    outcomes = benchmark("data_tools/outcomes")
+    outcomes = tool("outcomes")
     games = [(1.0, 0.3), (0.0, -0.2), (1.0, 0.6), (0.0, 0.1)]  # (outcome, its luck)
     sums = {"y": sum(y for y, _ in games), "x": sum(x for _, x in games), "yy": sum(y * y for y, _ in games),
             "xx": sum(x * x for _, x in games), "xy": sum(x * y for y, x in games)}
@@ -43,7 +43,7 @@ def test_adjusted_rates_are_the_outcomes_less_their_luck() -> None:
 
 
 def test_the_outcome_luck_of_a_roll_is_its_worth_to_the_starter() -> None:
-    outcomes = benchmark("data_tools/outcomes")
+    outcomes = tool("outcomes")
     ev = Evaluator.for_variant("plakoto")
     meter = outcomes.OutcomeLuck(ev)
     start = Position.start("plakoto", BLACK)  # Black rolls: White is the game's starter here
@@ -60,16 +60,16 @@ def test_the_outcome_luck_of_a_roll_is_its_worth_to_the_starter() -> None:
 @pytest.mark.slow
 def test_outcomes_run_and_merge(tmp_path: Path) -> None:
     checkpoint, data = tmp_path / "c.json", tmp_path / "outcomes.json"
-    shown = run("benchmarks/data_tools/outcomes.py", "run", "--games", "3", "--level", "advanced",
+    shown = run("tools/outcomes.py", "run", "--games", "3", "--level", "advanced",
                 "--checkpoint", str(checkpoint))
     assert "portes" in shown and "plain ±" in shown
     # a second run goes on from the checkpoint to the new count
-    run("benchmarks/data_tools/outcomes.py",
+    run("tools/outcomes.py",
         "run", "--games", "4", "--level", "advanced", "--checkpoint", str(checkpoint))
     saved = json.loads(checkpoint.read_text())
     assert {v: e["next"] for v, e in saved["variants"].items()} == {"portes": 4, "plakoto": 4, "fevga": 4}
     assert [c.split("--games ")[1][0] for c in saved["commands"]] == ["3", "4"]  # both commands kept
-    run("benchmarks/data_tools/outcomes.py", "merge", str(checkpoint), "--into", str(data))
+    run("tools/outcomes.py", "merge", str(checkpoint), "--into", str(data))
     assert json.loads(data.read_text())["commands"] == saved["commands"]
     rows = json.loads(data.read_text())["variants"]
     for row in rows.values():
@@ -81,7 +81,7 @@ def test_outcomes_run_and_merge(tmp_path: Path) -> None:
             low, high = row["ci95"][o]
             assert low <= rates[o] <= high
     with pytest.raises(AssertionError, match="level"):
-        run("benchmarks/data_tools/outcomes.py",
+        run("tools/outcomes.py",
             "run", "--games", "5", "--level", "expert", "--checkpoint", str(checkpoint))
 
 
@@ -177,11 +177,11 @@ def test_score_games_prints_the_gain(tmp_path: Path) -> None:
 def test_met_docs_fills_each_block_from_the_shipped_data(tmp_path: Path) -> None:
     docs = tmp_path / "match-equity.md"
     docs.write_text((ROOT / "docs" / "match-equity.md").read_text())
-    run("benchmarks/data_tools/met_docs.py", "--docs", str(docs))
+    run("tools/met_docs.py", "--docs", str(docs))
     text = docs.read_text()
     # the docs as shipped are what the data make
     assert text == (ROOT / "docs" / "match-equity.md").read_text()
-    met_docs = benchmark("data_tools/met_docs")
+    met_docs = tool("met_docs")
     assert met_docs.fill("a\n<!-- x -->\nold\n<!-- /x -->\nb", "x", "new") == "a\n<!-- x -->\nnew\n<!-- /x -->\nb"
     with pytest.raises(SystemExit, match="no <!-- y --> block"):
         met_docs.fill(text, "y", "new")

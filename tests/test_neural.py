@@ -282,6 +282,12 @@ def test_levels() -> None:
     assert all(LEVELS[n].name == n and LEVELS[n].description for n in names)
 
 
+def test_every_level_has_a_lobby_rating_rising_with_its_strength() -> None:
+    ratings = [rating for level in LEVELS.values() if (rating := level.lobby_rating) is not None]
+    assert len(ratings) == len(LEVELS)  # the lobby offers every level
+    assert ratings == sorted(set(ratings))  # each above the one below
+
+
 def test_unknown_level() -> None:
     with pytest.raises(ValueError, match=r"unknown level 'grandmaster'.*beginner.*champion"):
         NeuralBot("grandmaster")

@@ -130,7 +130,7 @@ def test_the_script_prints_tables_and_refuses_bad_rolls(tmp_path: Path) -> None:
     path = tmp_path / "openings.json"
     tables = OpeningTables(OpeningSettings(trials=1), path)
     tables.run(["fevga"], [Dice(6, 6)], workers=1)
-    script = [sys.executable, str(ROOT / "benchmarks" / "data_tools" / "opening_tables.py"), "--data", str(path)]
+    script = [sys.executable, str(ROOT / "tools" / "opening_tables.py"), "--data", str(path)]
     shown = subprocess.run([*script, "--tables", "--games", "fevga"], capture_output=True, text=True, check=True)
     assert "| 6-6 | 24/18 |" in shown.stdout
     bad = subprocess.run([*script, "--rolls", "67"], capture_output=True, text=True)

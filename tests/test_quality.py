@@ -1,4 +1,4 @@
-"""The core and the benchmarks type-check under mypy --strict and the code base passes ruff."""
+"""The core, the benchmarks and the data tools type-check under mypy --strict and the code base passes ruff."""
 
 from __future__ import annotations
 
@@ -21,11 +21,12 @@ def _tool(name: str) -> str:
 
 
 def test_mypy_strict() -> None:
-    run = subprocess.run([_tool("mypy"), "--strict", "tavli", "benchmarks"], cwd=ROOT, capture_output=True, text=True)
+    run = subprocess.run([_tool("mypy"), "--strict", "tavli", "benchmarks", "tools"], cwd=ROOT,
+                         capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
 
 
 def test_ruff() -> None:
-    run = subprocess.run([_tool("ruff"), "check", "tavli", "tests", "benchmarks", ".ci"], cwd=ROOT,
+    run = subprocess.run([_tool("ruff"), "check", "tavli", "tests", "benchmarks", "tools", ".ci"], cwd=ROOT,
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr

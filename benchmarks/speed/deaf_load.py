@@ -1,4 +1,4 @@
-"""Spectators who never read, beside ``load.py``'s matches (docs/web.md, "Limits and security").
+"""Spectators who never read, beside ``load.py``'s matches (docs/cafe.md, "Limits and security").
 
 Each of ``count`` deaf spectators follows one pair of ``load.py`` (a match of its own, and the
 next one when that ends): a raw socket with a 4 KB receive buffer that opens the match's

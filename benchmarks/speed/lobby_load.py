@@ -1,5 +1,5 @@
 """The lobby under load, beside ``load.py``'s matches: people watching the start page's lobby
-while seeks come and go (docs/web.md, "Lobby").
+while seeks come and go (docs/cafe.md, "Lobby").
 
 ``watchers`` guests each hold a lobby WebSocket (``/ws/lobby``, with a guest cookie of their own,
 on the servers given in turn), as the start page does. Every ``1 / rate`` seconds one of them who has no seek posts one

@@ -17,7 +17,7 @@ solved exactly.
 0.7
 
 The shipped outcome figures (``tavli/data/outcomes.json``, measured by
-``benchmarks/data_tools/outcomes.py``) make the table for a match's settings:
+``tools/outcomes.py``) make the table for a match's settings:
 
 >>> from tavli.match import MatchSettings
 >>> met = MatchEquity.for_settings(MatchSettings(length=7))

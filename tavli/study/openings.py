@@ -463,7 +463,7 @@ class OpeningTables:
 @functools.cache
 def shipped() -> OpeningTables:
     """The opening tables that come with Tavli (``tavli/data/openings.json``, made by
-    ``benchmarks/data_tools/opening_tables.py``; docs/openings.md). One shared object: read it, do not run it.
+    ``tools/opening_tables.py``; docs/openings.md). One shared object: read it, do not run it.
 
     >>> tables = shipped()
     >>> best = tables.summary("portes", Dice(3, 1))[0]

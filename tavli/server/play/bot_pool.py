@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from tavli.bots import bearoff
+from tavli.bots.levels import LEVELS
 from tavli.bots.match_equity import MatchScore
 from tavli.bots.neural import NeuralBot
 from tavli.dice import Dice
@@ -31,10 +32,15 @@ def _build_bearoff() -> None:
     bearoff.load()
 
 
+WARM_UP_LEVELS: tuple[str, ...] = tuple({level.depth: name for name, level in LEVELS.items()}.values())
+"""The levels the warm-up plays a move at: the last of each search depth in ``LEVELS``, so that
+every depth's search is compiled (the noisy levels search as the noiseless one of their depth)."""
+
+
 def _compile_bots() -> None:
     for game in GAMES:
         legal = Position.start(game).legal_plays(Dice(3, 1))
-        for level in ("advanced", "expert", "champion"):
+        for level in WARM_UP_LEVELS:
             NeuralBot(level).choose(legal)
 
 

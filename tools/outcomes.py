@@ -1,9 +1,9 @@
 """Each game's outcome distribution for the side that starts it, by self-play.
 
-    .venv/bin/python benchmarks/data_tools/outcomes.py run [--checkpoint FILE] [--variants portes,plakoto,fevga]
+    .venv/bin/python tools/outcomes.py run [--checkpoint FILE] [--variants portes,plakoto,fevga]
         [--level expert] [--games N] [--max-seconds S] [--seed X] [--part I/P]
-    .venv/bin/python benchmarks/data_tools/outcomes.py merge CHECKPOINT.. [--into tavli/data/outcomes.json]
-    .venv/bin/python benchmarks/data_tools/outcomes.py show CHECKPOINT..
+    .venv/bin/python tools/outcomes.py merge CHECKPOINT.. [--into tavli/data/outcomes.json]
+    .venv/bin/python tools/outcomes.py show CHECKPOINT..
 
 ``run`` plays games of each variant in turn, the level against itself
 (``tavli.bots.neural.NeuralBot``), and counts the starter's outcomes: win 1,
@@ -58,8 +58,8 @@ LUCKY = ("win1", "win2", "lose1", "lose2")
 """The outcomes whose luck is measured: the networks predict all but the tie."""
 SUMS = ("y", "x", "yy", "xx", "xy")
 """Per outcome, sums over games of the outcome y (0 or 1), its luck x, and their products."""
-DEFAULT_CHECKPOINT = Path(__file__).resolve().parents[1] / "results" / "outcomes-checkpoint.json"
-DATA_FILE = Path(__file__).resolve().parents[2] / "tavli" / "data" / "outcomes.json"
+DEFAULT_CHECKPOINT = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "outcomes-checkpoint.json"
+DATA_FILE = Path(__file__).resolve().parents[1] / "tavli" / "data" / "outcomes.json"
 
 
 def wilson95(k: int, n: int) -> tuple[float, float]:
@@ -241,7 +241,7 @@ def merge(args: argparse.Namespace) -> None:
         "about": ("Each game's outcomes for the side that starts it (win 1, win 2, tie, lose 1, lose 2), "
                   "by self-play of the level against itself: counts, and rates less each roll's luck "
                   "(by the network at 0-ply; the tie counted plainly) with their 95% intervals. "
-                  "Made by benchmarks/data_tools/outcomes.py; the goal is +-0.5 percentage points per rate."),
+                  "Made by tools/outcomes.py; the goal is +-0.5 percentage points per rate."),
         "level": data["level"],
         "seed": data["seed"],
         "parts": sorted(data["parts"]),

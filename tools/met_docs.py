@@ -1,13 +1,13 @@
 """Rewrite docs/match-equity.md's figures from the shipped outcome data.
 
-    .venv/bin/python benchmarks/data_tools/met_docs.py [--docs docs/match-equity.md]
+    .venv/bin/python tools/met_docs.py [--docs docs/match-equity.md]
 
 Fills the blocks between ``<!-- NAME -->`` and ``<!-- /NAME -->``: ``outcomes``
 (``tavli/data/outcomes.json`` as a table), ``met7`` (``tavli met --length 7``),
 ``ours-row`` (its first row, beside GNU Backgammon's tables), ``example``
 (the expert's values of the gammon-go position of ``tests/test_neural.py``)
 and ``score-examples`` (what ``benchmarks/strength/score_examples.py`` prints). Run it
-after ``benchmarks/data_tools/outcomes.py merge``.
+after ``tools/outcomes.py merge``.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from tavli.bots.neural import NeuralBot
 from tavli.match import MatchSettings
 from tavli.variants import GAMES
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "match-equity.md"
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "match-equity.md"
 GAMMON_GO = "portes 2w.2w...........1b1w....3b3b3b5b w 0:0 10:0"
 NAMES = {"win1": "win 1", "win2": "win 2", "tie": "tie", "lose1": "lose 1", "lose2": "lose 2"}
 
@@ -99,8 +99,8 @@ def example_block() -> str:
 
 
 def score_examples_block() -> str:
-    done = subprocess.run([sys.executable, str(Path(__file__).resolve().parents[1] / "strength" / "score_examples.py")],
-                          capture_output=True, text=True, check=True)
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "strength" / "score_examples.py"
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True)
     return done.stdout.strip()
 
 

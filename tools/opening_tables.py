@@ -1,6 +1,6 @@
 """Opening tables of Portes, Plakoto and Fevga by rollouts (docs/openings.md).
 
-    nice .venv/bin/python benchmarks/data_tools/opening_tables.py [--trials 144] [--games portes,plakoto,fevga]
+    nice .venv/bin/python tools/opening_tables.py [--trials 144] [--games portes,plakoto,fevga]
         [--rolls 65,31] [--level advanced] [--workers N] [--data tavli/data/openings.json]
         [--docs docs/openings.md] [--tables] [--fresh plakoto,fevga] [--max-seconds S]
 

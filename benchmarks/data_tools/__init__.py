@@ -1,1 +1,0 @@
-"""Tools that write the data Tavli ships and the figures of its docs: ``python benchmarks/data_tools/<name>.py``."""

@@ -1,0 +1,1 @@
+"""Tools that write the data Tavli ships and the figures of its docs: ``python tools/<name>.py``."""
