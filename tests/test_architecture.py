@@ -383,7 +383,8 @@ def test_a_planted_fault_among_the_servers_rooms_fails(tmp_path: Path) -> None:
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 """The docs a reader follows (docs/notes/, the experiment log, names things as they were then)."""
-SOURCES = [*sorted((ROOT / "tavli").rglob("*.py")), *sorted((ROOT / "benchmarks").rglob("*.py"))]
+SOURCES = [*sorted((ROOT / "tavli").rglob("*.py")), *sorted((ROOT / "benchmarks").rglob("*.py")),
+           *sorted((ROOT / "tools").rglob("*.py"))]
 NOT_MODULES = {"tavli.example.com", "tavli.db", "tavli.conf", "tavli.dump", "tavli.service"}
 """Names of the form that are an address and files (the database, nginx's and systemd's files)."""
 
@@ -415,8 +416,8 @@ def unknown_name(dotted: str, tree: dict[str, Module]) -> str | None:
 
 
 def named_paths(text: str) -> set[str]:
-    """The repository paths a text names: ``tavli/...py``, ``benchmarks/...py``, ``docs/...md``."""
-    return set(re.findall(r"(?<![\w/.-])((?:tavli|benchmarks|docs|tests)/[\w/.-]*\.(?:py|md))\b", text))
+    """The repository paths a text names: ``tavli/...py``, ``benchmarks/...py``, ``tools/...py``, ``docs/...md``."""
+    return set(re.findall(r"(?<![\w/.-])((?:tavli|benchmarks|tools|docs|tests)/[\w/.-]*\.(?:py|md))\b", text))
 
 
 def test_docs_name_modules_and_names_that_exist(tree: dict[str, Module]) -> None:
@@ -469,23 +470,3 @@ def test_a_stale_name_in_the_docs_is_found(tree: dict[str, Module]) -> None:
     assert named_paths("run `python benchmarks/speed/speed.py` (docs/web.md)") == {
         "benchmarks/speed/speed.py", "docs/web.md"}
 
-
-# -- the old names of the modules that moved -----------------------------------------------------
-
-
-def test_the_old_module_names_still_import_with_a_warning() -> None:
-    import importlib
-    import sys
-
-    import tavli
-
-    assert set(tavli._MOVED) >= {"tavli.record", "tavli.analysis", "tavli.neural", "tavli.met"}
-    for old, new in tavli._MOVED.items():
-        sys.modules.pop(old, None)
-        with pytest.warns(DeprecationWarning, match=f"{old} is now {new}"):
-            module = importlib.import_module(old)
-        assert module is importlib.import_module(new) and module.__spec__ is not None
-        assert module.__name__ == module.__spec__.name == new  # the module keeps its own name and spec
-    from tavli.record import MatchRecord  # the old way of writing it, as user code has it
-
-    assert MatchRecord.__module__ == "tavli.formats.record"

@@ -277,6 +277,17 @@ def test_a_guest_who_signs_up_keeps_his_matches(client: TestClient) -> None:
     assert [m["id"] for m in listed] == [made["match"]] and listed[0]["result"] == "playing"
 
 
+def test_a_guest_holding_many_matches_signs_up_and_keeps_them(client: TestClient) -> None:
+    """A busy guest's page holds hundreds of seats: the sign-up takes the newest 200 (MOST_KEPT)."""
+    made = client.post("/api/matches", json={"opponent": "friend"}).json()
+    others = [{"match": f"m{i:07d}x", "token": "t" * 43} for i in range(250)]  # seats of matches long gone
+    kept = [{"match": made["match"], "token": made["token"]}, *others]
+    answer = client.post("/api/accounts", json={"name": "Busy_1", "password": PASSWORD, "matches": kept})
+    assert answer.status_code == 201 and answer.json()["kept"] == 1
+    too_much = client.post("/api/accounts", json={"name": "Busy_2", "password": PASSWORD, "matches": "x" * 200_000})
+    assert too_much.status_code == 413  # still a limit
+
+
 def test_an_open_rated_seat_is_taken_by_an_account(client: TestClient) -> None:
     eleni, nikos = sign_up(client, "Eleni"), sign_up(client, "Nikos")
     with as_player(client, eleni):

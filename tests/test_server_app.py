@@ -6,11 +6,21 @@ import asyncio
 import json
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
-from app_client import Message, hello, make_client, new_match, token_of, until
+from app_client import (
+    Message,
+    as_player,
+    hello,
+    make_client,
+    new_match,
+    sign_up,
+    token_of,
+    until,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
@@ -19,7 +29,9 @@ from starlette.websockets import WebSocketDisconnect
 from tavli.fairdice import check_game, dice_of_rolls
 from tavli.server.app import create_app
 from tavli.server.realtime.protocol import MAX_MESSAGE_BYTES
+from tavli.server.routes.context import context_of
 from tavli.server.routes.limits import RateLimiter, client_address
+from tavli.server.routes.responses import HEAD, HEAD_MARK, STATIC
 from tavli.variants import GAMES
 
 
@@ -64,10 +76,23 @@ def test_the_pages_take_the_games_names_from_the_library(client: TestClient) -> 
     assert script.status_code == 200 and script.headers["content-type"].startswith("text/javascript")
     assert script.text == f"export const GAMES = {json.dumps(list(GAMES), separators=(',', ':'))};\n"
     assert client.get("/static/games.js", headers={"If-None-Match": script.headers["etag"]}).status_code == 304
-    for name in ("home.js", "openings.js", "practice.js", "review.js"):
-        page = client.get(f"/static/{name}").text
-        assert 'import { GAMES } from "/static/games.js";' in page
-        assert '"portes", "plakoto", "fevga"' not in page and "portes,plakoto,fevga" not in page
+    for name in ("home.js", "openings.js", "practice.js", "common.js"):
+        assert 'import { GAMES } from "/static/games.js";' in client.get(f"/static/{name}").text
+    for path in STATIC.glob("*.js"):  # no page keeps a list of its own
+        page = path.read_text(encoding="utf-8")
+        assert '"portes", "plakoto", "fevga"' not in page and "portes,plakoto,fevga" not in page, path.name
+
+
+def test_every_page_has_the_one_common_head(client: TestClient) -> None:
+    for path in STATIC.glob("*.html"):
+        assert path.read_text(encoding="utf-8").count(HEAD_MARK) == 1 and "<meta" not in path.read_text(), path.name
+    for address in ("/", "/match/x", "/review", "/openings", "/practice", "/position", "/rules", "/account",
+                    "/@/nobody", "/leaderboard", "/no/such/page"):
+        answer = client.get(address)
+        assert answer.headers["content-type"] == "text/html; charset=utf-8", address
+        assert answer.text.count(HEAD) == 1 and HEAD_MARK not in answer.text, address
+        assert answer.headers["cache-control"] == "no-cache"
+    assert client.get("/no/such/page").status_code == 404
 
 
 @pytest.mark.parametrize(("body", "words"), [
@@ -661,3 +686,42 @@ def test_random_match_ids_never_get_a_5xx(fuzz_client: TestClient, match_id: str
 
     answer = fuzz_client.get(f"/api/matches/{quote(match_id, safe='')}/dice")
     assert answer.status_code == 404, (match_id, answer.text)
+
+
+def test_a_matchs_last_action_reaches_its_players_before_the_work_of_its_end(client: TestClient) -> None:
+    """The service tells the hub first (``tavli.server.app.make_context``): the action that ends a
+    rated match reaches both players while its result, rating and review wait (here, until the
+    test lets them go on); then they are sent how the ratings moved."""
+    context = context_of(client.app)  # type: ignore[arg-type]
+    go_on, waited_out = asyncio.Event(), []
+    keep = context.results.record
+
+    async def held(live: Any, now: float | None = None) -> None:
+        try:
+            await asyncio.wait_for(go_on.wait(), 60.0)
+        except TimeoutError:  # the players were not told meanwhile: the test fails, and ends
+            waited_out.append(live.row.id)
+        await keep(live, now)
+
+    context.results.record = held  # type: ignore[method-assign]
+    eleni, nikos = sign_up(client, "Eleni"), sign_up(client, "Nikos")
+    with as_player(client, eleni):
+        links = new_match(client, opponent="friend", rated=True, seat="white", length=1, games="portes",
+                          clock="none")
+    with ExitStack() as stack:
+        with as_player(client, eleni):
+            white = stack.enter_context(client.websocket_connect(f"/ws/{links['match']}"))
+        with as_player(client, nikos):
+            black = stack.enter_context(client.websocket_connect(f"/ws/{links['match']}"))
+        state, _ = hello_both(white, links["token"], black, token_of(links["friend"]))
+        white.send_json({"type": "resign", "seq": state["seq"], "match": True})
+        last = [until(ws, lambda m: is_state(m) and m["over"]) for ws in (white, black)]
+        assert not waited_out, "the match's end reached its players only once its result was kept"
+        assert all(end["seq"] == state["seq"] + 1 and end["ratings"] is None for end in last)
+        assert client.portal is not None
+        client.portal.call(go_on.set)
+        for ws in (white, black):
+            rated = until(ws, lambda m: is_state(m) and m["ratings"] is not None)
+            # decided before both made a play of their own: rated, and no rating moved
+            assert rated["seq"] == state["seq"] + 1 and rated["ratings"] == {"pool": "portes", "rated": False,
+                                                                             "why": "early"}

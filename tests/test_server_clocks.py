@@ -312,3 +312,29 @@ def test_a_rated_match_lost_on_time_counts_as_a_loss(client: TestClient) -> None
     # lost before either side chose a play: a loss, not rated (docs/ratings.md, "Farming")
     assert page["ratings"] == {} and not page["matches"][0]["rated"]
     assert (page["lost_on_time"], page["lost_by_leaving"]) == (1, 0)  # his page counts it
+
+
+def test_outages_no_running_turn_can_span_are_pruned(tmp_path: Path) -> None:
+    """The outages table keeps what a turn in play may still span, and no more."""
+    async def stored() -> list[list[tuple[float, float]]]:
+        store = Store(f"sqlite:///{tmp_path / 'outages.db'}")
+        try:
+            await store.create_tables()
+            seen = []
+            await store.beat(100.0)
+            assert await store.come_up(110.0) == (100.0, 110.0)
+            await store.beat(120.0)
+            assert await store.come_up(130.0) == (120.0, 130.0)
+            seen.append(await store.outages_since(0.0))  # no match in play: only the last is kept
+            await store.create_with_hashes("m1", {}, "w", "b", {"h": "white"}, created=125.0)  # a turn begun at 125 s
+            await store.beat(140.0)
+            await store.come_up(150.0)
+            await store.beat(160.0)
+            await store.come_up(170.0)
+            seen.append(await store.outages_since(0.0))  # those since 125 s stay, for the match in play
+            return seen
+        finally:
+            await store.close()
+    alone, kept = asyncio.run(stored())
+    assert alone == [(120.0, 130.0)]
+    assert kept == [(120.0, 130.0), (140.0, 150.0), (160.0, 170.0)]

@@ -59,7 +59,8 @@ def rated_match(client: TestClient, winner: str, loser: str, *, real: bool, game
             if real:
                 state = play_until_both_chose({"white": mine, "black": theirs}, state)
             theirs.send_json({"type": "resign", "seq": state["seq"], "match": True})
-            over = until(theirs, lambda m: m["type"] == "state" and m["over"])
+            # once its result is kept (after the match's last state): the state says how it rated
+            over = until(theirs, lambda m: m["type"] == "state" and m["over"] and m["ratings"])
     assert over["winner"] == "white"
     return str(mid)
 

@@ -1,4 +1,4 @@
-"""The lobby's limits on one client (docs/web.md, "Limits and security"): a few live seeks per
+"""The lobby's limits on one client (docs/cafe.md, "Limits and security"): a few live seeks per
 address however many guest cookies it makes, its WebSockets counted with the matches' among the
 address's open connections, and its messages held to a match's rate."""
 

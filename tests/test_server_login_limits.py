@@ -1,4 +1,4 @@
-"""The limits on guessing passwords (tavli.server.cafe.accounts, docs/web.md "Limits and security"):
+"""The limits on guessing passwords (tavli.server.cafe.accounts, docs/cafe.md "Limits and security"):
 an address that fails waits longer after each failure, on one name and on any; the failures of
 others on a name never lock its owner out; the refusal says how long to wait. Time is moved,
 never waited for."""

@@ -1,4 +1,4 @@
-"""Players' names that cannot pass for another's (tavli.server.storage.names; docs/web.md, "Players'
+"""Players' names that cannot pass for another's (tavli.server.storage.names; docs/cafe.md, "Players'
 names"): look-alike and invisible names refused at sign-up and as guests' names, an account's
 skeleton twin taken, a guest kept from an account's name, and the messages that say which names
 are accounts'."""

@@ -1,4 +1,4 @@
-"""Private matches kept private everywhere (docs/web.md, "Private matches"): off the players' pages
+"""Private matches kept private everywhere (docs/web.md, "Private everywhere"): off the players' pages
 for others, their record, dice and review answered only to their players (a seat's token or the
 account that plays a seat) and to their spectators' link, the same 404 as a match that does not
 exist for anyone else, and open to all once a player makes a finished match public."""

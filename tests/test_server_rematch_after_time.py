@@ -138,7 +138,8 @@ def sign_up(client: TestClient, name: str) -> str:
 
 def rated_and_resigned(client: TestClient, *, real: bool) -> tuple[Message, Message]:
     """A rated 1-point match of Eleni (White) and Nikos, who resigns it: at once, or after both have
-    made a real play (``real``). The state each of them is sent as it ends."""
+    made a real play (``real``). The state each of them is sent once the result is kept: after the
+    match's last state, which goes out first."""
     eleni, nikos = sign_up(client, "Eleni"), sign_up(client, "Nikos")
     client.cookies.clear()
     client.cookies.set("tavli_session", eleni)
@@ -155,7 +156,7 @@ def rated_and_resigned(client: TestClient, *, real: bool) -> tuple[Message, Mess
             if real:
                 state = play_until_both_chose({"white": white, "black": black}, state)
             black.send_json({"type": "resign", "seq": state["seq"], "match": True})
-            ends = [until(ws, lambda m: m["type"] == "state" and m["over"]) for ws in (white, black)]
+            ends = [until(ws, lambda m: m["type"] == "state" and m["over"] and m["ratings"]) for ws in (white, black)]
     return ends[0], ends[1]
 
 

@@ -1,5 +1,5 @@
 """A connection that never reads holds nothing: not a match's lock, not its next action, not the
-clock of the player on turn (tavli.server.realtime.outbox; docs/web.md, "Limits and security").
+clock of the player on turn (tavli.server.realtime.outbox; docs/cafe.md, "Limits and security").
 
 The attack: a raw socket with a small receive buffer joins a match as a spectator and never
 reads; then spectators join again and again. Each join used to send the whole state to every

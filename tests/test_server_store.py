@@ -90,17 +90,17 @@ def test_two_servers_on_one_database_cannot_both_act(kind: str, tmp_path: Path) 
         mover = "white" if a.match.turn.name == "WHITE" else "black"
         # both players have come (their pages' hello): the first game may begin
         await stores[0].set_presence(mid, ["white", "black"], time.time() + 30)
-        await one.act(mid, mover, "roll", 0)
+        await one.roll(mid, mover, 0)
         with pytest.raises(ActionError) as refused:  # the second server's cache is behind: refused
-            await two.act(mid, mover, "roll", 0)
+            await two.roll(mid, mover, 0)
         assert refused.value.code == "stale"
         fresh = await two.get(mid)
         assert fresh is not None and fresh.seq == 1 and fresh.match.dice == a.match.dice
         play = str(fresh.match.legal_plays()[0]) if len(fresh.match.legal_plays()) else ""
         if play:
-            await two.act(mid, mover, "play", 1, play)
+            await two.play(mid, mover, 1, play)
             with pytest.raises(ActionError) as late:
-                await one.act(mid, mover, "play", 1, play)
+                await one.play(mid, mover, 1, play)
             assert late.value.code == "stale"
         for store in stores:
             await store.close()
@@ -120,16 +120,16 @@ def test_a_bot_match_is_stored_and_replayed(kind: str, tmp_path: Path) -> None:
         assert live is not None
         while not live.match.is_over:
             if live.match.dice is None:
-                live = await service.act(mid, me, "roll", live.seq)
+                live = await service.roll(mid, me, live.seq)
             else:
-                live = await service.act(mid, me, "play", live.seq, str(live.match.legal_plays()[0]))
+                live = await service.play(mid, me, live.seq, str(live.match.legal_plays()[0]))
         again = MatchService(Store(url))
         replayed = await again.get(mid)
         assert replayed is not None and replayed.seq == live.seq
         assert replayed.match.score == live.match.score and replayed.moves == live.moves
         assert str(replayed.match.game.position) == str(live.match.game.position)
         with pytest.raises(ActionError) as over:
-            await again.act(mid, me, "roll", replayed.seq)
+            await again.roll(mid, me, replayed.seq)
         assert over.value.code == "match-over"
         await store.close()
         await again.store.close()
@@ -151,9 +151,9 @@ def test_bots_go_on_after_a_restart_cut_them_off(kind: str, tmp_path: Path, monk
             return None
 
         monkeypatch.setattr(crashed, "_run_bots", cut_off)
-        live = await crashed.act(mid, "white", "roll", live.seq)
+        live = await crashed.roll(mid, "white", live.seq)
         if live.match.dice is not None:
-            live = await crashed.act(mid, "white", "play", live.seq, str(live.match.legal_plays()[0]))
+            live = await crashed.play(mid, "white", live.seq, str(live.match.legal_plays()[0]))
         assert live.match.turn.name == "BLACK" and live.match.dice is None
         stopped_at = live.seq
         restarted = MatchService(Store(url))
@@ -192,9 +192,9 @@ async def record_match(service: MatchService) -> tuple[str, str]:
     assert live is not None
     while not live.match.is_over:
         if live.match.dice is None:
-            live = await service.act(mid, me, "roll", live.seq)
+            live = await service.roll(mid, me, live.seq)
         else:
-            live = await service.act(mid, me, "play", live.seq, str(live.match.legal_plays()[-1]))
+            live = await service.play(mid, me, live.seq, str(live.match.legal_plays()[-1]))
     return mid, me
 
 
@@ -255,9 +255,9 @@ def test_every_stored_prefix_of_a_match_can_go_on(kind: str, tmp_path: Path) -> 
             if cut + 1 in passes or cut % 40 == 0:  # cut between a roll and its pass, and some more
                 while not live.match.is_over:
                     if live.match.dice is None:
-                        live = await service.act(copy, me, "roll", live.seq)
+                        live = await service.roll(copy, me, live.seq)
                     else:
-                        live = await service.act(copy, me, "play", live.seq, str(live.match.legal_plays()[-1]))
+                        live = await service.play(copy, me, live.seq, str(live.match.legal_plays()[-1]))
                 assert max(live.match.score.values()) >= 3
                 # what the database holds replays to the same end
                 again = await MatchService(store).get(copy)

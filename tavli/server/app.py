@@ -14,6 +14,7 @@ which read them through ``tavli.server.routes.context``; the start, stop and bac
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from starlette.applications import Starlette
@@ -25,6 +26,7 @@ from tavli.server.cafe.lobby import SEEKS_PER_ADDRESS, Lobby
 from tavli.server.cafe.results import Results
 from tavli.server.coach.review import REVIEW_DEPTH, Reviewer
 from tavli.server.lifespan import lifespan
+from tavli.server.play.live import LiveMatch
 from tavli.server.play.service import MatchService
 from tavli.server.realtime.hub import Hub
 from tavli.server.realtime.protocol import MESSAGE_BURST, MESSAGES_PER_SECOND
@@ -94,15 +96,42 @@ def make_context(database: str, options: AppOptions, *, claim_after: float, bot_
     """The server's parts, made and joined: what ``create_app``'s routes share."""
     store = Store(database)
     service = MatchService(store, claim_after=claim_after, bot_delay=bot_delay, bot_workers=bot_workers)
-    reviewer = Reviewer(service, review_depth)
+    reviewer = Reviewer(service, store, review_depth)
     # a finished match with accounts is reviewed at once: its players' pages show their error rates
     results = Results(store.engine, on_finished=lambda match_id: reviewer.review(match_id, None))
-    service.listeners.append(results.on_action)
     accounts = Accounts(store.engine)
-    return AppContext(options, store, service, Hub(service), reviewer,
-                      creations=RateLimiter(options.matches_per_minute, 60.0),
-                      analyses=RateLimiter(options.analyses_per_minute, 60.0),
-                      file_reviews=RateLimiter(options.file_reviews_per_minute, 60.0),
-                      accounts=accounts, results=results,
-                      sign_ups=RateLimiter(SIGN_UPS_PER_HOUR, 3600.0),
-                      lobby=Lobby(store, service, accounts, options.seeks_per_address))
+    context = AppContext(options, store, service, Hub(service, store), reviewer,
+                         creations=RateLimiter(options.matches_per_minute, 60.0),
+                         analyses=RateLimiter(options.analyses_per_minute, 60.0),
+                         file_reviews=RateLimiter(options.file_reviews_per_minute, 60.0),
+                         accounts=accounts, results=results,
+                         sign_ups=RateLimiter(SIGN_UPS_PER_HOUR, 3600.0),
+                         lobby=Lobby(store, service, accounts, options.seeks_per_address))
+    # The service's listeners, wired here alone, in the order each action is told to them (its
+    # match's lock held):
+    # 1. the hub: every connection watching the match here is sent the state. The hub puts it in
+    #    each connection's outbox, which returns at once, and nothing comes before it: a match's
+    #    last play reaches its players before the work of its end begins.
+    # 2. the end of a match (``ended``): its result kept and rated, its review begun, in a task of
+    #    its own, which neither delays the states nor holds the match's lock.
+    service.listeners[:] = [context.hub.broadcast, functools.partial(ended, context)]
+    return context
+
+
+async def ended(context: AppContext, live: LiveMatch) -> None:
+    """Once an action's state is out: a match that is over has its result kept (``conclude``),
+    in the background."""
+    if live.match.is_over:
+        context.in_background(conclude(context, live))
+
+
+async def conclude(context: AppContext, live: LiveMatch) -> None:
+    """A finished match's result kept, and rated if it is rated (``Results.on_action``: once),
+    its review begun; then the players of a rated match are sent the state again, which now says
+    how their ratings moved."""
+    if not await context.results.on_action(live) or not live.row.settings.get("rated"):
+        return
+    current = context.service.peek(live.row.id)
+    if current is not None:
+        async with current.lock:  # never in the middle of another action
+            await context.hub.broadcast(current)

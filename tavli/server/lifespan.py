@@ -69,7 +69,7 @@ def start_jobs(context: AppContext) -> list[asyncio.Task[None]]:
     hub = context.hub
     tasks = [asyncio.create_task(every(context, HEARTBEAT_SECONDS, hub.heartbeat)),
              asyncio.create_task(every(context, ALIVE_SECONDS, lambda: alive(context))),
-             asyncio.create_task(every(context, CLOCK_SWEEP_SECONDS, context.service.sweep_clocks)),
+             asyncio.create_task(every(context, CLOCK_SWEEP_SECONDS, context.service.clocks.sweep)),
              asyncio.create_task(every(context, LOBBY_SECONDS, context.lobby.heartbeat)),
              asyncio.create_task(every(context, PAIRING_SECONDS, context.lobby.pair_waiting)),
              asyncio.create_task(listen(context))]
@@ -90,6 +90,8 @@ async def stop(context: AppContext, tasks: list[asyncio.Task[None]]) -> None:
     context.service.close()
     if context.sessions:  # let closing connections record their absence before the database goes
         await asyncio.wait(context.sessions, timeout=5.0)
+    if context.background:  # and the finished matches' results be kept
+        await asyncio.wait(context.background, timeout=5.0)
     await context.store.close()
 
 

@@ -49,7 +49,7 @@ costs a wait."""
 FAILURES_PER_NAME = 30
 """Failed logins on one name, from all addresses, in ``FAILURE_MEMORY``, from which the name is
 under attack: an address that has failed on it then has no free failures and waits at least
-``NAME_WAIT`` (a new address is never slowed by it: docs/web.md, "Limits and security")."""
+``NAME_WAIT`` (a new address is never slowed by it: docs/cafe.md, "Limits and security")."""
 FIRST_WAIT = 5.0
 """The wait after the first failure past the free ones; it doubles with each further one."""
 LONGEST_WAIT = 3600.0

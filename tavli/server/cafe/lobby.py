@@ -1,4 +1,4 @@
-"""The lobby (docs/web.md, "Lobby"): seeks kept in the database, posted, cancelled and accepted;
+"""The lobby (docs/cafe.md, "Lobby"): seeks kept in the database, posted, cancelled and accepted;
 "play now", which pairs people asking for the same match within a rating range that widens
 as they wait and offers a bot after ``BOT_AFTER`` seconds alone; the counts of players online
 and matches in play; and the start pages told of it all as it happens (``StartPage``), on
@@ -30,6 +30,7 @@ import orjson
 from sqlalchemy import and_, delete, func, insert, select, text, update
 from sqlalchemy.exc import DBAPIError
 
+from tavli.bots.levels import LEVELS
 from tavli.errors import TavliError
 from tavli.server.cafe.accounts import Account, Accounts
 from tavli.server.play.clocks import DEFAULT_FOR_PEOPLE, clock_settings
@@ -47,11 +48,10 @@ BOT_AFTER = 20.0
 RANGE_START = 100.0
 RANGE_WIDENS = 25.0
 """Play now: the rating gap allowed, at first and added each second of waiting."""
-BOT_RATINGS = {"beginner": 1260.0, "casual": 1390.0, "intermediate": 1500.0, "advanced": 1600.0,
-               "expert": 1640.0, "champion": 1680.0}
-"""The bot levels' strength on the players' scale: the bot offered is the nearest. Worked out from
-each level's measured edge over the one below, in 5-point Tavli matches, the intermediate level
-at a newcomer's 1500 (benchmarks/strength/bot_ratings.py, docs/strength.md)."""
+BOT_RATINGS: dict[str, float] = {name: level.lobby_rating for name, level in LEVELS.items()
+                                 if level.lobby_rating is not None}
+"""The bot levels' strength on the players' scale, by level (``Level.lobby_rating`` of
+``tavli.bots.levels``): the bot offered is the nearest."""
 DEFAULT_RATING = 1500.0
 SEEKS_PER_ADDRESS = 3
 """Seeks listed at once from one client address (each person has one): a household or a café

@@ -149,11 +149,14 @@ class Results:
         self._insert = insert_for(engine.dialect.name)
         self._done: set[str] = set()
 
-    async def on_action(self, live: LiveMatch) -> None:
-        """A service listener: a match that has just ended gets its result."""
-        if live.match.is_over and live.row.id not in self._done:
-            self._done.add(live.row.id)
-            await self.record(live)
+    async def on_action(self, live: LiveMatch) -> bool:
+        """After an action (``tavli.server.app`` calls it): a match that has just ended gets its
+        result. Whether it did now (False for a match not over, or one this process has done)."""
+        if not live.match.is_over or live.row.id in self._done:
+            return False
+        self._done.add(live.row.id)
+        await self.record(live)
+        return True
 
     async def record(self, live: LiveMatch, now: float | None = None) -> None:
         """Keep the result of the finished match ``live``, and rate it if it is rated (an aborted

@@ -44,6 +44,7 @@ from tavli.server.play.reasons import one_line
 from tavli.server.play.seats import SEATS, ActionError
 from tavli.server.play.service import MatchService
 from tavli.server.play.view import board_json, steps_json
+from tavli.server.storage.store import Store
 from tavli.study.analysis import Progress, Thresholds, analyse_record, evaluate_decision
 from tavli.variants import BLACK, WHITE
 
@@ -226,9 +227,9 @@ class Job:
 class Reviewer:
     """Makes, stores and serves the reviews of a server's matches, one at a time."""
 
-    def __init__(self, service: MatchService, depth: int = REVIEW_DEPTH) -> None:
+    def __init__(self, service: MatchService, store: Store, depth: int = REVIEW_DEPTH) -> None:
         self.service = service
-        self.store = service.store
+        self.store = store
         self.depth = depth
         self.jobs: dict[str, Job] = {}
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="tavli-review", initializer=_lower_priority)

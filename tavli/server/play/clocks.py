@@ -8,6 +8,9 @@ times (each play also stores the time left, which a replay takes as it is). The 
 was down (no process alive: an outage, which the next process to start stores) is not charged to
 anyone: the replay of a running turn leaves out every outage within it (``Clock.resume``).
 
+A clock that runs out is watched for here too (``ClockWatch``): a timer for each clocked match of
+this process, and a sweep for those no timer watches; the service stores the flag.
+
 >>> clock_settings("blitz")
 {'delay': 5.0, 'reserve': 30.0}
 >>> c = Clock.start(ClockSettings(8, 60), length=3, running="white", at=100.0)
@@ -20,7 +23,9 @@ anyone: the replay of a running turn leaves out every outage within it (``Clock.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -167,3 +172,50 @@ def down_after(since: float, outages: Iterable[tuple[float, float]]) -> float:
         if up > start:
             total, reached = total + up - start, up
     return total
+
+
+class ClockWatch:
+    """Watches for the running clocks that run out: one timer a match, set for when its running
+    clock would run out and moved on each action. When a timer fires, or the sweep finds a clocked
+    match in play that no timer here watches (its players gone, or on another process that
+    stopped), ``look`` is called with the match's id: it stores the flag if the time is up."""
+
+    def __init__(self, look: Callable[[str], Awaitable[None]],
+                 in_play: Callable[[float], Awaitable[list[str]]]) -> None:
+        self.look = look
+        self.in_play = in_play
+        """The clocked matches not over whose last action is older than a time (``Store.clocked_in_play``)."""
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._looking: set[asyncio.Future[None]] = set()
+
+    def watching(self, match_id: str) -> bool:
+        return match_id in self._timers
+
+    def watch(self, match_id: str, clock: Clock | None) -> None:
+        """Look at ``match_id`` when ``clock`` would run out, instead of when it was set to; a
+        clock that does not run (or None: a match over) is no longer watched."""
+        old = self._timers.pop(match_id, None)
+        if old is not None:
+            old.cancel()
+        due = clock.runs_out_at() if clock is not None else None
+        if due is not None:  # a little after: the clock has surely run out by then
+            delay = max(0.0, due - time.time()) + 0.01
+            self._timers[match_id] = asyncio.get_running_loop().call_later(delay, self._due, match_id)
+
+    def _due(self, match_id: str) -> None:
+        self._timers.pop(match_id, None)
+        task = asyncio.ensure_future(self.look(match_id))
+        self._looking.add(task)
+        task.add_done_callback(self._looking.discard)
+
+    async def sweep(self) -> None:
+        """Look at the clocked matches in play that no timer here watches (a background job)."""
+        for match_id in await self.in_play(time.time() - 1.0):
+            if not self.watching(match_id):
+                await self.look(match_id)
+
+    def close(self) -> None:
+        """Watch no more (the server stops)."""
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()

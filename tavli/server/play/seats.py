@@ -10,7 +10,7 @@ import hmac
 import re
 import unicodedata
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, get_args
 
 from tavli.errors import Reason, TavliError
 from tavli.match import MatchSettings
@@ -23,6 +23,16 @@ PRESENCE_SECONDS = 30.0
 """A seat counts as connected this long after its last heartbeat."""
 
 
+ErrorCode = Literal[
+    "bad-message", "too-large", "rate-limited", "not-joined", "bad-token", "private", "login", "corrupt",
+    "spectator", "time", "aborted", "stale", "match-over", "offer-pending", "not-absent", "waiting",
+    "not-your-turn", "illegal", "no-abort", "no-offer", "no-coach", "not-rolled", "no-chances",
+]
+"""The codes of the errors a match's socket sends (docs/web.md): a page says each in its language
+(``error-CODE`` in ``static/strings.js``, in English and Greek)."""
+ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
+
+
 class ActionError(ValueError):
     """An action the server refuses; ``code`` is the protocol's error code, ``reason`` says why
     (a template and its values, or the library's error that refused it).
@@ -31,7 +41,7 @@ class ActionError(ValueError):
     'the match is at action 7, not 6: here is the state'
     """
 
-    def __init__(self, code: str, reason: str | BaseException, /, **params: object) -> None:
+    def __init__(self, code: ErrorCode, reason: str | BaseException, /, **params: object) -> None:
         self.reason = Reason(reason, **params) if isinstance(reason, str) else reason_of(reason)
         super().__init__(one_line(self.reason))
         self.code = code

@@ -15,7 +15,7 @@ import contextlib
 import datetime
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 from tavli.bots.levels import LEVELS
@@ -24,7 +24,7 @@ from tavli.errors import TavliError
 from tavli.fairdice import commitment
 from tavli.formats.record import MatchRecord, PlayerInfo
 from tavli.server.play.bot_pool import BotPool
-from tavli.server.play.clocks import DEFAULT_FOR_PEOPLE, clock_settings
+from tavli.server.play.clocks import DEFAULT_FOR_PEOPLE, ClockWatch, clock_settings
 from tavli.server.play.live import LiveMatch, apply_action, must_pass, replay
 from tavli.server.play.replay import Replays
 from tavli.server.play.seats import (
@@ -55,8 +55,6 @@ __all__ = ["Listener", "MatchService"]
 Listener = Callable[[LiveMatch], Awaitable[None]]
 TURN_BEGINS = frozenset({"start", "play", "resign", "accept", "decline"})
 """The stored actions after which a clock runs for a turn that begins there (a roll goes on with one)."""
-AFTER_THE_END = frozenset({"rematch", "answer"})
-"""The actions of a match that is over: offering a rematch, and answering the offer."""
 
 
 def rated_request(body: dict[str, Any], opponent: str, games: list[str], account: SeatOwner | None) -> bool:
@@ -84,8 +82,8 @@ class MatchService:
         self.bots = BotPool(bot_workers)
         self.replays = Replays(store)
         self.listeners: list[Listener] = []
-        self._flags: dict[str, asyncio.TimerHandle] = {}
-        self._flag_tasks: set[asyncio.Future[None]] = set()
+        """Told of each action, in order, the match's lock held (wired in ``tavli.server.app``)."""
+        self.clocks = ClockWatch(self.flag_due, store.clocked_in_play)
 
     @property
     def bot_workers(self) -> int:
@@ -101,6 +99,7 @@ class MatchService:
         await self.bots.ready(timeout)
 
     def close(self) -> None:
+        self.clocks.close()
         self.bots.close()
 
     # -- creating and loading ------------------------------------------------
@@ -285,18 +284,11 @@ class MatchService:
     def cached(self) -> list[str]:
         return self.replays.cached()
 
-    async def sweep_clocks(self) -> None:
-        """Look at the clocked matches in play that no timer of this process watches (their players
-        gone, or on another process that stopped): each is loaded, and its flag stored if due."""
-        for match_id in await self.store.clocked_in_play(time.time() - 1.0):
-            if match_id not in self._flags:
-                await self.get(match_id)
-
     async def get(self, match_id: str) -> LiveMatch | None:
         """The match, replayed from the database the first time it is asked for (a clocked one
         then watched for its flag)."""
         live = await self.replays.get(match_id)
-        if live is not None and live.clock is not None and match_id not in self._flags:
+        if live is not None and live.clock is not None and not self.clocks.watching(match_id):
             self._watch_clock(live)
         return live
 
@@ -309,17 +301,16 @@ class MatchService:
         return await self.replays.refresh(match_id)
 
     # -- acting ------------------------------------------------------------
-    async def act(self, match_id: str, role: str, kind: str, seq: int, play: str | None = None, *,
-                  points: int = 1, resign_match: bool = False, accept: bool = False,
-                  token: str = "", received: float | None = None) -> LiveMatch:
-        """Carry out a player's action, then the bots' answers; ActionError if refused.
+    # Each action a player may take is one method, which the match's socket calls by the class of
+    # the message read (``tavli.server.routes.match_socket.dispatch``); each runs in ``_acting``.
 
-        ``kind`` is roll, play, claim, resign (``points``, or the whole match), rematch, answer
-        (``accept`` or not) to the opponent's offer, or abort; ``token`` is the sender's own (a
-        rematch gives each seat the token ``rematch_token(token, new match)``). A play's clock
-        stops when it was ``received`` (now if None): the wait for this match's lock and the
-        server's own work are not the player's time. Once the match is aborted every action is
-        refused (``aborted``)."""
+    @contextlib.asynccontextmanager
+    async def _acting(self, match_id: str, role: str, seq: int, after_the_end: bool = False,
+                      ) -> AsyncIterator[LiveMatch]:
+        """The match to act on, with its lock held, once the checks every action shares have
+        passed (``ActionError`` otherwise); the bots answer after the action. ``after_the_end``:
+        the action is one a match lost on time still takes (a rematch offered, or answered);
+        none is taken once the match is aborted."""
         live = await self.get(match_id)
         if live is None:
             raise ActionError("bad-token", "no such match")
@@ -328,7 +319,7 @@ class MatchService:
             if role not in SEATS:
                 raise ActionError("spectator", "spectators can only watch")
             # a match lost on time is over like any other: a rematch may be offered and answered
-            if await self._flag_fallen(live) and kind not in AFTER_THE_END:
+            if await self._flag_fallen(live) and not after_the_end:
                 raise ActionError("time", "your time ran out: you lost the match on time"
                                   if live.clock is not None and live.clock.flagged == role
                                   else "your opponent's time ran out: you won the match on time")
@@ -337,65 +328,109 @@ class MatchService:
             if seq != live.seq:
                 raise ActionError("stale", "the match is at action {seq}, not {sent}: here is the state",
                                   seq=live.seq, sent=seq)
-            match = live.match
-            color = SEATS[role]
-            if kind == "abort":
-                await self._abort(live, role)
-            elif kind in ("resign", "rematch", "answer"):
-                await self._offer_or_answer(live, role, kind, points, resign_match, accept, token)
-            elif match.is_over:
-                raise ActionError("match-over", "the match is over")
-            elif live.offer is not None and live.offer["from"] == role:
-                raise ActionError("offer-pending", "wait for the answer to your offer")
-            elif kind == "claim":
-                if not await self.can_claim(live, color):
-                    raise ActionError("not-absent", "you can claim only when the opponent is away on his turn "
-                                                    "and nothing has happened for {seconds:g} s",
-                                      seconds=self.claim_after)
-                await self._commit(live, role, "claim", {})
-            else:
-                if live.seq == 0 and live.awaits({role, *await self.store.presence_of(live.row.id)}):
-                    raise ActionError("waiting", "your opponent has not come yet: the game starts "
-                                                 "when both players are here")
-                if match.turn != color:
-                    raise ActionError("not-your-turn", "it is your opponent's turn")
-                if kind == "roll":
-                    if match.dice is not None:
-                        raise ActionError("illegal", "the dice are already rolled ({dice}): play first",
-                                          dice=match.dice)
-                    await self._roll(live, role, received)
-                elif kind == "play":
-                    if match.dice is None:
-                        raise ActionError("illegal", "roll the dice first")
-                    text = play or ""
-                    try:
-                        listed = live.listed_play(text)
-                        parsed = listed or (match.game.position.parse_play(text, match.dice) if text else None)
-                        if parsed is None and len(match.legal_plays()):
-                            raise TavliError("give the play to make: the dice can be played")
-                    except TavliError as exc:
-                        raise ActionError("illegal", exc) from None
-                    await self._commit(live, role, "play", {"play": str(parsed) if parsed else ""},
-                                       at=None if received is None else min(received, time.time()))
-                else:
-                    raise ActionError("bad-message", "unknown action {kind!r}", kind=kind)
+            yield live
             await self._run_bots(live)
-        return live
 
-    async def _abort(self, live: LiveMatch, role: str) -> None:
-        """Call the match off, as either player may before both have made a play (``Match.can_abort``):
-        no winner, no points, nothing rated; a waiting offer goes with it, and the clocks stop."""
+    def _in_play(self, live: LiveMatch, role: str) -> None:
+        """Refuse a move in the play (a roll, a play, a claim) once the match is over, or while
+        the mover's own offer waits for its answer."""
         if live.match.is_over:
             raise ActionError("match-over", "the match is over")
-        if not live.match.can_abort:
-            raise ActionError("no-abort", "a match can be aborted only before both players have made a play")
-        await self._commit(live, role, "abort", {})
+        if live.offer is not None and live.offer["from"] == role:
+            raise ActionError("offer-pending", "wait for the answer to your offer")
 
-    async def _offer_or_answer(self, live: LiveMatch, role: str, kind: str, points: int, resign_match: bool,
-                               accept: bool, token: str) -> None:
-        """A resignation, a rematch offer, or the answer to the opponent's."""
-        match, offer = live.match, live.offer
-        if kind == "answer":
+    async def _on_turn(self, live: LiveMatch, role: str) -> None:
+        """Refuse a roll or a play but on the mover's turn, and before the opponent has come."""
+        self._in_play(live, role)
+        if live.seq == 0 and live.awaits({role, *await self.store.presence_of(live.row.id)}):
+            raise ActionError("waiting", "your opponent has not come yet: the game starts "
+                                         "when both players are here")
+        if live.match.turn != SEATS[role]:
+            raise ActionError("not-your-turn", "it is your opponent's turn")
+
+    async def roll(self, match_id: str, role: str, seq: int, *, received: float | None = None) -> LiveMatch:
+        """Roll the dice for ``role``'s turn, the match at action ``seq``, then let the bots act;
+        ``ActionError`` if refused. The time from the roll ``received`` until its state goes out is
+        not the roller's."""
+        async with self._acting(match_id, role, seq) as live:
+            await self._on_turn(live, role)
+            if live.match.dice is not None:
+                raise ActionError("illegal", "the dice are already rolled ({dice}): play first", dice=live.match.dice)
+            await self._roll(live, role, received)
+        return live
+
+    async def play(self, match_id: str, role: str, seq: int, play: str, *,
+                   received: float | None = None) -> LiveMatch:
+        """Make the play ``play`` (as players write it; empty when the dice cannot be played).
+        The mover's clock stops when it was ``received`` (now if None): the wait for this match's
+        lock and the server's own work are not the player's time."""
+        async with self._acting(match_id, role, seq) as live:
+            await self._on_turn(live, role)
+            match = live.match
+            if match.dice is None:
+                raise ActionError("illegal", "roll the dice first")
+            try:
+                listed = live.listed_play(play)
+                parsed = listed or (match.game.position.parse_play(play, match.dice) if play else None)
+                if parsed is None and len(match.legal_plays()):
+                    raise TavliError("give the play to make: the dice can be played")
+            except TavliError as exc:
+                raise ActionError("illegal", exc) from None
+            await self._commit(live, role, "play", {"play": str(parsed) if parsed else ""},
+                               at=None if received is None else min(received, time.time()))
+        return live
+
+    async def claim(self, match_id: str, role: str, seq: int) -> LiveMatch:
+        """Claim the game: the opponent is away on his turn, long enough (``can_claim``)."""
+        async with self._acting(match_id, role, seq) as live:
+            self._in_play(live, role)
+            if not await self.can_claim(live, SEATS[role]):
+                raise ActionError("not-absent", "you can claim only when the opponent is away on his turn "
+                                                "and nothing has happened for {seconds:g} s", seconds=self.claim_after)
+            await self._commit(live, role, "claim", {})
+        return live
+
+    async def resign(self, match_id: str, role: str, seq: int, points: int = 1, *,
+                     whole_match: bool = False) -> LiveMatch:
+        """Offer to resign the game for ``points`` (1 or 2) on one's turn, or resign the
+        ``whole_match`` at any time (no answer needed); a bot answers at once."""
+        async with self._acting(match_id, role, seq) as live:
+            if live.match.is_over:
+                raise ActionError("match-over", "the match is over")
+            if live.offer is not None:
+                raise ActionError("offer-pending", "an offer is waiting for its answer")
+            if whole_match:
+                await self._commit(live, role, "resign", {"match": True})
+            else:
+                if live.match.turn != SEATS[role]:
+                    raise ActionError("not-your-turn", "you can offer to resign the game on your turn")
+                if points not in (1, 2):
+                    raise ActionError("illegal", "a game is resigned for 1 or 2 points")
+                await self._commit(live, role, "resign", {"points": points})
+                await self._bot_answers(live)
+        return live
+
+    async def rematch(self, match_id: str, role: str, seq: int, *, token: str = "") -> LiveMatch:
+        """Offer a rematch of the match that is over; ``token`` is the sender's own (the rematch
+        gives his seat the token ``rematch_token(token, new match)``). A bot accepts at once."""
+        async with self._acting(match_id, role, seq, after_the_end=True) as live:
+            if not live.match.is_over:
+                raise ActionError("illegal", "a rematch is offered once the match is over")
+            if live.rematch is not None:
+                raise ActionError("illegal", "the rematch is already agreed")
+            if live.offer is not None:
+                raise ActionError("offer-pending", "a rematch is already offered: answer it")
+            new_id = secrets.token_urlsafe(9)
+            await self._commit(live, role, "rematch",
+                               {"match": new_id, "hash": token_hash(rematch_token(token, new_id))})
+            await self._bot_answers(live)
+        return live
+
+    async def answer(self, match_id: str, role: str, seq: int, accept: bool, *, token: str = "") -> LiveMatch:
+        """Accept or decline the opponent's offer (a resignation, or a rematch: accepted, it is
+        made, with the seat's token ``rematch_token(token, new match)``)."""
+        async with self._acting(match_id, role, seq, after_the_end=True) as live:
+            offer = live.offer
             if offer is None or offer["from"] == role:
                 raise ActionError("no-offer", "there is no offer of your opponent's to answer")
             if not accept:
@@ -406,31 +441,18 @@ class MatchService:
                 await self._create_rematch(live, {offer["hash"]: offer["from"],
                                                   token_hash(rematch_token(token, offer["match"])): role})
                 await self._commit(live, role, "accept", {"match": offer["match"]})
-            return
-        if kind == "rematch":
-            if not match.is_over:
-                raise ActionError("illegal", "a rematch is offered once the match is over")
-            if live.rematch is not None:
-                raise ActionError("illegal", "the rematch is already agreed")
-            if offer is not None:
-                raise ActionError("offer-pending", "a rematch is already offered: answer it")
-            new_id = secrets.token_urlsafe(9)
-            await self._commit(live, role, "rematch",
-                               {"match": new_id, "hash": token_hash(rematch_token(token, new_id))})
-        else:
-            if match.is_over:
+        return live
+
+    async def abort(self, match_id: str, role: str, seq: int) -> LiveMatch:
+        """Call the match off, as either player may before both have made a play (``Match.can_abort``):
+        no winner, no points, nothing rated; a waiting offer goes with it, and the clocks stop."""
+        async with self._acting(match_id, role, seq) as live:
+            if live.match.is_over:
                 raise ActionError("match-over", "the match is over")
-            if offer is not None:
-                raise ActionError("offer-pending", "an offer is waiting for its answer")
-            if resign_match:
-                await self._commit(live, role, "resign", {"match": True})
-                return
-            if match.turn != SEATS[role]:
-                raise ActionError("not-your-turn", "you can offer to resign the game on your turn")
-            if points not in (1, 2):
-                raise ActionError("illegal", "a game is resigned for 1 or 2 points")
-            await self._commit(live, role, "resign", {"points": points})
-        await self._bot_answers(live)
+            if not live.match.can_abort:
+                raise ActionError("no-abort", "a match can be aborted only before both players have made a play")
+            await self._commit(live, role, "abort", {})
+        return live
 
     async def _bot_answers(self, live: LiveMatch) -> None:
         """A bot answers an offer at once: a resignation worth at least what it expects from
@@ -507,26 +529,12 @@ class MatchService:
         return True
 
     def _watch_clock(self, live: LiveMatch) -> None:
-        """Look again when the running clock would run out (one timer a match, moved on each action)."""
-        old = self._flags.pop(live.row.id, None)
-        if old is not None:
-            old.cancel()
-        due = live.clock.runs_out_at() if live.clock is not None and not live.match.is_over else None
-        if due is None:
-            return
-        loop = asyncio.get_running_loop()
-        match_id = live.row.id
-        self._flags[match_id] = loop.call_later(max(0.0, due - time.time()) + 0.01,
-                                                lambda: self._keep_task(self.flag_due(match_id)))
-
-    def _keep_task(self, job: Awaitable[None]) -> None:
-        task = asyncio.ensure_future(job)
-        self._flag_tasks.add(task)
-        task.add_done_callback(self._flag_tasks.discard)
+        """Look again when the running clock would run out (``ClockWatch``: moved on each action)."""
+        self.clocks.watch(live.row.id, None if live.match.is_over else live.clock)
 
     async def flag_due(self, match_id: str) -> None:
-        """A running clock's time is up, unless someone acted meanwhile: store the flag."""
-        self._flags.pop(match_id, None)
+        """Store the flag of ``match_id`` if its running clock's time is up (``ClockWatch`` calls
+        it when it would be), unless someone acted meanwhile: then watch it again."""
         live = await self.get(match_id)
         if live is None:
             return

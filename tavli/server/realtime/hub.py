@@ -21,7 +21,7 @@ from tavli.server.play.view import joined, step_tree_json
 from tavli.server.realtime.outbox import Outbox
 from tavli.server.realtime.protocol import MESSAGE_BURST, MESSAGES_PER_SECOND, TokenBucket
 from tavli.server.realtime.state_message import ratings_of, seat_state, shared_state
-from tavli.server.storage.store import Announcement
+from tavli.server.storage.store import Announcement, Store
 
 
 @dataclass(eq=False)
@@ -54,10 +54,11 @@ class Connection:
 class Hub:
     """The open connections of this process, by match, and the states they are sent."""
 
-    def __init__(self, service: MatchService) -> None:
+    def __init__(self, service: MatchService, store: Store) -> None:
         self.service = service
+        self.store = store
+        """Where the seats' presence is kept, and the matches' last actions read (``poll``)."""
         self.rooms: dict[str, set[Connection]] = defaultdict(set)
-        service.listeners.append(self.broadcast)
         self._delivering: set[str] = set()
         self._inbox: dict[str, list[Announcement]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -72,19 +73,29 @@ class Hub:
         out = {name: name in local or live.bot_level(color) is not None for name, color in SEATS.items()}
         stored: dict[str, float] = {}
         if not all(out.values()):
-            stored = await self.service.store.presence_of(live.row.id)
+            stored = await self.store.presence_of(live.row.id)
             now = time.time()
             for name in out:
                 out[name] = out[name] or stored.get(name, 0.0) > now
         return out, stored
 
-    async def state_for(self, live: LiveMatch, conn: Connection,
-                        presence: tuple[dict[str, bool], dict[str, float]] | None = None) -> str:
-        """The ``state`` message for one connection, as text: the part every viewer shares is
-        encoded once per action (``LiveMatch.encoded``), the viewer's own part each time."""
-        connected, stored = presence or await self.connected(live)
+    async def state_for(self, live: LiveMatch, conn: Connection) -> str:
+        """The ``state`` message for one connection, as text."""
+        presence = await self.connected(live)
+        await self.look_up_ratings(live)
+        return self.state_text(live, conn, presence)
+
+    async def look_up_ratings(self, live: LiveMatch) -> None:
+        """How a finished rated match moved its players' ratings (``live.ratings``), once its
+        result is kept."""
         if live.ratings is None and live.match.is_over and live.row.settings.get("rated"):
-            live.ratings = await ratings_of(self.service.store.engine, live)  # once the result is kept
+            live.ratings = await ratings_of(self.store.engine, live)
+
+    def state_text(self, live: LiveMatch, conn: Connection, presence: tuple[dict[str, bool], dict[str, float]]) -> str:
+        """The ``state`` message for one connection, with the presence looked up: the part every
+        viewer shares is encoded once per action (``LiveMatch.encoded``), the viewer's own part
+        each time."""
+        connected, stored = presence
         claim_at = self.claim_at(live, conn.role, connected, stored)
         shared = live.encoded("shared", lambda: shared_state(live) | {
             "coach": bool(live.row.settings.get("coach", False))})
@@ -113,15 +124,20 @@ class Hub:
         return max(stored[other], live.last_action) + self.service.claim_after
 
     async def broadcast(self, live: LiveMatch) -> None:
+        """Put ``live``'s state in the outbox of each connection watching it here (returns at once:
+        each connection's task sends it). The service's first listener (``tavli.server.app``)."""
         conns = list(self.rooms.get(live.row.id, ()))
         if not conns:
             return
         presence = await self.connected(live)
+        await self.look_up_ratings(live)
+        # nothing waits from here on: every connection here has the state in its outbox before
+        # anything else is done (the service's next listener's work included)
         cache: dict[tuple[str | None, bool], str] = {}
         for conn in conns:
             key = (conn.role, conn.steps)
             if key not in cache:
-                cache[key] = await self.state_for(live, conn, presence)
+                cache[key] = self.state_text(live, conn, presence)
             conn.send_text(cache[key])
         self.chances.update(live, conns)  # a task of its own, for the connections that asked
 
@@ -129,7 +145,7 @@ class Hub:
         self.rooms[match_id].add(conn)
         conn.match_id, conn.role = match_id, role
         if role in SEATS:
-            await self.service.store.set_presence(match_id, [role], time.time() + PRESENCE_SECONDS)
+            await self.store.set_presence(match_id, [role], time.time() + PRESENCE_SECONDS)
 
     async def leave(self, conn: Connection) -> None:
         match_id = conn.match_id
@@ -142,7 +158,7 @@ class Hub:
                 del self.rooms[match_id]
                 self.service.forget(match_id)
         if conn.role in SEATS and conn.role not in self.local_seats(match_id):
-            await self.service.store.set_presence(match_id, [conn.role], time.time())
+            await self.store.set_presence(match_id, [conn.role], time.time())
             live = await self.service.get(match_id) if match_id in self.rooms else None
             if live is not None:
                 await self.broadcast(live)
@@ -150,13 +166,13 @@ class Hub:
     async def heartbeat(self) -> None:
         """Keep the stored presence of this process's seats fresh."""
         seats = [(match_id, seat) for match_id in list(self.rooms) for seat in sorted(self.local_seats(match_id))]
-        await self.service.store.refresh_presence(seats, time.time() + PRESENCE_SECONDS)
+        await self.store.refresh_presence(seats, time.time() + PRESENCE_SECONDS)
 
     async def poll(self) -> None:
         """Pick up actions that another server process stored (a safety net where it is not
         announced: SQLite, or while the PostgreSQL listener reconnects)."""
         ids = list(self.rooms)
-        stored = await self.service.store.seqs(ids)
+        stored = await self.store.seqs(ids)
         for match_id in ids:
             live = self.service.peek(match_id)
             if live is not None and stored.get(match_id, live.seq) > live.seq:

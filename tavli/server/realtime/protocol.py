@@ -18,6 +18,8 @@ from typing import Annotated, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from tavli.server.play.seats import ErrorCode
+
 MAX_MESSAGE_BYTES = 4096
 MESSAGES_PER_SECOND = 20.0
 MESSAGE_BURST = 40.0
@@ -31,7 +33,7 @@ Seq = Annotated[int, Field(ge=0, le=10**9)]
 class MessageError(ValueError):
     """A message that cannot be read; ``code`` is the error code sent back."""
 
-    def __init__(self, message: str, code: str = "bad-message") -> None:
+    def __init__(self, message: str, code: ErrorCode = "bad-message") -> None:
         super().__init__(message)
         self.code = code
 

@@ -1,4 +1,4 @@
-"""The accounts' JSON API (docs/web.md, "Accounts"): signing up, logging in and out, changing the
+"""The accounts' JSON API (docs/cafe.md, "Accounts"): signing up, logging in and out, changing the
 password, deleting the account, keeping a guest's matches and listing them, and the players' pages
 and the leaderboards. Each handler is short: the rules are ``tavli.server.cafe.accounts``'."""
 
@@ -23,13 +23,15 @@ from tavli.server.cafe.accounts import (
 from tavli.server.cafe.players import MOST_HELD, OTHER, held_json, held_seats, leaderboard_json, profile_json
 from tavli.server.play.seats import MATCH_ID, POOLS, ActionError, seat_name
 from tavli.server.routes.context import context_of
-from tavli.server.routes.limits import client_of, json_body
+from tavli.server.routes.limits import MAX_REQUEST_BYTES, client_of, json_body
 from tavli.server.routes.responses import error
 
 MOST_KEPT = 200
 """The most guest matches a sign-up or login may keep in one request."""
 HELD_BYTES = MOST_HELD * 256
 """The largest ``POST /api/matches/held``: ``MOST_HELD`` seats of the longest tokens a seat has."""
+CREDENTIALS_BYTES = MAX_REQUEST_BYTES + MOST_KEPT * 256
+"""The largest login or sign-up: a name and a password, and ``MOST_KEPT`` guest seats to keep."""
 
 
 async def account_of(where: HTTPConnection) -> Account | None:
@@ -51,7 +53,7 @@ def without_session(response: Response, request: Request) -> Response:
 
 async def credentials(request: Request, *fields: str) -> dict[str, Any] | Response:
     """The request's JSON object with the ``fields`` it must have (and maybe ``matches``)."""
-    body = await json_body(request, context_of(request).options.request_seconds)
+    body = await json_body(request, context_of(request).options.request_seconds, CREDENTIALS_BYTES)
     if isinstance(body, Response):
         return body
     if not isinstance(body, dict) or set(body) - {*fields, "matches"} or not set(fields) <= set(body):
@@ -232,6 +234,7 @@ async def player(request: Request) -> Response:
     found = await context.accounts.find(request.path_params["name"])
     if found is None or found.deleted:
         return error("no such player", 404)
+    await context.settled()  # a match that ended here a moment ago is listed, with its rating
     shown = await profile_json(context.store.engine, found, await account_of(request))
     # what it lists depends on who asks (a private match only to its players): no shared cache keeps it
     return JSONResponse(shown, headers={"Cache-Control": "private, no-cache"})
@@ -241,7 +244,9 @@ async def leaderboard(request: Request) -> Response:
     pool = request.query_params.get("pool", "tavli")
     if pool not in POOLS:
         return error(Reason("the pools are {pools}", pools=", ".join(POOLS)), 400)
-    return JSONResponse(await leaderboard_json(context_of(request).store.engine, pool),
+    context = context_of(request)
+    await context.settled()
+    return JSONResponse(await leaderboard_json(context.store.engine, pool),
                         headers={"Cache-Control": "no-cache"})
 
 

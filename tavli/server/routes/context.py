@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -22,6 +23,8 @@ from tavli.server.storage.store import Store
 
 POLL_SECONDS = 2.0
 """How often a server process looks for the actions other processes stored, by default."""
+SETTLE_SECONDS = 5.0
+"""The longest a page of results waits for the finished matches' results being kept (``AppContext.settled``)."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,8 @@ class AppContext:
     """Uploaded reviews waiting or being made now."""
     sessions: set[asyncio.Task[Any]] = field(default_factory=set)
     """The WebSocket sessions open (and those recording their leaving)."""
+    background: set[asyncio.Task[None]] = field(default_factory=set)
+    """The work the actions started once their states were out (a finished match's result)."""
     open_per_address: Counter[str] = field(default_factory=Counter)
     stopping: asyncio.Event = field(default_factory=asyncio.Event)
     """Set when the app stops: the background jobs end."""
@@ -78,6 +83,18 @@ class AppContext:
         only the matches watched here hear of that."""
         if match_id not in self.hub.rooms:
             self.service.forget(match_id)
+
+    def in_background(self, job: Coroutine[Any, Any, None]) -> None:
+        """Run ``job`` in a task of its own (the app waits for it as it stops)."""
+        task = asyncio.create_task(job)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+    async def settled(self) -> None:
+        """Wait (a few seconds at most) for the work already started in the background: a page
+        asked for once a match has ended here shows its result and the ratings it moved."""
+        if self.background:
+            await asyncio.wait(set(self.background), timeout=SETTLE_SECONDS)
 
     def keep(self, task: asyncio.Task[Any]) -> None:
         """Count ``task`` among the sessions until it ends (the app waits for them as it stops)."""

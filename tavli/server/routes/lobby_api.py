@@ -1,4 +1,4 @@
-"""The lobby's routes (docs/web.md, "Lobby"): the seeks listed, posted, cancelled and accepted,
+"""The lobby's routes (docs/cafe.md, "Lobby"): the seeks listed, posted, cancelled and accepted,
 and "play now"; the start page's lobby WebSocket (``/ws/lobby``) is
 ``tavli.server.routes.lobby_socket``. The rules are ``tavli.server.cafe.lobby``'s; a guest is known
 by a cookie that these routes give him."""

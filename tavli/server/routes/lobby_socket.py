@@ -1,4 +1,4 @@
-"""The start page's lobby WebSocket (``/ws/lobby``, docs/web.md, "Lobby"): the seeks as they
+"""The start page's lobby WebSocket (``/ws/lobby``, docs/cafe.md, "Lobby"): the seeks as they
 come and go, the counts, the seeker's match. What it is told is ``tavli.server.cafe.lobby``'s;
 who asks is ``tavli.server.routes.lobby_api.person_of``."""
 

@@ -9,6 +9,7 @@ import json
 import os
 import secrets
 import time
+from typing import assert_never
 
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.types import Message as AsgiMessage
@@ -162,21 +163,45 @@ async def handle(context: AppContext, conn: Connection, match_id: str, text: str
 
 
 async def dispatch(context: AppContext, conn: Connection, match_id: str, msg: Message) -> None:
-    """Carry out a message read; ``ActionError`` if it is refused."""
-    if isinstance(msg, Ping):
-        conn.send({"type": "pong", "id": msg.id})
-    elif isinstance(msg, Hello):
-        await hello(context, conn, match_id, msg)
-    elif conn.role is None:
+    """Carry out a message read, each class of message by its one handler (a player's action by
+    ``MatchService``'s method of that name); ``ActionError`` if it is refused."""
+    service = context.service
+    match msg:
+        case Ping():
+            conn.send({"type": "pong", "id": msg.id})
+        case Hello():
+            await hello(context, conn, match_id, msg)
+        case Hint():
+            role = joined_as(conn)
+            conn.send(await coach_hint(await service.get(match_id), role, msg.play, msg.id))
+        case Chances():
+            role = joined_as(conn)
+            live = await service.get(match_id)
+            if live is not None:
+                await context.hub.chances.subscribe(conn, live, role, msg.on)
+        case Roll():
+            await service.roll(match_id, joined_as(conn), msg.seq, received=conn.received_at)
+        case PlayMessage():
+            await service.play(match_id, joined_as(conn), msg.seq, msg.play, received=conn.received_at)
+        case Claim():
+            await service.claim(match_id, joined_as(conn), msg.seq)
+        case Resign():
+            await service.resign(match_id, joined_as(conn), msg.seq, msg.points, whole_match=msg.match)
+        case Answer():
+            await service.answer(match_id, joined_as(conn), msg.seq, msg.accept, token=conn.token)
+        case Rematch():
+            await service.rematch(match_id, joined_as(conn), msg.seq, token=conn.token)
+        case Abort():
+            await service.abort(match_id, joined_as(conn), msg.seq)
+        case _:
+            assert_never(msg)
+
+
+def joined_as(conn: Connection) -> str:
+    """The role the connection's hello joined it as; ``ActionError`` before its hello."""
+    if conn.role is None:
         raise ActionError("not-joined", "send hello with your token first")
-    elif isinstance(msg, Hint):
-        conn.send(await coach_hint(await context.service.get(match_id), conn.role, msg.play, msg.id))
-    elif isinstance(msg, Chances):
-        live = await context.service.get(match_id)
-        if live is not None:
-            await context.hub.chances.subscribe(conn, live, conn.role, msg.on)
-    else:
-        await act(context, conn, match_id, msg)
+    return conn.role
 
 
 async def joining(context: AppContext, match_id: str, token: str | None,
@@ -242,18 +267,6 @@ async def hello(context: AppContext, conn: Connection, match_id: str, msg: Hello
     else:  # a spectator changes nothing the others see: only he is sent the state
         conn.send_text(await hub.state_for(live, conn))
     await service.wake(match_id)
-
-
-async def act(context: AppContext, conn: Connection, match_id: str, msg: Message) -> None:
-    """A roll, a play, a claim, a resignation, a rematch offer, an answer to an offer or an abort."""
-    assert isinstance(msg, Roll | PlayMessage | Claim | Resign | Answer | Rematch | Abort)
-    assert conn.role is not None
-    play = msg.play if isinstance(msg, PlayMessage) else None
-    await context.service.act(match_id, conn.role, msg.type, msg.seq, play,
-                              points=msg.points if isinstance(msg, Resign) else 1,
-                              resign_match=isinstance(msg, Resign) and msg.match,
-                              accept=isinstance(msg, Answer) and msg.accept, token=conn.token,
-                              received=conn.received_at)
 
 
 ROUTES: list[BaseRoute] = [WebSocketRoute("/ws/{match_id}", socket)]

@@ -1,4 +1,4 @@
-r"""Players' names that cannot pass for another's (docs/web.md, "Players' names").
+r"""Players' names that cannot pass for another's (docs/cafe.md, "Players' names").
 
 A name shown on the board or in the lobby must look like no one else's. Three rules, from
 Unicode's security mechanisms for identifiers (UTS #39), through the ``confusable-homoglyphs``

@@ -499,7 +499,8 @@ class Store:
     async def come_up(self, now: float, gap: float = OUTAGE_SECONDS) -> tuple[float, float] | None:
         """This process begins to serve at ``now``: if no process beat in the ``gap`` seconds before,
         no server was alive since the last heartbeat, and that outage is stored; it (None: another
-        process was beating, or none ever ran here)."""
+        process was beating, or none ever ran here). The outages that no running turn can span
+        any more go (those over before the last action of every match in play)."""
         async with self.engine.begin() as conn:
             # locked until this start has beaten: processes that start together take turns
             last = (await conn.execute(select(heartbeat.c.alive).where(heartbeat.c.id == 1)
@@ -507,6 +508,9 @@ class Store:
             outage = None if last is None or now - float(last) <= gap else (float(last), now)
             if outage is not None:
                 await conn.execute(insert(outages).values(down=outage[0], up=outage[1]))
+                # an outage over before the last action of every match in play is in no running turn
+                oldest = select(func.min(matches.c.updated)).where(matches.c.over.is_(False)).scalar_subquery()
+                await conn.execute(delete(outages).where(outages.c.up < func.coalesce(oldest, now)))
             await conn.execute(self._beat(now))
         return outage
 
