@@ -1,7 +1,7 @@
 """The web app's words (``tavli/server/static/strings.js``): every string in English and Greek,
-every key the pages use defined, and the keys made up at run time (errors, reasons, bot levels)
-there too. Read as text, without a browser: the file is one object literal, a key and a string on
-each line."""
+every key the pages use defined, one style of key, and the keys made up at run time (the server's
+error codes, reasons, bot levels, games) there too. Read as text, without a browser: the file is one
+object literal, a key and a string on each line."""
 
 from __future__ import annotations
 
@@ -13,13 +13,20 @@ import pytest
 
 from tavli.bots import LEVELS
 from tavli.server.play.clocks import PRESETS
-from tavli.server.play.seats import POOLS
+from tavli.server.play.seats import ERROR_CODES, POOLS
 from tavli.server.play.view import WHY
+from tavli.variants import GAMES
 
-STATIC = Path(__file__).resolve().parent.parent / "tavli" / "server" / "static"
+SERVER = Path(__file__).resolve().parent.parent / "tavli" / "server"
+STATIC = SERVER / "static"
 ENTRY = re.compile(r'^ {4}"?([\w-]+)"?: (".*"),?$')
-ERROR_CODES = ("bad-message", "too-large", "rate-limited", "not-joined", "bad-token", "not-your-turn",
-               "spectator", "illegal", "match-over", "not-absent", "offer-pending", "no-offer", "waiting", "private")
+KEY = re.compile(r"[a-z][a-zA-Z0-9]*(-[a-z0-9]+)*")
+"""A key's style: camelCase (``yourMove``); one made at run time from a code is the family's key, a
+hyphen and the code as the server or the page spells it (``error-not-your-turn``, ``game-portes``,
+``levelDesc-expert``)."""
+SENT_CODES = (re.compile(r'ActionError\(\s*"([^"]+)"'), re.compile(r'MessageError\(.*?,\s*"([^"]+)"\)'),
+              re.compile(r'"code":\s*"([^"]+)"'))
+"""Where the server's source names an error code it sends a page."""
 
 
 def read_strings(source: str) -> dict[str, dict[str, str]]:
@@ -58,13 +65,30 @@ def test_every_key_the_pages_use_is_defined(strings: dict[str, dict[str, str]]) 
     assert used - set(strings["en"]) == set(), "strings used but not defined"
 
 
-def test_the_keys_made_at_run_time_are_there(strings: dict[str, dict[str, str]]) -> None:
+def test_every_key_has_the_one_style(strings: dict[str, dict[str, str]]) -> None:
+    assert [key for key in strings["en"] if not KEY.fullmatch(key)] == []
+    assert not KEY.fullmatch("Portes") and not KEY.fullmatch("rules.fig") and not KEY.fullmatch("error-Bad")
+
+
+def test_every_error_code_the_server_sends_has_words(strings: dict[str, dict[str, str]]) -> None:
+    sent: set[str] = set()
+    for path in SERVER.rglob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        sent |= {code for pattern in SENT_CODES for code in pattern.findall(source)}
+    # the table is the server's codes, no more and no fewer (mypy holds ActionError to it)
+    assert sent == set(ERROR_CODES)
     for code in ERROR_CODES:
-        assert f"error-{code}" in strings["el"], code
+        for language in ("en", "el"):
+            assert strings[language].get(f"error-{code}", "").strip(), (language, code)
+
+
+def test_the_keys_made_at_run_time_are_there(strings: dict[str, dict[str, str]]) -> None:
     for why in [*WHY.values(), "claimed", "other"]:
         assert f"why-{why}" in strings["el"], why
-    for pool in POOLS:
-        assert f"pool-{pool}" in strings["el"], pool
+    for game in GAMES:
+        assert f"game-{game}" in strings["el"], game
+    for pool in POOLS:  # a pool of one game is named as the game (common.js, poolName)
+        assert f"pool-{pool}" in strings["el"] or pool in GAMES, pool
     for result in ("won", "lost", "playing"):
         assert f"result-{result}" in strings["el"], result
     for level in LEVELS:

@@ -9,7 +9,7 @@ import hashlib
 import orjson
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, Router
 from starlette.staticfiles import StaticFiles
 
@@ -80,7 +80,7 @@ async def not_found(request: Request, exc: Exception) -> Response:
         return error("no such page", 404)
     if path.startswith("/static/"):
         return PlainTextResponse("Not Found", status_code=404)
-    return FileResponse(STATIC / "notfound.html", status_code=404, headers={"Cache-Control": "no-cache"})
+    return static_page("notfound.html", 404)
 
 
 async def account_page(request: Request) -> Response:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import JSONResponse, Response
 
 from tavli.errors import Reason
 from tavli.server.play.reasons import one_line, reason_json
@@ -18,6 +19,29 @@ def error(reason: str | Reason | BaseException, status: int) -> JSONResponse:
     return JSONResponse({"error": one_line(reason), "reason": reason_json(reason)}, status_code=status)
 
 
-def static_page(name: str) -> FileResponse:
-    """A page of ``static/``, revalidated at each visit."""
-    return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+HEAD_MARK = "<!-- the common head -->"
+"""Where a page of ``static/`` has its head: ``static_page`` puts ``HEAD`` there."""
+HEAD = """<meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Tavli</title>
+  <link rel="stylesheet" href="/static/tavli.css">
+  <link rel="icon" href="data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 viewBox=%220 0 10 10%22%3E\
+%3Ccircle cx=%225%22 cy=%225%22 r=%224%22 fill=%22%237a4a23%22/%3E%3C/svg%3E">"""
+"""The head every page shares, written once: the title its script translates, the style, the icon
+(the board page turns it green on the player's turn)."""
+
+
+@functools.lru_cache(maxsize=64)
+def page_body(name: str, modified: int) -> bytes:
+    """The page ``name`` of ``static/`` with the common head, read again once the file is
+    ``modified`` (its time in ns)."""
+    text = (STATIC / name).read_text(encoding="utf-8")
+    if text.count(HEAD_MARK) != 1:
+        raise ValueError(f"static/{name} must hold {HEAD_MARK} once")
+    return text.replace(HEAD_MARK, HEAD).encode()
+
+
+def static_page(name: str, status_code: int = 200) -> Response:
+    """A page of ``static/`` with the common head, revalidated at each visit."""
+    body = page_body(name, (STATIC / name).stat().st_mtime_ns)
+    return Response(body, status_code=status_code, media_type="text/html", headers={"Cache-Control": "no-cache"})

@@ -1,9 +1,8 @@
 // The account page (/account): change the password, or delete the account (its password again,
 // and a box ticked: it cannot be undone).
+import { $ } from "/static/common.js";
 import { errorWords, send, sessionBar, whoChanged } from "/static/session.js";
 import { languageSwitch, say, translatePage } from "/static/strings.js";
-
-const $ = (id) => document.getElementById(id);
 
 /** What the page shows: the forms to a player, a word to log in to a guest. */
 function show(name) {

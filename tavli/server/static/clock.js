@@ -1,5 +1,5 @@
 // The café clocks on the board page: each side's reserve, and the delay of the running turn
-// counted down first, ticking between the server's states (docs/web.md, "Clocks").
+// counted down first, ticking between the server's states (docs/cafe.md, "Clocks").
 //
 // The server keeps the time; a state says what each side had when it was sent. The page takes
 // off what has passed since it arrived, and half the connection's round trip (the time the state

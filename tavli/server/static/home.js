@@ -1,12 +1,12 @@
 // The start page: choose the opponent, the length, the games and the house rules; create the match;
 // or take the seat of an open match, one that anyone on this server may join; log in or sign up;
 // find the matches this browser or this account played.
+import { $, gamesName, textLink } from "/static/common.js";
 import { GAMES } from "/static/games.js";
 import { renderLobby, startLobby } from "/static/lobby.js";
-import { dateText, heldMatches, keepMine, mineOf, sessionBar, shownName } from "/static/session.js";
+import { dateText, heldMatches, keepMine, mineOf, opponentName, sessionBar, shownName } from "/static/session.js";
 import { language, languageSwitch, sayable, t, translatePage } from "/static/strings.js";
 
-const $ = (id) => document.getElementById(id);
 let me = null;  // the name of the player logged in here (null: a guest)
 
 async function loadLevels() {
@@ -115,11 +115,6 @@ $("new-match").addEventListener("submit", start);
 // -- open matches: listed while their creators wait, refreshed every few seconds ------------------
 let openShown = [];
 
-function gamesName(games) {
-  if (games.join(",") === GAMES.join(",")) return t("orderTavli");
-  return games.map((g) => t(g[0].toUpperCase() + g.slice(1))).join(", ");
-}
-
 function waited(seconds) {
   return seconds < 60 ? t("seconds", { n: seconds }) : t("minutes", { n: Math.floor(seconds / 60) });
 }
@@ -216,8 +211,7 @@ function mineRow(m) {
   const about = document.createElement("span");
   if (m.opponent) {
     about.append(`${dateText(m.date)} · ${t("versus")} `);
-    about.append(...(m.opponent.kind === "bot" ? [t("bot", { level: t(`level-${m.opponent.level}`) })]
-      : m.opponent.name ? shownName(m.opponent.name, m.opponent.account) : [t("human")]));
+    about.append(...opponentName(m.opponent));
     // the games and the length, the score (his points first) and how it stands
     if (m.games) about.append(` · ${t("mineGames", { games: gamesName(m.games), n: m.length })}`);
     if (m.score) {
@@ -235,19 +229,11 @@ function mineRow(m) {
   const token = mineOf(m.id);
   // in play: his board, by the seat's token this browser holds or by the account he is signed in as
   if ((token || m.yours) && !["won", "lost", "aborted"].includes(m.result)) {
-    links.append(link(`/match/${m.id}${token ? `#t=${token}` : ""}`, "resume", "resume"));
+    links.append(textLink(`/match/${m.id}${token ? `#t=${token}` : ""}`, "resume", "resume"));
   }
-  links.append(link(`/match/${m.id}/review${token ? `#t=${token}` : ""}`, "review", "review"));
+  links.append(textLink(`/match/${m.id}/review${token ? `#t=${token}` : ""}`, "review", "review"));
   li.append(about, links);
   return li;
-}
-
-function link(href, key, testid) {
-  const a = document.createElement("a");
-  a.href = href;
-  a.textContent = t(key);
-  a.dataset.testid = testid;
-  return a;
 }
 
 function renderMine() {

@@ -1,16 +1,15 @@
 // The leaderboard (/leaderboard?pool=POOL): the players of a pool, those with a settled rating
 // first, best first and ranked, then the provisional ones (a "?" after the rating, no rank), each
 // name a link to his page.
+import { $, POOLS, poolName } from "/static/common.js";
 import { playerLink, sessionBar } from "/static/session.js";
-import { languageSwitch, say, t, translatePage } from "/static/strings.js";
+import { languageSwitch, say, translatePage } from "/static/strings.js";
 
-const $ = (id) => document.getElementById(id);
-const POOLS = ["tavli", "portes", "plakoto", "fevga"];
 let board = null;  // the last answer of /api/leaderboard
 
 function poolOptions() {
   const chosen = $("pool").value || new URLSearchParams(location.search).get("pool") || "tavli";
-  $("pool").replaceChildren(...POOLS.map((pool) => new Option(t(`pool-${pool}`), pool)));
+  $("pool").replaceChildren(...POOLS.map((pool) => new Option(poolName(pool), pool)));
   $("pool").value = POOLS.includes(chosen) ? chosen : "tavli";
 }
 

@@ -1,11 +1,10 @@
 // The start page's lobby: the seeks listed live (pushed over /ws/lobby), a seek posted, cancelled or
 // accepted in one click, "play now", the counts of players online and matches in play; the page
-// goes to the board as soon as the server says a match is made (docs/web.md, "Lobby").
-import { GAMES } from "/static/games.js";
+// goes to the board as soon as the server says a match is made (docs/cafe.md, "Lobby").
+import { $, gamesName } from "/static/common.js";
 import { keepMine, onWhoChanges, shownName } from "/static/session.js";
 import { sayable, t } from "/static/strings.js";
 
-const $ = (id) => document.getElementById(id);
 let seeks = [];            // as the server lists them, oldest first
 let counts = null;         // {online, playing}
 let bot = null;            // a bot offered after waiting alone in "play now": {level, rating}
@@ -26,7 +25,7 @@ export async function startLobby(isLoggedIn) {
 
 /** Who this browser is changed: the server knows the person of a lobby connection from its
  * cookies as it opens, so a new one is opened as him (his seeks, his pairings), and the old one
- * closed once it is open (a guest's seek goes with him: docs/web.md, "Lobby"). */
+ * closed once it is open (a guest's seek goes with him: docs/cafe.md, "Lobby"). */
 function reopen() {
   bot = null;
   connect(socket);
@@ -122,11 +121,6 @@ function clockName(clock) {
     if (clock.delay === d && clock.reserve === r) return t(`clockShort-${name}`);
   }
   return t("clockCustom", { delay: clock.delay, reserve: clock.reserve });
-}
-
-function gamesName(games) {
-  if (games.join(",") === GAMES.join(",")) return t("orderTavli");
-  return games.map((g) => t(g[0].toUpperCase() + g.slice(1))).join(", ");
 }
 
 function seekRow(s) {

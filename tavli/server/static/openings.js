@@ -2,10 +2,10 @@
 // valued by rollouts (GET /api/openings/{game} and /api/openings/{game}/{roll}, docs/web.md). The
 // address keeps what is shown (#plakoto/6-5/1: the game, the roll and the play), so it can be shared.
 import { BoardView, diceFaces, portraitScreen } from "/static/board.js";
+import { $, gameName, signed } from "/static/common.js";
 import { GAMES } from "/static/games.js";
 import { languageSwitch, num, t, translatePage } from "/static/strings.js";
 
-const $ = (id) => document.getElementById(id);
 const view = new BoardView($("board"));
 
 const overviews = {};  // game -> its tables in brief: each roll's best play
@@ -15,8 +15,6 @@ let rollIndex = 0;     // in the overview's rolls
 let playIndex = 0;     // in the roll's plays
 let shown = 0;         // the latest request: an older answer arriving late is not drawn
 
-function gameName(g) { return t(g[0].toUpperCase() + g.slice(1)); }
-function signed(x) { return (x >= 0 ? "+" : "−") + num(Math.abs(x), 3); }
 function value(p) { return p.equity === null ? "" : `${signed(p.equity)} ± ${num(p.ci95, 3)}`; }
 
 async function fetchJson(url) {

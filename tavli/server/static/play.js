@@ -2,14 +2,14 @@
 //
 // The server is authoritative (docs/web.md): the page only proposes. A move is built here step by
 // step from the server's tree of legal steps, can be taken back, and is sent whole on Confirm.
-import { BoardView, diceFaces, other, playText, portraitScreen } from "/static/board.js";
+import { BoardView, diceFaces, other, portraitScreen } from "/static/board.js";
 import { ClockView } from "/static/clock.js";
+import { $, botName, colorName, diceText, gameName, playWords, poolName, signed } from "/static/common.js";
 import { checkGame, rematchToken, spectatorRematchToken } from "/static/fairdice.js";
 import { keepMine, mineOf, onWhoChanges, shownName } from "/static/session.js";
 import { StepInput } from "/static/steps.js";
 import { language, languageSwitch, num, sayable, t, translatePage } from "/static/strings.js";
 
-const $ = (id) => document.getElementById(id);
 const view = new BoardView($("board"));
 // each player's clock in his row, and again over the board on a phone (its first screen)
 const clocks = [new ClockView({ white: $("clock-white"), black: $("clock-black") }),
@@ -30,25 +30,31 @@ const token = linkParams.get("t") || mineOf(matchId) || "";
 const token2 = linkParams.get("t2") || "";
 const hotSeat = token2 !== "";
 
-let state = null;          // the last state from the server
-let previous = null;       // the state before it
-const input = new StepInput(() => state?.legal);  // the steps made on the board this turn, not yet confirmed
+// What the page holds between messages and clicks, in one place: every field it changes as it goes.
+const page = {
+  state: null,             // the last state from the server
+  previous: null,          // the state before it
+  latest: {},              // two players on one device: each seat's last state
+  gaveUp: false,           // the page stopped connecting: true, or the key of why (said again at a language switch)
+  finishedSeen: null,      // how many finished games were announced (null: none counted yet)
+  reviewing: null,         // the index of a game just finished whose final position stays on the board
+  autoRollSent: -1,        // the state (its seq) whose roll auto-roll sent
+  animateSteps: [],        // steps to animate at the next drawing: [from, to, color]
+  rolled: false,           // the dice are new at the next drawing
+  matchOverClosed: false,  // the match-over card closed to see the board: its summary a click away
+  connectedOnce: false,    // a state has come since the page opened
+  hint: null,              // the coach's last answer for this turn: {seq, plays}
+  tutorPlay: null,         // a play waiting for the tutor's check before it is sent
+  chances: null,           // the last chances of winning the match from the server
+  chancesAsked: null,      // what this connection last asked the server: true, false or null (nothing yet)
+  wasMyTurn: false,        // the last state was the player's to act on: a new turn is signalled once
+  autoPlayed: -1,          // the state (its seq) whose only play was made by itself (once)
+  madePublic: false,       // this page made the match public (the states keep the settings they began with)
+  toastTimer: null,        // the timer that hides the toast
+  audio: null,             // the sounds' AudioContext, made at the first sound
+};
+const input = new StepInput(() => page.state?.legal);  // the steps made on the board this turn, not yet confirmed
 const connections = [];    // one per seat held here: {token, socket, retry, seat}
-let latest = {};           // two players on one device: each seat's last state
-let gaveUp = false;
-let finishedSeen = null;   // finished games already announced
-let reviewing = null;      // a game just finished whose final position stays on the board
-let autoRollSent = -1;
-let animateSteps = [];     // steps to animate at the next drawing: [from, to, color]
-let rolled = false;        // the dice are new at the next drawing
-let matchOverClosed = false;
-let connectedOnce = false;
-let hint = null;           // the coach's last answer for this turn: {seq, plays}
-let tutorPlay = null;      // a play waiting for the tutor's check before it is sent
-let chances = null;        // the last chances of winning the match from the server
-let chancesAsked = null;   // what this connection last asked the server: true, false or null (nothing yet)
-let wasMyTurn = false;
-let autoPlayed = -1;       // the state whose only play was made by itself (once)     // the last state was the player's to act on: a new turn is signalled once
 
 // -- board settings, kept in this browser ---------------------------------------------------------
 const SETTINGS = {  // element id: [localStorage key, default]
@@ -72,7 +78,7 @@ function showSettings() {
 
 // -- connection ---------------------------------------------------------------------------------
 function connect(conn) {
-  if (gaveUp) return;
+  if (page.gaveUp) return;
   setStatus(conn.retry ? t("reconnecting") : t("connecting"));
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(matchId)}`);
@@ -80,7 +86,7 @@ function connect(conn) {
   socket.addEventListener("open", () => {
     conn.retry = 0;
     conn.byAccount = false;
-    chancesAsked = null;
+    page.chancesAsked = null;
     // the player's name from the start page, for his opponent to see (two players here: none)
     const name = hotSeat ? "" : localStorage.getItem("tavli:name") || "";
     const who = conn.token ? { token: conn.token } : {};  // no token: a spectator, by the address alone
@@ -98,9 +104,9 @@ function connect(conn) {
     else if (msg.type === "joined") conn.byAccount = msg.by === "account";  // no token of the seat here
   });
   socket.addEventListener("close", () => {
-    if (gaveUp) return;
+    if (page.gaveUp) return;
     conn.retry += 1;
-    setStatus(conn.retry > 6 && !connectedOnce ? t("unreachable") : t("reconnecting"));
+    setStatus(conn.retry > 6 && !page.connectedOnce ? t("unreachable") : t("reconnecting"));
     setTimeout(() => connect(conn), Math.min(5000, 250 * 2 ** Math.min(conn.retry, 5)));
   });
 }
@@ -122,7 +128,7 @@ function heardPong(msg) {
 
 /** Send on the connection of the seat shown: the one to act. */
 function send(message) {
-  const conn = connections.find((c) => c.seat === state?.you) || connections[0];
+  const conn = connections.find((c) => c.seat === page.state?.you) || connections[0];
   if (conn.socket && conn.socket.readyState === WebSocket.OPEN) conn.socket.send(JSON.stringify(message));
 }
 
@@ -132,21 +138,21 @@ function arrive(conn, msg) {
   // a seat played here: kept, for "my matches" and for the account a guest may make later
   if (msg.you !== "spectator" && conn.token === token && !hotSeat && !conn.byAccount) keepMine(matchId, token);
   if (!hotSeat) { receive(msg); return; }
-  latest[msg.you] = msg;
-  const shown = latest[actor(msg)];
-  if (shown && shown.seq === msg.seq && shown !== state) receive(shown);
+  page.latest[msg.you] = msg;
+  const shown = page.latest[actor(msg)];
+  if (shown && shown.seq === msg.seq && shown !== page.state) receive(shown);
 }
 
 /** Two players on one device: the seat whose turn it is, or who is to answer an offer. */
 function actor(s) {
   if (s.offer) return s.offer.from === "white" ? "black" : "white";
-  if (s.over) return state ? state.you : s.you;
+  if (s.over) return page.state ? page.state.you : s.you;
   return s.turn;
 }
 
 /** A link that cannot open this match: say so in words, with the way back to the start page. */
 function badLink(why, title = "badLinkTitle") {
-  gaveUp = why;
+  page.gaveUp = why;
   $("bad-link-title").dataset.i18n = title;  // the language switch says it again from there
   $("bad-link-title").textContent = t(title);
   for (const conn of connections) if (conn.socket) conn.socket.close();
@@ -158,7 +164,7 @@ function badLink(why, title = "badLinkTitle") {
 /** A rated match's seat that only its account's player plays: say why, with the way to log in
  * and come back to this board. */
 function needLogin(msg) {
-  gaveUp = true;
+  page.gaveUp = true;
   for (const conn of connections) if (conn.socket) conn.socket.close();
   $("need-login-text").textContent = sayable(msg.reason) ?? (language() === "en" ? msg.message : t("loginToPlay"));
   const back = `/match/${encodeURIComponent(matchId)}#t=${encodeURIComponent(token)}`;
@@ -168,19 +174,19 @@ function needLogin(msg) {
 }
 
 function serverError(msg) {
-  if (msg.id === "tutor" && tutorPlay !== null) {  // the tutor could not check: the play goes as it is
-    const play = tutorPlay;
-    tutorPlay = null;
-    if (state.can_play) send({ type: "play", seq: state.seq, play });
+  if (msg.id === "tutor" && page.tutorPlay !== null) {  // the tutor could not check: the play goes as it is
+    const play = page.tutorPlay;
+    page.tutorPlay = null;
+    if (page.state.can_play) send({ type: "play", seq: page.state.seq, play });
     return;
   }
-  if (msg.code === "bad-token" || (!state && msg.code === "bad-message")) { badLink("badLink"); return; }
+  if (msg.code === "bad-token" || (!page.state && msg.code === "bad-message")) { badLink("badLink"); return; }
   if (msg.code === "private") { badLink("privateMatch", "privateMatchTitle"); return; }
   if (msg.code === "login") { needLogin(msg); return; }
   if (msg.code === "stale") return;
   // why, in the page's language; where that language has no words for it, the code's words
   const words = t(`error-${msg.code}`);
-  const rule = msg.code === "illegal" && state ? ruleOf(msg.reason, state.game.variant) : null;
+  const rule = msg.code === "illegal" && page.state ? ruleOf(msg.reason, page.state.game.variant) : null;
   toast(sayable(msg.reason) ?? (language() === "en" || words === `error-${msg.code}` ? msg.message : words),
     rule && { href: `/rules#${rule}`, text: t("ruleLink") });
 }
@@ -211,32 +217,32 @@ function ruleOf(reason, game) {
 }
 
 function receive(next) {
-  connectedOnce = true;
-  const sameTurn = state && next.seq === state.seq;
-  previous = state;
-  state = next;
+  page.connectedOnce = true;
+  const sameTurn = page.state && next.seq === page.state.seq;
+  page.previous = page.state;
+  page.state = next;
   window.tavliState = next;
   if (!sameTurn) input.clear();
-  if (previous && next.seq > previous.seq) noticeChanges(previous, next);
+  if (page.previous && next.seq > page.previous.seq) noticeChanges(page.previous, next);
   announceGames();
   // watching by the address, or playing by the account signed in: the rematch's address too
-  if (state.rematch && (!token || connections.some((c) => c.byAccount))) {
-    location.assign(`/match/${encodeURIComponent(state.rematch)}`);
+  if (page.state.rematch && (!token || connections.some((c) => c.byAccount))) {
+    location.assign(`/match/${encodeURIComponent(page.state.rematch)}`);
     return;
   }
-  if (state.rematch && token) {  // on to the rematch: players in their swapped seats, spectators watching
-    const next = (held) => state.you === "spectator" ? spectatorRematchToken(held, state.rematch) : rematchToken(held, state.rematch);
+  if (page.state.rematch && token) {  // on to the rematch: players in their swapped seats, spectators watching
+    const next = (held) => page.state.you === "spectator" ? spectatorRematchToken(held, page.state.rematch) : rematchToken(held, page.state.rematch);
     const hash = hotSeat ? `t=${next(token)}&t2=${next(token2)}` : `t=${next(token)}`;
-    location.assign(`/match/${encodeURIComponent(state.rematch)}#${hash}`);
+    location.assign(`/match/${encodeURIComponent(page.state.rematch)}#${hash}`);
     return;
   }
   askChances();
-  for (const view of clocks) view.update(state.clock || null, state.over);
+  for (const view of clocks) view.update(page.state.clock || null, page.state.over);
   render();
   autoBearOff();
-  if (state.can_roll && $("auto-roll").checked && autoRollSent !== state.seq && reviewing === null) {
-    autoRollSent = state.seq;
-    setTimeout(() => { if (state.can_roll && state.seq === autoRollSent) roll(); }, 350);
+  if (page.state.can_roll && $("auto-roll").checked && page.autoRollSent !== page.state.seq && page.reviewing === null) {
+    page.autoRollSent = page.state.seq;
+    setTimeout(() => { if (page.state.can_roll && page.state.seq === page.autoRollSent) roll(); }, 350);
   }
 }
 
@@ -247,11 +253,11 @@ function noticeChanges(before, after) {
   const fresh = after.game.moves.slice(seen);
   for (const m of fresh) {
     if ((m.color === before.you || hotSeat) && sameGame && before.legal) continue;  // made here, already drawn step by step
-    for (const [from, to] of m.steps) animateSteps.push([from, to, m.color]);
+    for (const [from, to] of m.steps) page.animateSteps.push([from, to, m.color]);
   }
-  if (after.dice && (!before.dice || !sameGame || before.seq !== after.seq) && JSON.stringify(before.dice) !== JSON.stringify(after.dice)) rolled = true;
-  if (after.dice && !before.dice) rolled = true;
-  if (rolled) sound("dice");
+  if (after.dice && (!before.dice || !sameGame || before.seq !== after.seq) && JSON.stringify(before.dice) !== JSON.stringify(after.dice)) page.rolled = true;
+  if (after.dice && !before.dice) page.rolled = true;
+  if (page.rolled) sound("dice");
   else if (fresh.length) sound("move");
   if (before.offer && !after.offer && before.offer.from === before.you && after.game.index === before.game.index
       && !after.over) toast(t("offerDeclined"));
@@ -271,126 +277,126 @@ function confirmMove() {
 function typedMove(event) {
   event.preventDefault();
   const play = $("typed-play").value.trim().replace(/\s+/g, " ");
-  if (!play || !state.can_play) return;
+  if (!play || !page.state.can_play) return;
   $("typed-play").value = "";
   input.clear();
   submitPlay(play);
 }
 
 function submitPlay(play) {
-  if (state.coach && $("tutor").checked) {  // the tutor looks at the play first
-    tutorPlay = play;
+  if (page.state.coach && $("tutor").checked) {  // the tutor looks at the play first
+    page.tutorPlay = play;
     send({ type: "hint", id: "tutor", play });
     return;
   }
-  send({ type: "play", seq: state.seq, play });
+  send({ type: "play", seq: page.state.seq, play });
 }
 
 // -- the coach: hints and the tutor ---------------------------------------------------------------
 function askHint() { send({ type: "hint", id: "hint" }); }
 
 function receiveHint(msg) {
-  if (msg.seq !== state.seq) return;  // an answer for a turn already gone
+  if (msg.seq !== page.state.seq) return;  // an answer for a turn already gone
   if (msg.id === "tutor") {
-    const play = tutorPlay;
-    tutorPlay = null;
+    const play = page.tutorPlay;
+    page.tutorPlay = null;
     if (play === null || !msg.checked) return;  // (a typed play comes back in the server's notation)
     if (msg.checked.skill === "blunder") {
       const best = msg.plays[0];
       $("tutor-text").textContent = t("tutorAsk", { loss: num(msg.checked.loss, 3), best: moveText({ steps: best.steps }) });
       $("tutor-panel").dataset.play = play;
       $("tutor-panel").hidden = false;
-    } else send({ type: "play", seq: state.seq, play });
+    } else send({ type: "play", seq: page.state.seq, play });
     return;
   }
-  hint = msg;
+  page.hint = msg;
   renderHint();
 }
 
 function renderHint() {
-  const show = hint !== null && hint.seq === state.seq && state.can_play && reviewing === null;
+  const show = page.hint !== null && page.hint.seq === page.state.seq && page.state.can_play && page.reviewing === null;
   $("hints-card").hidden = !show;
   if (!show) return;
-  $("hints-title").textContent = t("hintTitle", { dice: hint.dice.split("-").map(Number).sort((a, b) => b - a).join("-") });
+  $("hints-title").textContent = t("hintTitle", { dice: diceText(page.hint.dice) });
   const list = $("hints");
   list.innerHTML = "";
-  for (const p of hint.plays) {
+  for (const p of page.hint.plays) {
     const li = document.createElement("li");
     const loss = p.loss > 0 ? ` (−${num(p.loss, 3)})` : "";
-    li.textContent = `${moveText({ steps: p.steps })}  ${p.equity >= 0 ? "+" : "−"}${num(Math.abs(p.equity), 3)}${loss}`;
+    li.textContent = `${moveText({ steps: p.steps })}  ${signed(p.equity)}${loss}`;
     list.append(li);
   }
 }
 
 // -- the chances of winning the match: on for spectators, a choice for players against a bot ------
-function chancesKey() { return state.you === "spectator" ? "tavli:chances-watch" : "tavli:chances"; }
+function chancesKey() { return page.state.you === "spectator" ? "tavli:chances-watch" : "tavli:chances"; }
 function chancesAllowed() {
-  if (!state) return false;
-  if (state.you === "spectator") return true;
-  return state.players[state.you === "white" ? "black" : "white"].kind === "bot";
+  if (!page.state) return false;
+  if (page.state.you === "spectator") return true;
+  return page.state.players[page.state.you === "white" ? "black" : "white"].kind === "bot";
 }
 function chancesWanted() {
   if (!chancesAllowed()) return false;
   const stored = localStorage.getItem(chancesKey());
-  return state.you === "spectator" ? stored !== "0" : stored === "1";
+  return page.state.you === "spectator" ? stored !== "0" : stored === "1";
 }
 /** Tell the server whether this connection wants the chances, when that changes. */
 function askChances() {
   const wanted = chancesWanted();
-  if (wanted === chancesAsked || (!wanted && chancesAsked === null)) return;
-  chancesAsked = wanted;
+  if (wanted === page.chancesAsked || (!wanted && page.chancesAsked === null)) return;
+  page.chancesAsked = wanted;
   send({ type: "chances", on: wanted });
 }
 function receiveChances(msg) {
-  if (chances && msg.seq < chances.seq) return;  // an older one, overtaken
-  chances = msg;
+  if (page.chances && msg.seq < page.chances.seq) return;  // an older one, overtaken
+  page.chances = msg;
   window.tavliChances = msg;
   renderChances();
 }
 function renderChances() {
-  const on = chancesWanted() && chances !== null;
+  const on = chancesWanted() && page.chances !== null;
   $("chances-label").hidden = !chancesAllowed();
   $("chances-on").checked = chancesWanted();
   $("chances").hidden = !on;
   if (!on) return;
   const pct = (x) => num(100 * x, 1);
-  $("chances-bar-white").style.width = `${100 * chances.white}%`;
-  $("chances-white").textContent = t("chancesSide", { who: colorName("white"), pct: pct(chances.white) });
-  $("chances-black").textContent = t("chancesSide", { who: colorName("black"), pct: pct(chances.black) });
+  $("chances-bar-white").style.width = `${100 * page.chances.white}%`;
+  $("chances-white").textContent = t("chancesSide", { who: colorName("white"), pct: pct(page.chances.white) });
+  $("chances-black").textContent = t("chancesSide", { who: colorName("black"), pct: pct(page.chances.black) });
 }
 
-function roll() { send({ type: "roll", seq: state.seq }); }
+function roll() { send({ type: "roll", seq: page.state.seq }); }
 
-function claim() { send({ type: "claim", seq: state.seq }); }
+function claim() { send({ type: "claim", seq: page.state.seq }); }
 
 /** The board after the steps made so far: counts per point in White's numbering, bar, off, pins. */
 function boardModel(g) {
-  if (g !== state.game) return { points: g.points.map((p) => ({ ...p })), bar: { ...g.bar }, off: { ...g.off } };
-  return input.board(g, state.turn, state.game.variant);
+  if (g !== page.state.game) return { points: g.points.map((p) => ({ ...p })), bar: { ...g.bar }, off: { ...g.off } };
+  return input.board(g, page.state.turn, page.state.game.variant);
 }
 
 // -- drawing (the board itself: board.js) ------------------------------------------------------
-function viewer() { return state.you === "black" ? "black" : "white"; }
+function viewer() { return page.state.you === "black" ? "black" : "white"; }
 
 function label(p) { return view.label(p); }
 
 function render() {
-  if (!state) return;
+  if (!page.state) return;
   const portrait = portraitScreen();
   document.body.classList.toggle("portrait", portrait);
-  const shown = reviewing !== null ? state.games[reviewing] : null;
-  const game = shown && shown.final ? shown.final : state.game;
+  const shown = page.reviewing !== null ? page.state.games[page.reviewing] : null;
+  const game = shown && shown.final ? shown.final : page.state.game;
   view.mirror = setting("set-home") === "left";
   view.reset(portrait, viewer(), game.black_numbers);  // the finished game's numbering, whatever comes next
   $("board").classList.toggle("no-numbers", setting("set-numbers") !== "1");
-  const live = game === state.game;
+  const live = game === page.state.game;
   const model = boardModel(game);
   const selected = input.selected;
   const targets = selected === null || !live ? new Set() : input.targetsFrom(selected);
-  const from = state.can_play && live ? input.sources() : new Set();
+  const from = page.state.can_play && live ? input.sources() : new Set();
   const last = live ? lastMove() : null;
   const lastPoints = new Set((last?.steps || []).flatMap(([a, b]) => [a, b]));
-  const tops = view.drawPosition(model, { last: lastPoints, targets, sources: from, selected, turn: state.turn });
+  const tops = view.drawPosition(model, { last: lastPoints, targets, sources: from, selected, turn: page.state.turn });
   $("board").setAttribute("aria-label", describe(model));
 
   if (live) drawDice();
@@ -419,17 +425,17 @@ function describe(model) {
 
 /** The dice of the side to move, high first; doubles as four dice, those used greyed. */
 function drawDice() {
-  if (!state.dice) return;
-  const values = diceFaces(state.dice);
-  const used = state.can_play ? input.usedDice(values) : new Array(values.length).fill(false);
-  view.drawDice(values, state.turn, { used, right: state.turn === viewer(), rolling: rolled });
-  rolled = false;
+  if (!page.state.dice) return;
+  const values = diceFaces(page.state.dice);
+  const used = page.state.can_play ? input.usedDice(values) : new Array(values.length).fill(false);
+  view.drawDice(values, page.state.turn, { used, right: page.state.turn === viewer(), rolling: page.rolled });
+  page.rolled = false;
 }
 
 /** Slide the checkers just moved from where they were (short; none with reduced motion). */
 function animate(tops) {
-  const steps = animateSteps;
-  animateSteps = [];
+  const steps = page.animateSteps;
+  page.animateSteps = [];
   const speed = Number(setting("set-speed"));
   if (reducedMotion.matches || !steps.length || !(speed > 0)) return;
   steps.forEach(([from, to, color], i) => {
@@ -446,18 +452,16 @@ function animate(tops) {
 
 /** The last move of the game shown (the opponent's, or the last one for a spectator). */
 function lastMove() {
-  const moves = state.game.moves;
+  const moves = page.state.game.moves;
   for (let i = moves.length - 1; i >= 0; i--) {
-    if (moves[i].color !== state.you || state.you === "spectator") return moves[i];
+    if (moves[i].color !== page.state.you || page.state.you === "spectator") return moves[i];
   }
   return null;
 }
 
-function colorName(color) { return t(color); }
-
 /** The name of the person who plays `color`, where the page knows it (a bot's seat has none). */
 function nameOf(color) {
-  const p = state.players[color];
+  const p = page.state.players[color];
   return p && p.kind !== "bot" && p.name ? p.name : null;
 }
 
@@ -465,7 +469,7 @@ function nameOf(color) {
 function whoName(color) { return nameOf(color) ?? colorName(color); }
 
 /** A viewer who plays a seat of his own here (not a spectator, not two players on one device). */
-function ownSeat() { return state.you !== "spectator" && !hotSeat; }
+function ownSeat() { return page.state.you !== "spectator" && !hotSeat; }
 
 /** The string `key` about the player of `color`: its "…Named" words with his name where it is
  * known ("Nikos to play"; Greek says a name otherwise than a colour), else with his colour. */
@@ -476,21 +480,20 @@ function tWho(key, color, vars = {}) {
 
 /** "Black played 6-3: 13/7 13/10 · " when the opponent moved last, to lead the status line. */
 function theirLast() {
-  const m = state.game.moves[state.game.moves.length - 1];
-  if (!m || m.color === state.you) return "";
-  return `${tWho("played", m.color, { dice: `${Math.max(...m.dice)}-${Math.min(...m.dice)}`, play: moveText(m) })} · `;
+  const m = page.state.game.moves[page.state.game.moves.length - 1];
+  if (!m || m.color === page.state.you) return "";
+  return `${tWho("played", m.color, { dice: diceText(m.dice), play: moveText(m) })} · `;
 }
 
-/** A play in standard notation from the mover's side (board.js, playText); m.color is the mover
+/** A play in standard notation from the mover's side (common.js, playWords); m.color is the mover
  * (the side on turn if none). */
-function moveText(m, blackNumbers = state.game.black_numbers) {
-  if (!m.steps.length) return t("noPlay");
-  return playText(m.steps, m.color || state.turn, blackNumbers, { bar: t("barName"), off: t("offName") });
+function moveText(m, blackNumbers = page.state.game.black_numbers) {
+  return playWords(m.steps, m.color || page.state.turn, blackNumbers);
 }
 
 function openingText(g, index) {
   if (!g.opening.length) {
-    const starter = g.moves.length ? g.moves[0].color : state.turn;
+    const starter = g.moves.length ? g.moves[0].color : page.state.turn;
     return tWho("openingWinner", starter);
   }
   const ties = g.opening.filter(([w, b]) => w === b).map(([w]) => w);
@@ -498,9 +501,6 @@ function openingText(g, index) {
   const decided = t("openingRoll", { w, b, who: colorName(w > b ? "white" : "black") });
   return ties.length ? `${t("openingTies", { list: ties.join(", ") })} · ${decided}` : decided;
 }
-
-/** "Bot (expert)": the level as a word of the sentence. */
-function botName(level) { return t("bot", { level: t(`level-${level}`).toLowerCase() }); }
 
 /** The endings that are one player's doing: whose, the reader is told. */
 const SOMEONES = new Set(["resigned", "resigned-gammon", "resigned-match", "claimed", "time"]);
@@ -512,7 +512,7 @@ function whyText(r) {
   const why = r.why === "resigned" && r.points === 2 ? "resigned-gammon" : r.why;
   if (!SOMEONES.has(why) || !r.winner) return t(`why-${why}`);
   const loser = other(r.winner);
-  if (ownSeat() && state.you === loser) return t(`why-${why}-you`);
+  if (ownSeat() && page.state.you === loser) return t(`why-${why}-you`);
   const name = nameOf(loser);
   return name ? t(`why-${why}-named`, { who: name }) : t(`why-${why}`);
 }
@@ -520,30 +520,30 @@ function whyText(r) {
 function resultText(g) {
   const r = g.result;
   if (!r) return "";
-  const variant = t(g.variant[0].toUpperCase() + g.variant.slice(1));
+  const variant = gameName(g.variant);
   if (!r.winner) return t("gameTied", { n: g.index + 1, variant, why: whyText(r) });
   const vars = { n: g.index + 1, variant, points: r.points, pts: r.points === 1 ? t("point") : t("pointsWord"),
     why: whyText(r) };
-  return ownSeat() && r.winner === state.you ? t("gameWonYou", vars) : tWho("gameWon", r.winner, vars);
+  return ownSeat() && r.winner === page.state.you ? t("gameWonYou", vars) : tWho("gameWon", r.winner, vars);
 }
 
 /** The game the panel shows: the one going on, or the one just finished, as it ended, until the
  * player goes on (its name, pips and turns, while the next game may have begun already). */
 function panelGame() {
-  const g = reviewing !== null ? state.games[reviewing] : null;
-  if (!g || !g.final || !g.turns) return state.game;
+  const g = page.reviewing !== null ? page.state.games[page.reviewing] : null;
+  if (!g || !g.final || !g.turns) return page.state.game;
   return { index: g.index, variant: g.variant, moves: g.turns, pips: g.final.pips, black_numbers: g.final.black_numbers,
     result: g.result, finished: g };
 }
 
 function renderPanel() {
-  const s = state;
+  const s = page.state;
   const game = panelGame();
-  const variant = game.variant[0].toUpperCase() + game.variant.slice(1);
+  const variant = gameName(game.variant);
   const number = document.createElement("span");
   number.className = "game-number";
   number.textContent = `${t("gameNumber", { n: game.index + 1 })} · `;
-  $("game-name").replaceChildren(number, t(variant));  // the number gives way on a narrow screen
+  $("game-name").replaceChildren(number, variant);  // the number gives way on a narrow screen
   $("score").innerHTML = "";
   $("score").append(dot("white"), ` ${t("score", { w: s.score.white, b: s.score.black, n: s.settings.length })} `, dot("black"));
   $("watching").hidden = s.you !== "spectator";
@@ -578,18 +578,18 @@ function renderPanel() {
   for (const m of game.moves) {
     const li = document.createElement("li");
     li.className = m.color;
-    li.textContent = `${colorName(m.color)} ${Math.max(...m.dice)}-${Math.min(...m.dice)}: ${moveText(m, game.black_numbers)}`;
+    li.textContent = `${whoName(m.color)} ${diceText(m.dice)}: ${moveText(m, game.black_numbers)}`;
     list.append(li);
   }
   list.scrollTop = list.scrollHeight;
   $("commitment").textContent = s.game.commitment || "";
   $("rules-link").href = `/rules#${game.variant}`;
-  $("rules-link").textContent = t("rulesFor", { game: t(variant) });
+  $("rules-link").textContent = t("rulesFor", { game: variant });
 
   const mine = s.you === s.turn && !s.over;
   const complete = input.play();
   const myOffer = s.offer && s.offer.from === s.you;
-  const frozen = reviewing !== null;
+  const frozen = page.reviewing !== null;
   $("roll").hidden = !s.can_roll || myOffer || frozen;
   $("undo").hidden = !(s.can_play && input.made.length > 0) || frozen;
   $("hint").hidden = !(s.coach && s.can_play) || myOffer || frozen;
@@ -606,7 +606,7 @@ function renderPanel() {
   $("abort").hidden = !s.can_abort || frozen;
   $("abort").title = t("abortTitle");
   if (!s.can_abort) $("abort-confirm").hidden = true;
-  $("match-summary").hidden = !(s.over && matchOverClosed);  // the summary, a click away after "See the board"
+  $("match-summary").hidden = !(s.over && page.matchOverClosed);  // the summary, a click away after "See the board"
   if (s.over) $("resign-confirm").hidden = true;
   $("resign").disabled = !!s.offer;
   for (const points of ["1", "2"]) document.querySelector(`[data-resign="${points}"]`).disabled = !s.can_resign;
@@ -627,12 +627,12 @@ function renderPanel() {
   if (s.waiting) status = s.you === "spectator" ? t("waitingBoth") : t("waitingTitle");
   else if (s.aborted) status = t("matchAborted");
   else if (s.over) status = s.you === "spectator" || hotSeat ? tWho("matchOver", s.winner, { w: s.score.white, b: s.score.black }) : (s.winner === s.you ? t("youWin") : t("youLose"));
-  else if (frozen) status = resultText(s.games[reviewing]);
+  else if (frozen) status = resultText(s.games[page.reviewing]);
   else if (myOffer) status = t("offerWaiting");
   else if (theirOffer) status = t("offerToAnswer");
   else if (mine && s.can_roll) status = theirLast() + (hotSeat ? t("seatRoll", { who: colorName(s.you) }) : t("yourRoll"));
   else if (mine && s.can_play) {
-    const dice = `${Math.max(...s.dice)}-${Math.min(...s.dice)}`;
+    const dice = diceText(s.dice);
     status = complete !== null ? t("confirmMove") : theirLast() + (hotSeat ? t("seatMove", { who: colorName(s.you), dice }) : t("yourMove", { dice }));
   }
   else {
@@ -668,7 +668,7 @@ function inviting(s, links) {
 /** The invitation card while there is someone to invite; the spectators' link, a line at the foot
  * (the address alone where this browser has no link and the match is not private). */
 function renderLinks() {
-  const s = state;
+  const s = page.state;
   const links = madeLinks();
   const invite = inviting(s, links);
   $("share").hidden = !invite;
@@ -686,7 +686,7 @@ function renderLinks() {
 /** The waiting room: until both players are here, the invitation to send, on the board itself; a
  * match with nothing to send (the lobby's) waits for its opponent, by name where it is known. */
 function renderWaiting() {
-  const s = state;
+  const s = page.state;
   const links = madeLinks();
   $("waiting").hidden = !s.waiting || s.you === "spectator";  // a spectator reads it in the status line
   if (!s.waiting) return;
@@ -731,18 +731,18 @@ function myTurn(s) {
 /** The title ("● Your turn — Tavli") and the icon say it in the tab bar; a new turn also sounds
  * and, where the player allowed it and looks elsewhere, notifies. */
 function signalTurn() {
-  const mine = myTurn(state);
+  const mine = myTurn(page.state);
   document.title = mine ? t("titleTurn", { title: t("title") }) : t("title");
   const icon = document.querySelector("link[rel=icon]");
   if (icon) icon.href = mine ? TURN_ICON : QUIET_ICON;
-  if (mine && !wasMyTurn && connectedOnce && !hotSeat) {
+  if (mine && !page.wasMyTurn && page.connectedOnce && !hotSeat) {
     sound("turn");
     if ($("notify").checked && document.hidden && window.Notification?.permission === "granted") {
       try { new Notification(t("titleTurn", { title: t("title") }), { body: t("notifyBody"), tag: `tavli-${matchId}` }); }
       catch { /* a browser that notifies only from a service worker */ }
     }
   }
-  wasMyTurn = mine;
+  page.wasMyTurn = mine;
 }
 
 function dot(color) {
@@ -752,8 +752,8 @@ function dot(color) {
 }
 
 function renderMatchOver() {
-  const s = state;
-  $("match-over").hidden = !s.over || matchOverClosed;
+  const s = page.state;
+  $("match-over").hidden = !s.over || page.matchOverClosed;
   if (!s.over) return;
   $("match-over-title").textContent = s.aborted ? t("matchAborted")
     : s.you === "spectator" || hotSeat ? tWho("matchOver", s.winner, { w: s.score.white, b: s.score.black })
@@ -773,7 +773,7 @@ function renderMatchOver() {
   for (const g of s.games) {
     const tr = document.createElement("tr");
     const r = g.result || {};
-    for (const text of [g.index + 1, t(g.variant[0].toUpperCase() + g.variant.slice(1)),
+    for (const text of [g.index + 1, gameName(g.variant),
       r.winner ? whoName(r.winner) : "–", r.points ?? "", r.why ? whyText(r) : ""]) {
       const td = document.createElement("td");
       td.textContent = String(text);
@@ -795,58 +795,56 @@ function renderMatchOver() {
  * none (the farming rules, docs/ratings.md); nothing for a casual match. */
 function ratingsText(r) {
   if (!r) return "";
-  const pool = t(`pool-${r.pool}`);
+  const pool = poolName(r.pool);
   if (!r.rated) return t(r.why === "often" ? "ratingsNotMovedOften" : "ratingsNotMovedEarly", { pool });
   const moves = ["white", "black"].filter((color) => r[color]).map((color) => {
     const { before, after } = r[color];
     const change = after - before;
     return t("ratingMove", { who: whoName(color), before: Math.round(before), after: Math.round(after),
-      change: `${change >= 0 ? "+" : "−"}${num(Math.abs(change), 1)}` });
+      change: signed(change, 1) });
   });
   return t("ratingsMoved", { pool, moves: moves.join(" · ") });
 }
 
-let madePublic = false;  // this page made the match public (the states keep the settings they began with)
-
 /** A private match's players may open it to everyone once it is over. */
 function renderPrivate(s) {
-  const hidden = !s.settings.private || (s.settings.public && !madePublic);
+  const hidden = !s.settings.private || (s.settings.public && !page.madePublic);
   $("private-note").hidden = hidden;
   if (hidden) return;
-  $("private-text").textContent = t(madePublic ? "madePublic" : "privateMatchNote");
-  $("make-public").hidden = madePublic || s.you === "spectator";
+  $("private-text").textContent = t(page.madePublic ? "madePublic" : "privateMatchNote");
+  $("make-public").hidden = page.madePublic || s.you === "spectator";
 }
 
 async function makePublic() {
   $("make-public").disabled = true;
   try {
     const answer = await fetch(`/api/matches/${encodeURIComponent(matchId)}/public`, { method: "POST", headers: authorization() });
-    madePublic = answer.ok;
+    page.madePublic = answer.ok;
   } catch { /* said below */ }
   $("make-public").disabled = false;
-  renderPrivate(state);
-  if (!madePublic) $("private-text").textContent = t("makePublicFailed");
+  renderPrivate(page.state);
+  if (!page.madePublic) $("private-text").textContent = t("makePublicFailed");
 }
 
 function renderClaim() {
   const button = $("claim");
-  const at = state.claim_at;
-  button.hidden = at === null || at === undefined || state.over;
+  const at = page.state.claim_at;
+  button.hidden = at === null || at === undefined || page.state.over;
   if (button.hidden) return;
   const wait = Math.ceil(at - Date.now() / 1000);
-  button.disabled = wait > 0 && !state.can_claim;
+  button.disabled = wait > 0 && !page.state.can_claim;
   button.textContent = button.disabled ? t("claimIn", { s: wait }) : t("claim");
 }
 
 /** A game that has just ended: its final position stays on the board with the result and the seed. */
 function announceGames() {
-  const finished = state.games.filter((g) => g.result);
-  if (finishedSeen === null) { finishedSeen = finished.length; return; }
-  if (finished.length > finishedSeen) {
-    finishedSeen = finished.length;
+  const finished = page.state.games.filter((g) => g.result);
+  if (page.finishedSeen === null) { page.finishedSeen = finished.length; return; }
+  if (finished.length > page.finishedSeen) {
+    page.finishedSeen = finished.length;
     const g = finished[finished.length - 1];
-    if (state.over) return;  // the match-over card says it all
-    reviewing = g.index;
+    if (page.state.over) return;  // the match-over card says it all
+    page.reviewing = g.index;
     $("game-over-text").textContent = resultText(g);
     $("game-over-seed").textContent = g.seed || "";
     $("game-over-fair").open = false;
@@ -876,7 +874,6 @@ async function verifyDice(index, verdict) {
 
 function setStatus(text) { $("status").textContent = text; }
 
-let toastTimer = null;
 /** A line that goes by itself; `link` ({href, text}) adds a way to read more, and more time to take it. */
 function toast(text, link = null) {
   const box = $("toast");
@@ -890,25 +887,24 @@ function toast(text, link = null) {
     box.append(a);
   }
   box.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { box.hidden = true; }, link ? 10000 : 4000);
+  clearTimeout(page.toastTimer);
+  page.toastTimer = setTimeout(() => { box.hidden = true; }, link ? 10000 : 4000);
 }
 
 // -- sounds (off unless the player turns them on; made on the spot by the Web Audio API) ----------
-let audio = null;
 function sound(kind) {
   if (!$("sounds").checked) return;
   try {
-    audio = audio || new AudioContext();
-    const now = audio.currentTime;
+    page.audio = page.audio || new AudioContext();
+    const now = page.audio.currentTime;
     const clicks = kind === "dice" ? [0, 0.05, 0.11, 0.16] : kind === "turn" ? [0, 0.12] : [0];
     for (const at of clicks) {
-      const osc = audio.createOscillator(), gain = audio.createGain();
+      const osc = page.audio.createOscillator(), gain = page.audio.createGain();
       osc.type = "triangle";
       osc.frequency.value = kind === "dice" ? 900 + Math.random() * 500 : kind === "turn" ? 660 : 320;
       gain.gain.setValueAtTime(0.25, now + at);
       gain.gain.exponentialRampToValueAtTime(0.001, now + at + 0.07);
-      osc.connect(gain).connect(audio.destination);
+      osc.connect(gain).connect(page.audio.destination);
       osc.start(now + at);
       osc.stop(now + at + 0.08);
     }
@@ -916,9 +912,9 @@ function sound(kind) {
 }
 
 // -- input --------------------------------------------------------------------------------------
-input.listen($("board"), () => state && state.can_play && reviewing === null, (step) => {
+input.listen($("board"), () => page.state && page.state.can_play && page.reviewing === null, (step) => {
   if (!step) { render(); return; }
-  animateSteps.push([step[0], step[1], state.turn]);
+  page.animateSteps.push([step[0], step[1], page.state.turn]);
   sound("move");
   if (setting("set-auto-confirm") === "1") finishForcedSteps();
   render();
@@ -931,22 +927,22 @@ function finishForcedSteps() {
     const next = input.nextSteps();
     if (next.length !== 1) return;
     input.step(next[0][0], next[0][1]);
-    animateSteps.push([next[0][0], next[0][1], state.turn]);
+    page.animateSteps.push([next[0][0], next[0][1], page.state.turn]);
   }
 }
 
 /** Auto bear-off: when the roll leaves one play only and it bears off, it is made at once. */
 function autoBearOff() {
-  if (setting("set-auto-bearoff") !== "1" || !state.can_play || reviewing !== null || input.made.length) return;
-  const plays = state.legal?.plays || [];
-  if (plays.length !== 1 || !/off/.test(plays[0]) || autoPlayed === state.seq) return;
-  autoPlayed = state.seq;
+  if (setting("set-auto-bearoff") !== "1" || !page.state.can_play || page.reviewing !== null || input.made.length) return;
+  const plays = page.state.legal?.plays || [];
+  if (plays.length !== 1 || !/off/.test(plays[0]) || page.autoPlayed === page.state.seq) return;
+  page.autoPlayed = page.state.seq;
   submitPlay(plays[0]);
 }
 
 $("roll").addEventListener("click", roll);
 $("hint").addEventListener("click", askHint);
-$("hints-close").addEventListener("click", () => { hint = null; renderHint(); });
+$("hints-close").addEventListener("click", () => { page.hint = null; renderHint(); });
 $("invite").addEventListener("click", invite);
 for (const id of Object.keys(SETTINGS)) {
   $(id).addEventListener("change", () => {
@@ -967,7 +963,7 @@ $("notify").addEventListener("change", async () => {
 });
 $("tutor-play").addEventListener("click", () => {
   $("tutor-panel").hidden = true;
-  if (state.can_play) send({ type: "play", seq: state.seq, play: $("tutor-panel").dataset.play });
+  if (page.state.can_play) send({ type: "play", seq: page.state.seq, play: $("tutor-panel").dataset.play });
 });
 $("tutor-cancel").addEventListener("click", () => {
   $("tutor-panel").hidden = true;
@@ -985,12 +981,12 @@ $("typed").addEventListener("submit", typedMove);
 $("claim").addEventListener("click", claim);
 $("game-over-close").addEventListener("click", () => {
   $("game-over").hidden = true;
-  reviewing = null;
+  page.reviewing = null;
   render();
-  if (state.can_roll && $("auto-roll").checked) roll();
+  if (page.state.can_roll && $("auto-roll").checked) roll();
 });
-$("game-over-check").addEventListener("click", () => verifyDice(finishedSeen - 1, $("game-over-verdict")));
-$("match-over-check").addEventListener("click", () => verifyDice(state.games.length - 1, $("match-over-verdict")));
+$("game-over-check").addEventListener("click", () => verifyDice(page.finishedSeen - 1, $("game-over-verdict")));
+$("match-over-check").addEventListener("click", () => verifyDice(page.state.games.length - 1, $("match-over-verdict")));
 $("make-public").addEventListener("click", makePublic);
 $("download-record").addEventListener("click", async (event) => {
   if (!token) return;  // watched by its address: the link as it is (the match is not private)
@@ -1003,12 +999,12 @@ $("download-record").addEventListener("click", async (event) => {
   file.click();
   setTimeout(() => URL.revokeObjectURL(file.href), 60_000);
 });
-$("match-over-close").addEventListener("click", () => { matchOverClosed = true; renderMatchOver(); renderPanel(); });
+$("match-over-close").addEventListener("click", () => { page.matchOverClosed = true; renderMatchOver(); renderPanel(); });
 $("resign").addEventListener("click", () => { $("resign-menu").hidden = !$("resign-menu").hidden; });
 $("abort").addEventListener("click", () => { $("abort-confirm").hidden = false; });
 $("abort-yes").addEventListener("click", () => {
   $("abort-confirm").hidden = true;
-  send({ type: "abort", seq: state.seq });
+  send({ type: "abort", seq: page.state.seq });
 });
 $("abort-no").addEventListener("click", () => { $("abort-confirm").hidden = true; });
 $("resign-cancel").addEventListener("click", () => { $("resign-menu").hidden = true; });
@@ -1018,34 +1014,34 @@ for (const button of document.querySelectorAll("[data-resign]")) {
     $("toast").hidden = true;
     const what = button.dataset.resign;
     if (what === "match") confirmResignMatch();
-    else send({ type: "resign", seq: state.seq, points: Number(what) });
+    else send({ type: "resign", seq: page.state.seq, points: Number(what) });
   });
 }
 /** The whole match goes at once and for good: the player says so twice, seeing the score it ends at. */
 function confirmResignMatch() {
-  const winner = state.you === "white" ? "black" : "white";
-  const score = { ...state.score, [winner]: Math.max(state.score[winner], state.settings.length) };
+  const winner = page.state.you === "white" ? "black" : "white";
+  const score = { ...page.state.score, [winner]: Math.max(page.state.score[winner], page.state.settings.length) };
   $("resign-confirm-text").textContent = tWho("resignMatchAsk", winner, { w: score.white, b: score.black });
   $("resign-confirm").hidden = false;
 }
 $("resign-confirm-yes").addEventListener("click", () => {
   $("resign-confirm").hidden = true;
-  send({ type: "resign", seq: state.seq, match: true });
+  send({ type: "resign", seq: page.state.seq, match: true });
 });
 $("resign-confirm-no").addEventListener("click", () => { $("resign-confirm").hidden = true; });
-$("match-summary").addEventListener("click", () => { matchOverClosed = false; renderMatchOver(); renderPanel(); });
-$("offer-accept").addEventListener("click", () => send({ type: "answer", seq: state.seq, accept: true }));
-$("offer-decline").addEventListener("click", () => send({ type: "answer", seq: state.seq, accept: false }));
-$("rematch").addEventListener("click", () => send({ type: "rematch", seq: state.seq }));
-$("rematch-accept").addEventListener("click", () => send({ type: "answer", seq: state.seq, accept: true }));
-$("rematch-decline").addEventListener("click", () => send({ type: "answer", seq: state.seq, accept: false }));
+$("match-summary").addEventListener("click", () => { page.matchOverClosed = false; renderMatchOver(); renderPanel(); });
+$("offer-accept").addEventListener("click", () => send({ type: "answer", seq: page.state.seq, accept: true }));
+$("offer-decline").addEventListener("click", () => send({ type: "answer", seq: page.state.seq, accept: false }));
+$("rematch").addEventListener("click", () => send({ type: "rematch", seq: page.state.seq }));
+$("rematch-accept").addEventListener("click", () => send({ type: "answer", seq: page.state.seq, accept: true }));
+$("rematch-decline").addEventListener("click", () => send({ type: "answer", seq: page.state.seq, accept: false }));
 $("auto-roll").checked = localStorage.getItem("tavli:auto-roll") === "1";
 $("auto-roll").addEventListener("change", () => {
   localStorage.setItem("tavli:auto-roll", $("auto-roll").checked ? "1" : "0");
-  if ($("auto-roll").checked && state && state.can_roll && reviewing === null) roll();
+  if ($("auto-roll").checked && page.state && page.state.can_roll && page.reviewing === null) roll();
 });
 $("chances-on").addEventListener("change", () => {
-  if (!state) return;
+  if (!page.state) return;
   localStorage.setItem(chancesKey(), $("chances-on").checked ? "1" : "0");
   askChances();
   renderChances();
@@ -1062,14 +1058,14 @@ for (const button of document.querySelectorAll("[data-copy]")) {
 }
 document.addEventListener("keydown", (event) => {
   if (event.target instanceof HTMLInputElement) return;
-  if (event.key === "r" && state?.can_roll && reviewing === null) roll();
+  if (event.key === "r" && page.state?.can_roll && page.reviewing === null) roll();
   if (event.key === "Enter" && input.play() !== null) confirmMove();
   if ((event.key === "Backspace" || event.key === "u") && input.made.length) undo();
 });
 window.addEventListener("resize", () => render());
-setInterval(() => { if (state) renderClaim(); }, 1000);
-setInterval(() => { for (const conn of connections) if (conn.socket && state?.clock) ping(conn.socket); }, 5000);
-languageSwitch($("lang"), () => { render(); if (typeof gaveUp === "string") $("bad-link-text").textContent = t(gaveUp); });
+setInterval(() => { if (page.state) renderClaim(); }, 1000);
+setInterval(() => { for (const conn of connections) if (conn.socket && page.state?.clock) ping(conn.socket); }, 5000);
+languageSwitch($("lang"), () => { render(); if (typeof page.gaveUp === "string") $("bad-link-text").textContent = t(page.gaveUp); });
 translatePage();
 if (!matchId) badLink("badLink");
 else {

@@ -2,9 +2,9 @@
 // search (GET /api/position, docs/web.md). The address keeps what is asked and shown
 // (#position=...&dice=3-1&depth=1&play=0), so a position can be shared; the review page links here.
 import { BoardView, diceFaces, portraitScreen } from "/static/board.js";
+import { $, colorName, gameName, signed } from "/static/common.js";
 import { languageSwitch, num, say, t, translatePage } from "/static/strings.js";
 
-const $ = (id) => document.getElementById(id);
 const view = new BoardView($("board"));
 const STARTS = {
   portes: "portes 2b....5w.3w...5b5w...3b.5b....2w w 0:0 0:0",
@@ -16,10 +16,7 @@ let found = null;  // the latest analysis shown
 let playIndex = 0;
 let asked = 0;     // the latest request: an older answer arriving late is not drawn
 
-function gameName(g) { return t(g[0].toUpperCase() + g.slice(1)); }
-function signed(x) { return (x >= 0 ? "+" : "−") + num(Math.abs(x), 3); }
 function pct(x) { return `${num(100 * x, 1)}%`; }
-function colorName(c) { return t(c); }
 
 const LENGTHS = Array.from({ length: 26 }, (_, n) => n);  // 0: points per game; matches to 1 to 25 points
 

@@ -3,11 +3,11 @@
 // (GET /api/openings/{game}/{roll}/practice, docs/web.md). The address names the game and roll
 // (#plakoto/6-5); the tally of each game is kept in the browser (localStorage "tavli:practice").
 import { BoardView, diceFaces, portraitScreen } from "/static/board.js";
+import { $, gameName } from "/static/common.js";
 import { GAMES } from "/static/games.js";
 import { StepInput } from "/static/steps.js";
 import { languageSwitch, num, t, translatePage } from "/static/strings.js";
 
-const $ = (id) => document.getElementById(id);
 const view = new BoardView($("board"));
 const TALLY = "tavli:practice";
 
@@ -17,8 +17,6 @@ let answer = null;   // the index of the play confirmed, once it is
 let showBest = false;
 let asked = 0;       // the latest request: an older answer arriving late is not drawn
 const input = new StepInput(() => (quiz && answer === null ? quiz.legal : null));
-
-function gameName(g) { return t(g[0].toUpperCase() + g.slice(1)); }
 
 /** The next roll of `game`: one the player missed when he asks for those and has some, else as the
  * dice fall (each of the 36 throws equally likely), higher die first. */

@@ -1,13 +1,12 @@
 // A player's page (/@/NAME): his rating in each pool with its chart, his record by game, his
 // error-rate trend and every match he played, each with its board, review and record.
 // Names are data: each is set as text, never as markup.
+import { $, POOLS, gameName, gamesName, poolName, signed, textLink } from "/static/common.js";
 import { GAMES } from "/static/games.js";
-import { dateText, mineOf, sessionBar, shownName } from "/static/session.js";
+import { dateText, mineOf, opponentName, sessionBar } from "/static/session.js";
 import { languageSwitch, num, say, t, translatePage } from "/static/strings.js";
 
-const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
-const POOLS = ["tavli", "portes", "plakoto", "fevga"];
 const name = decodeURIComponent(location.pathname.slice("/@/".length));
 let player = null;  // the page's data, from /api/players/NAME
 
@@ -58,7 +57,7 @@ function renderRatings() {
     card.className = "rating";
     card.dataset.testid = `rating-${pool}`;
     const head = document.createElement("h3");
-    head.textContent = t(`pool-${pool}`);
+    head.textContent = poolName(pool);
     const figure = document.createElement("p");
     const shown = document.createElement("strong");
     shown.className = "rating-shown";
@@ -82,7 +81,7 @@ function renderRecord() {
     const tally = player.record[game] || { won: 0, lost: 0, gammons: 0 };
     const row = rows.insertRow();
     row.dataset.testid = `record-${game}`;
-    for (const value of [t(`pool-${game}`), tally.won, tally.lost, tally.gammons]) row.insertCell().textContent = String(value);
+    for (const value of [gameName(game), tally.won, tally.lost, tally.gammons]) row.insertCell().textContent = String(value);
   }
   renderEndings();
   $("walkovers").textContent = t("walkovers", { time: player.lost_on_time, left: player.lost_by_leaving });
@@ -113,24 +112,10 @@ function rateText(rate) {
   return rate === null || rate === undefined ? "–" : num(rate, 1);
 }
 
-function gamesName(games) {
-  if (!games) return "";
-  if (games.join(",") === GAMES.join(",")) return t("pool-tavli");
-  return games.map((g) => t(`pool-${g}`)).join(", ");
-}
-
 function opponentOf(m) {
-  const o = m.opponent, who = document.createElement("span");
-  who.append(...(o.kind === "bot" ? [t("bot", { level: t(`level-${o.level}`) })]
-    : o.name ? shownName(o.name, o.account) : [t("human")]));
+  const who = document.createElement("span");
+  who.append(...opponentName(m.opponent));
   return who;
-}
-
-function link(href, key) {
-  const a = document.createElement("a");
-  a.href = href;
-  a.textContent = t(key);
-  return a;
 }
 
 /** Board, review and record: the board with the seat's token where this browser plays it, or
@@ -140,9 +125,9 @@ function linksOf(m) {
   const span = document.createElement("span");
   span.className = "links";
   const token = mineOf(m.id);
-  if (token) span.append(link(`${m.board}#t=${encodeURIComponent(token)}`, "boardLink"));
-  else if (m.yours && m.result === "playing") span.append(link(m.board, "boardLink"));
-  span.append(link(m.review + (token ? `#t=${encodeURIComponent(token)}` : ""), "review"), link(m.record, "recordLink"));
+  if (token) span.append(textLink(`${m.board}#t=${encodeURIComponent(token)}`, "boardLink"));
+  else if (m.yours && m.result === "playing") span.append(textLink(m.board, "boardLink"));
+  span.append(textLink(m.review + (token ? `#t=${encodeURIComponent(token)}` : ""), "review"), textLink(m.record, "recordLink"));
   if (m.private && m.result !== "playing") span.append(publicButton(m));
   return span;
 }
@@ -170,14 +155,14 @@ function matchRow(rows, m) {
   cell(row, dateText(m.date), "colDate");
   cell(row, opponentOf(m), "opponent").dataset.testid = "opponent";
   cell(row, String(m.length ?? ""), "colLength");
-  cell(row, gamesName(m.games), "games");
+  cell(row, m.games ? gamesName(m.games, "pool-tavli") : "", "games");
   cell(row, m.score ? `${m.score.player}–${m.score.opponent}` : "", "colScore");
   const marks = [m.rated ? ` · ${t("ratedMark")}` : "", m.private ? ` · ${t("privateMark")}` : ""].join("");
   const result = cell(row, t(`result-${m.result}`) + marks, "colResult");
   result.dataset.testid = "result";
   result.className = `result-${m.result}`;
   const change = m.rating ? m.rating.after - m.rating.before : null;
-  cell(row, m.rating ? `${Math.round(m.rating.after)} (${change >= 0 ? "+" : "−"}${num(Math.abs(change), 1)})` : "", "colRating")
+  cell(row, m.rating ? `${Math.round(m.rating.after)} (${signed(change, 1)})` : "", "colRating")
     .dataset.testid = "rating-change";
   cell(row, m.error_rate ? `${rateText(m.error_rate.player)} · ${rateText(m.error_rate.opponent)}` : "", "colErrors")
     .dataset.testid = "error-rates";

@@ -4,11 +4,10 @@
 // The analysis is made on the server (GET /api/matches/{id}/analysis, docs/web.md); this page asks
 // for it until it is ready, showing the progress. At /review, without a match, it reviews a match
 // file the player opens instead (POST /api/review): a match record or a GNU Backgammon .mat file.
-import { BoardView, diceFaces, el, playText, portraitScreen } from "/static/board.js";
-import { GAMES } from "/static/games.js";
+import { BoardView, diceFaces, el, portraitScreen } from "/static/board.js";
+import { $, botName, colorName, diceText, gameName, isTavli, playWords, signed } from "/static/common.js";
 import { languageSwitch, num, say, t, translatePage } from "/static/strings.js";
 
-const $ = (id) => document.getElementById(id);
 const view = new BoardView($("board"));
 const parts = location.pathname.split("/");
 const matchId = decodeURIComponent(parts[parts.length - 2] || "");
@@ -78,17 +77,10 @@ function renderProgress() {
   $("status").textContent = $("progress-text").textContent;
 }
 
-function colorName(color) { return t(color); }
-function variantName(v) { const name = v.split(",")[0].trim(); return t(name[0].toUpperCase() + name.slice(1)); }
-function diceText(d) { return d.dice.split("-").map(Number).sort((a, b) => b - a).join("-"); }
+function variantName(v) { return gameName(v.split(",")[0].trim()); }
 
-/** A play from the mover's side, as the library writes it (board.js, playText): 8/2(3), bar/22*. */
-function stepsText(steps, mover, board) {
-  if (!steps.length) return t("noPlay");
-  return playText(steps, mover, board.black_numbers, { bar: t("barName"), off: t("offName") });
-}
-
-function fixed(x, digits = 3) { return (x >= 0 ? "+" : "−") + num(Math.abs(x), digits); }
+/** A play from the mover's side, as the library writes it (common.js, playWords): 8/2(3), bar/22*. */
+function stepsText(steps, mover, board) { return playWords(steps, mover, board.black_numbers); }
 
 function go(index) {
   if (!review) return;
@@ -136,12 +128,12 @@ function renderDecision(game, decision, frame) {
   // a game's first play is an opening roll from the start: the opening tables have it (standard rules only)
   const opening = decision?.turn === 1 && !game.variant.includes(",");
   $("opening").hidden = !opening;
-  if (opening) $("opening-link").href = `/openings#${game.variant}/${diceText(decision)}/0`;
+  if (opening) $("opening-link").href = `/openings#${game.variant}/${diceText(decision.dice)}/0`;
   // any decision on the position page, searched 2 plies deep
   $("analyse-position").hidden = !decision;
   if (decision) {
-    const address = new URLSearchParams({ position: decision.position, dice: diceText(decision), depth: "2" });
-    const order = review.order?.join(",") === GAMES.join(",") ? "tavli" : review.order?.length === 1 ? "single" : null;
+    const address = new URLSearchParams({ position: decision.position, dice: diceText(decision.dice), depth: "2" });
+    const order = review.order && isTavli(review.order) ? "tavli" : review.order?.length === 1 ? "single" : null;
     if (decision.away && order) {  // at the decision's score, in a match of an order the page knows
       const [mine, theirs] = decision.away.map((need) => review.length - need);
       const [white, black] = decision.player === "white" ? [mine, theirs] : [theirs, mine];
@@ -155,7 +147,7 @@ function renderDecision(game, decision, frame) {
     $("status").textContent = t("reviewHelp");
     return;
   }
-  $("decision-title").textContent = t("turnTitle", { n: decision.turn, who: colorName(decision.player), dice: diceText(decision) });
+  $("decision-title").textContent = t("turnTitle", { n: decision.turn, who: colorName(decision.player), dice: diceText(decision.dice) });
   const best = decision.candidates[0]?.equity ?? 0;
   const match = decision.mwc_loss !== undefined;  // analysed at a match score: ranked by the chance of winning it
   $("mwc-head").hidden = !match;
@@ -163,7 +155,7 @@ function renderDecision(game, decision, frame) {
     const tr = document.createElement("tr");
     if (c.play === decision.played) tr.className = "played";
     const loss = c.play === decision.played ? -decision.loss : c.loss !== undefined ? -c.loss : c.equity - best;
-    const cells = [String(i + 1), stepsText(c.steps, decision.player, decision.board), fixed(c.equity), i === 0 ? "" : fixed(loss)];
+    const cells = [String(i + 1), stepsText(c.steps, decision.player, decision.board), signed(c.equity), i === 0 ? "" : signed(loss)];
     if (match) cells.push(c.mwc === undefined ? "" : `${num(100 * c.mwc, 1)}%`);
     for (const text of cells) {
       const td = document.createElement("td");
@@ -177,9 +169,9 @@ function renderDecision(game, decision, frame) {
   else if (decision.skill) note = t(`skill-${decision.skill}`, { loss: num(decision.loss, 3) });
   else note = decision.loss > 0 ? t("goodPlay", { loss: num(decision.loss, 3) }) : t("bestPlay");
   if (match && !decision.forced && decision.mwc_loss > 0) note += ` ${t("mwcLost", { mwc: num(100 * decision.mwc_loss, 2) })}`;
-  note += ` · ${t("luckOf", { luck: fixed(decision.luck) })}`;
+  note += ` · ${t("luckOf", { luck: signed(decision.luck) })}`;
   $("decision-note").textContent = note;
-  const played = t("playedText", { who: colorName(decision.player), dice: diceText(decision), play: stepsText(decision.steps, decision.player, decision.board) });
+  const played = t("playedText", { who: colorName(decision.player), dice: diceText(decision.dice), play: stepsText(decision.steps, decision.player, decision.board) });
   $("status").textContent = frame.k === byGame[frame.game].length - 1 && game.winner
     ? `${played} · ${t("gameEnd", { who: colorName(game.winner), points: game.points })}` : played;
 }
@@ -232,7 +224,7 @@ function renderMoves(g, k) {
     const li = document.createElement("li");
     li.className = `${d.player} ${d.skill}${i === k ? " now" : ""}`;
     li.dataset.skill = d.skill;
-    li.textContent = `${colorName(d.player)} ${diceText(d)}: ${stepsText(d.steps, d.player, d.board)}${d.skill ? ` (${t(`mark-${d.skill}`)})` : ""}`;
+    li.textContent = `${colorName(d.player)} ${diceText(d.dice)}: ${stepsText(d.steps, d.player, d.board)}${d.skill ? ` (${t(`mark-${d.skill}`)})` : ""}`;
     li.addEventListener("click", () => goToBoard(frames.findIndex((f) => f.game === g && f.k === i)));
     list.append(li);
     // the list scrolls within itself: scrolling the page would take the board away at each step
@@ -248,7 +240,7 @@ function renderStats() {
   for (const color of ["white", "black"]) {
     const p = review.players[color];
     // a person's name as the record has it ("human" where he gave none)
-    const who = p.kind === "bot" ? t("bot", { level: t(`level-${p.level}`).toLowerCase() }) : p.name && p.name !== "human" ? p.name : t("human");
+    const who = p.kind === "bot" ? botName(p.level) : p.name && p.name !== "human" ? p.name : t("human");
     const body = document.createElement("tbody");
     body.dataset.testid = `stats-${color}`;
     const name = document.createElement("th");
@@ -258,7 +250,7 @@ function renderStats() {
     const head = document.createElement("tr");
     head.append(name);
     const tr = document.createElement("tr");
-    const cells = [num(p.error_rate, 1), String(p.errors), String(p.blunders), fixed(p.luck, 2)];
+    const cells = [num(p.error_rate, 1), String(p.errors), String(p.blunders), signed(p.luck, 2)];
     if (p.mwc_loss !== undefined) cells.splice(1, 0, num(100 * p.mwc_loss, 1));
     $("mwc-stats-head").hidden = p.mwc_loss === undefined;
     for (const text of cells) {

@@ -1,20 +1,20 @@
 // The rules page (rules.html): the three games, what they share, a match and the house rules, in the
-// page's language (the words in strings.js, keys rules-…), each game with small boards drawn by
-// board.js from White's side. Every section and every rule a refusal can point to has an id, so that
-// /rules#plakoto-pin opens there (the board page links an illegal move's reason to its rule).
+// page's language (the words in strings.js, keys rules-… and rulesFig-…), each game with small
+// boards drawn by board.js from White's side. Every section and every rule a refusal can point to
+// has an id, so that /rules#plakoto-pin opens there (the board page links an illegal move's reason
+// to its rule).
 import { BoardView } from "/static/board.js";
+import { $ } from "/static/common.js";
 import { languageSwitch, t, translatePage } from "/static/strings.js";
-
-const $ = (id) => document.getElementById(id);
 
 /** Each section: its id, its title's key, its rules (each a paragraph with an id) and its boards. */
 const SECTIONS = [
   { id: "common", title: "rulesCommon", rules: ["common-points", "common-dice", "common-bearoff", "common-win"] },
-  { id: "portes", title: "Portes", rules: ["portes-start", "portes-open", "portes-bar"],
+  { id: "portes", title: "game-portes", rules: ["portes-start", "portes-open", "portes-bar"],
     boards: ["portes-start", "portes-hit"] },
-  { id: "plakoto", title: "Plakoto", rules: ["plakoto-start", "plakoto-pin", "plakoto-bearoff", "plakoto-mother"],
+  { id: "plakoto", title: "game-plakoto", rules: ["plakoto-start", "plakoto-pin", "plakoto-bearoff", "plakoto-mother"],
     boards: ["plakoto-start", "plakoto-pin", "plakoto-mother"] },
-  { id: "fevga", title: "Fevga", rules: ["fevga-start", "fevga-open", "fevga-first", "fevga-primes"],
+  { id: "fevga", title: "game-fevga", rules: ["fevga-start", "fevga-open", "fevga-first", "fevga-primes"],
     boards: ["fevga-start", "fevga-lead"] },
   { id: "match", title: "rulesMatch", rules: ["match-start", "match-points"] },
   { id: "house", title: "houseRules", rules: ["house-order", "house-mother", "house-primes"] },
@@ -100,7 +100,7 @@ function figure(name) {
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.setAttribute("role", "img");
   const caption = document.createElement("figcaption");
-  caption.textContent = t(`rules-fig-${name}`);
+  caption.textContent = t(`rulesFig-${name}`);
   svg.setAttribute("aria-label", caption.textContent);
   fig.append(svg, caption);
   const [model, last] = BOARDS[name]();

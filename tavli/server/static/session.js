@@ -76,6 +76,13 @@ export function shownName(name, account) {
   return [name, " ", mark];  // the name is text, never markup
 }
 
+/** A match's opponent as nodes to append (a players' list's `{kind, level, name, account}`): a bot
+ * by its level, a person by his name as shown, "human" where he gave none. */
+export function opponentName(opponent) {
+  if (opponent.kind === "bot") return [t("bot", { level: t(`level-${opponent.level}`) })];
+  return opponent.name ? shownName(opponent.name, opponent.account) : [t("human")];
+}
+
 /** A date (seconds since 1970) as the page's language writes it, short: 6 Dec 2026. */
 export function dateText(seconds) {
   return new Date(seconds * 1000).toLocaleDateString(language() === "el" ? "el-GR" : "en-GB",
@@ -194,7 +201,7 @@ function loginForm(done) {
     try {
       const path = kind === "login" ? "/api/session" : "/api/accounts";
       // the seats this browser played as a guest go to the account
-      const [ok, body] = await send("POST", path, { name: name.value.trim(), password: password.value, matches: heldMatches() });
+      const [ok, body] = await send("POST", path, { name: name.value.trim(), password: password.value, matches: heldMatches().slice(0, 200) });  // account_api.MOST_KEPT
       if (!ok) throw body;
       element.hidden = true;
       password.value = "";
