@@ -79,6 +79,29 @@ def test_the_board_writes_the_opponents_play_from_his_side(browser: Browser, sha
         ctx.close()
 
 
+def test_the_move_list_names_the_players_it_knows(browser: Browser, shared_server: Server) -> None:
+    """Each move is the player's who made it, by name where the page knows it (the rest of the page
+    says whose turn it is so), by colour where it knows none (a bot's seat)."""
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        page = ctx.new_page()
+        page.goto(shared_server.url + "/")
+        page.evaluate("localStorage.setItem('tavli:name', 'Nikos')")  # the start page's name, kept
+        start_match(page, shared_server.url, "beginner")
+        for _ in range(10):
+            if page.evaluate("new Set(window.tavliState.game.moves.map((m) => m.color)).size === 2"):
+                break
+            take_turn(page)
+        you, moves, lines = page.evaluate("""() => [window.tavliState.you, window.tavliState.game.moves,
+            [...document.querySelectorAll('[data-testid=moves] li')].map((li) => li.textContent)]""")
+        assert {m["color"] for m in moves} == {"white", "black"} and len(lines) == len(moves)
+        for move, line in zip(moves, lines, strict=True):
+            who = "Nikos" if move["color"] == you else move["color"].capitalize()
+            assert line.startswith(f"{who} {max(move['dice'])}-{min(move['dice'])}: "), (line, move)
+    finally:
+        ctx.close()
+
+
 WORDS = {
     "en": {"bot": "Bot (beginner)", "gammon": "you resigned a gammon", "tie": "Both rolled the same (3)"},
     "el": {"bot": "Υπολογιστής (αρχάριος)", "gammon": "παραιτηθήκατε με μαρς",

@@ -5,14 +5,13 @@ a laptop's; a match lost on time says whose time ran out and offers a rematch; a
 says how both ratings moved (or why none did); a lobby match waits for its named opponent; an
 aborted match says who aborted it; a bot's match has no invitation; names rather than colours, and
 no "connected" for oneself. Each state is photographed under artifacts/screenshots/
-(``defects-*``)."""
+(``defects-*``). Each scenario is played once and looked at on every screen (``tests/browser_screens.py``)."""
 
 from __future__ import annotations
 
 import itertools
-import json
 import os
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -24,12 +23,11 @@ if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tavli.rating import Rating, match_weight, rate_match
+from tests.browser_screens import SIZES, Screen, Screens, new_page, sideways
+from tests.browser_screens import shoot as keep_shot
 from tests.test_web_accounts import choose_a_play_each
 from tests.test_web_browser import start_match, state
 
-SHOTS = Path(os.environ.get("TAVLI_SHOTS", Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"))
-SIZES = [(1366, 768), (390, 844), (844, 390)]
-SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]
 PASSWORD = "correct horse battery"
 ADDRESSES = (f"198.51.100.{n}" for n in itertools.count(1))
 """Each person's own address (documentation's addresses): the server counts sign-ups per address."""
@@ -60,27 +58,19 @@ def server(proxied_server: Server) -> Server:
 
 
 
-def person(browser: Browser, made: list[BrowserContext], lang: str, width: int, height: int,
-           name: str | None = None) -> Page:
-    """A page of a new person (his own cookies, storage and address) who reads ``lang`` and gives
-    ``name`` as his own (the start page's field, and the board's hello)."""
-    phone = min(width, height) < 500
-    ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone,
-                              locale="el-GR" if lang == "el" else "en-GB",
-                              extra_http_headers={"X-Forwarded-For": next(ADDRESSES)})
-    made.append(ctx)
-    page = ctx.new_page()
-    page.set_default_timeout(30_000)
-    keep = {"tavli:lang": lang} | ({"tavli:name": name} if name else {})
-    page.add_init_script(f"for (const [k, v] of Object.entries({json.dumps(keep)})) localStorage.setItem(k, v);")
-    return page
+def person(browser: Browser, made: list[BrowserContext], name: str | None = None) -> Screens:
+    """A new person (his own cookies, storage and address) on a laptop in English, who gives
+    ``name`` as his own (the start page's field, and the board's hello), and his twins for the
+    other screens."""
+    page = new_page(browser, made, "en", *SIZES[0], timeout=30_000, headers={"X-Forwarded-For": next(ADDRESSES)},
+                    keep={"tavli:name": name} if name else {})
+    return Screens(page, made)
 
 
 def shoot(page: Page, name: str) -> None:
     """The screen as the player sees it, kept to be looked at; nothing scrolls sideways."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"), name
-    page.screenshot(path=str(SHOTS / f"defects-{name}.png"), animations="disabled")
+    assert sideways(page) <= 0, name
+    keep_shot(page, f"defects-{name}")
 
 
 def on_screen(page: Page, selector: str) -> bool:
@@ -134,26 +124,23 @@ def last_move_on_screen(page: Page) -> bool:
     return on_screen(page, "[data-testid=moves] li:last-child")
 
 
-@pytest.mark.parametrize("lang", ["en", "el"])
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=SIZE_IDS)
 def test_both_clocks_and_the_turn_stay_on_the_first_screen(server: Server, browser: Browser,
-                                                          contexts: list[BrowserContext], lang: str,
-                                                          width: int, height: int) -> None:
-    eleni = person(browser, contexts, lang, width, height, "Eleni")
-    nikos = person(browser, contexts, lang, width, height, "Nikos")
-    start_match(eleni, server.url, "friend", length="3")  # the café's clock, between people
-    nikos.goto(eleni.locator("[data-testid=share-friend]").input_value())
-    both_begun(eleni, nikos)
-    pages = {state(eleni)["you"]: eleni, state(nikos)["you"]: nikos}
-    names = {state(eleni)["you"]: "Eleni", state(nikos)["you"]: "Nikos"}
-    size = f"{width}x{height}-{lang}"
+                                                          contexts: list[BrowserContext]) -> None:
+    eleni, nikos = person(browser, contexts, "Eleni"), person(browser, contexts, "Nikos")
+    start_match(eleni.page, server.url, "friend", length="3")  # the café's clock, between people
+    nikos.page.goto(eleni.page.locator("[data-testid=share-friend]").input_value())
+    both_begun(eleni.page, nikos.page)
+    people = {state(eleni.page)["you"]: eleni, state(nikos.page)["you"]: nikos}
+    pages = {seat: who.page for seat, who in people.items()}
+    names = {state(eleni.page)["you"]: "Eleni", state(nikos.page)["you"]: "Nikos"}
     for turn in range(3):
-        mover_seat = state(eleni)["turn"]
-        mover, waiter = pages[mover_seat], pages["black" if mover_seat == "white" else "white"]
-        first_screen(mover, f"clocks-before-roll-{size}", shot=turn == 0)
-        first_screen(waiter, f"clocks-waiting-{size}", shot=turn == 0)
-        # the opponent named, not his colour
-        expect(waiter.get_by_test_id("status")).to_contain_text(TO_PLAY[lang].format(who=names[mover_seat]))
+        mover_seat = state(eleni.page)["turn"]
+        waiter_seat = "black" if mover_seat == "white" else "white"
+        mover = pages[mover_seat]
+        people[mover_seat].look(lambda page, screen, turn=turn: first_screen(
+            page, f"clocks-before-roll-{screen.size}-{screen.lang}", shot=turn == 0))
+        people[waiter_seat].look(lambda page, screen, turn=turn, who=names[mover_seat]: waits_for(page, screen, who,
+                                                                                                  turn == 0))
         seq = state(mover)["seq"]
         mover.get_by_test_id("roll").click()
         mover.wait_for_function(f"(s => s.seq > {seq} && (s.can_play || s.turn !== '{mover_seat}'))"
@@ -161,13 +148,9 @@ def test_both_clocks_and_the_turn_stay_on_the_first_screen(server: Server, brows
         if not state(mover)["can_play"]:  # a roll that could not be played: the turn has passed
             in_step(pages)
             continue
-        first_screen(mover, f"clocks-rolled-{size}", shot=turn == 2)  # with moves in the list
-        if turn and width > 1000:  # the move list beside the board, under the typed move
-            assert last_move_on_screen(mover), "the move list on the first screen"
-        mover.locator(".point.source").first.click()
-        mover.locator(".point.target").first.click()
-        expect(mover.get_by_test_id("undo")).to_be_visible()
-        first_screen(mover, f"clocks-moving-{size}", shot=turn == 0)
+        people[mover_seat].look(lambda page, screen, turn=turn: rolled(page, screen, turn))
+        # a step on every screen (the page's own, until the play is sent): the move list under way
+        people[mover_seat].look(lambda page, screen, turn=turn: stepped(page, screen, turn))
         seq = state(mover)["seq"]
         for _ in range(4):
             if mover.get_by_test_id("confirm").is_visible():
@@ -180,48 +163,71 @@ def test_both_clocks_and_the_turn_stay_on_the_first_screen(server: Server, brows
         in_step(pages)
 
 
-def lost_on_time(browser: Browser, made: list[BrowserContext], url: str, lang: str, width: int,
-                 height: int) -> tuple[dict[str, Page], dict[str, str], str]:
+def waits_for(page: Page, screen: Screen, mover: str, shot: bool) -> None:
+    """The waiting player's first screen; the opponent to play named, not his colour."""
+    first_screen(page, f"clocks-waiting-{screen.size}-{screen.lang}", shot=shot)
+    expect(page.get_by_test_id("status")).to_contain_text(TO_PLAY[screen.lang].format(who=mover))
+
+
+def rolled(page: Page, screen: Screen, turn: int) -> None:
+    """The mover's first screen with the dice rolled (with moves in the list from turn 2)."""
+    first_screen(page, f"clocks-rolled-{screen.size}-{screen.lang}", shot=turn == 2)
+    if turn and screen.width > 1000:  # the move list beside the board, under the typed move
+        assert last_move_on_screen(page), "the move list on the first screen"
+
+
+def stepped(page: Page, screen: Screen, turn: int) -> None:
+    """The mover's first screen once he has made a step (one, whichever size shows it)."""
+    if not page.get_by_test_id("undo").is_visible():
+        page.locator(".point.source").first.click()
+        page.locator(".point.target").first.click()
+    expect(page.get_by_test_id("undo")).to_be_visible()
+    first_screen(page, f"clocks-moving-{screen.size}-{screen.lang}", shot=turn == 0)
+
+
+def lost_on_time(browser: Browser, made: list[BrowserContext],
+                 url: str) -> tuple[dict[str, Screens], dict[str, str], str]:
     """A 1-point match of Eleni (White) and Nikos with a second of reserve, which the first to move
-    lets run out: the pages and names by seat, and the seat that lost on time."""
-    eleni = person(browser, made, lang, width, height, "Eleni")
-    nikos = person(browser, made, lang, width, height, "Nikos")
-    links = make_match(eleni, url, {"opponent": "friend", "seat": "white", "length": 1, "games": "portes",
-                                    "name": "Eleni", "clock": {"delay": 0, "reserve": 1}})
-    eleni.goto(url + links["play"])
-    nikos.goto(url + links["friend"])
-    pages = {"white": eleni, "black": nikos}
-    for page in pages.values():
-        page.wait_for_function("window.tavliState && window.tavliState.over", timeout=60_000)
-    winner = state(eleni)["winner"]
-    assert state(eleni)["games"][0]["result"]["why"] == "time"
-    return pages, {"white": "Eleni", "black": "Nikos"}, "black" if winner == "white" else "white"
+    lets run out: the people and names by seat, and the seat that lost on time."""
+    eleni, nikos = person(browser, made, "Eleni"), person(browser, made, "Nikos")
+    links = make_match(eleni.page, url, {"opponent": "friend", "seat": "white", "length": 1, "games": "portes",
+                                         "name": "Eleni", "clock": {"delay": 0, "reserve": 1}})
+    eleni.page.goto(url + links["play"])
+    nikos.page.goto(url + links["friend"])
+    people = {"white": eleni, "black": nikos}
+    for who in people.values():
+        who.page.wait_for_function("window.tavliState && window.tavliState.over", timeout=60_000)
+    winner = state(eleni.page)["winner"]
+    assert state(eleni.page)["games"][0]["result"]["why"] == "time"
+    return people, {"white": "Eleni", "black": "Nikos"}, "black" if winner == "white" else "white"
 
 
-@pytest.mark.parametrize("lang", ["en", "el"])
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=SIZE_IDS)
 def test_a_match_lost_on_time_says_whose_time_and_offers_a_rematch(server: Server, browser: Browser,
-                                                                  contexts: list[BrowserContext], lang: str,
-                                                                  width: int, height: int) -> None:
-    pages, names, loser = lost_on_time(browser, contexts, server.url, lang, width, height)
+                                                                  contexts: list[BrowserContext]) -> None:
+    people, names, loser = lost_on_time(browser, contexts, server.url)
     winner = "black" if loser == "white" else "white"
-    size = f"{width}x{height}-{lang}"
+
+    def over(seat: str, whose: Callable[[str], str]) -> Callable[[Page, Screen], None]:
+        def check(page: Page, screen: Screen) -> None:
+            expect(page.get_by_test_id("match-over-last")).to_contain_text(whose(screen.lang))
+            expect(page.get_by_test_id("rematch")).to_be_visible()
+            shoot(page, f"time-{'lost' if seat == loser else 'won'}-{screen.size}-{screen.lang}")
+        return check
+
     # whose time it was: to the loser his own, to the winner his opponent's, by name
-    expect(pages[loser].get_by_test_id("match-over-last")).to_contain_text(TIME_YOURS[lang])
-    expect(pages[winner].get_by_test_id("match-over-last")).to_contain_text(
-        TIME_NAMED[lang].format(who=names[loser]))
-    for page in pages.values():
-        expect(page.get_by_test_id("rematch")).to_be_visible()
-    shoot(pages[loser], f"time-lost-{size}")
-    shoot(pages[winner], f"time-won-{size}")
-    old = state(pages[winner])["match"]
-    pages[loser].get_by_test_id("rematch").click()
-    expect(pages[winner].get_by_test_id("rematch-status")).to_have_text(
-        REMATCH_OFFERED[lang].format(who=names[loser]))
-    shoot(pages[winner], f"time-rematch-offered-{size}")
-    pages[winner].get_by_test_id("rematch-accept").click()
-    for page in pages.values():  # both on to the rematch
-        page.wait_for_function(f"window.tavliState && window.tavliState.match !== {old!r}")
+    people[loser].look(over(loser, lambda lang: TIME_YOURS[lang]))
+    people[winner].look(over(winner, lambda lang: TIME_NAMED[lang].format(who=names[loser])))
+    old = state(people[winner].page)["match"]
+    people[loser].page.get_by_test_id("rematch").click()
+
+    def offered(page: Page, screen: Screen) -> None:
+        expect(page.get_by_test_id("rematch-status")).to_have_text(REMATCH_OFFERED[screen.lang].format(who=names[loser]))
+        shoot(page, f"time-rematch-offered-{screen.size}-{screen.lang}")
+
+    people[winner].look(offered)
+    people[winner].page.get_by_test_id("rematch-accept").click()
+    for who in people.values():  # both on to the rematch
+        who.page.wait_for_function(f"window.tavliState && window.tavliState.match !== {old!r}")
 
 
 def sign_up(page: Page, url: str, name: str) -> None:
@@ -242,103 +248,115 @@ def rating_change(before: float, after: float, lang: str) -> str:
             f"{figure.replace('.', ',') if lang == 'el' else figure})")
 
 
-@pytest.mark.parametrize("lang", ["en", "el"])
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=SIZE_IDS)
+@pytest.mark.parametrize("real", [True, False], ids=["played", "resigned-at-once"])
 def test_a_rated_matchs_card_says_how_both_ratings_moved(server: Server, browser: Browser,
-                                                        contexts: list[BrowserContext], lang: str,
-                                                        width: int, height: int) -> None:
-    real = width != 844  # sideways: resigned at once, so rated but moving no rating (docs/ratings.md)
+                                                        contexts: list[BrowserContext], real: bool) -> None:
+    """Played (looked at on a laptop and a phone upright), or resigned at once, so rated but moving
+    no rating (docs/ratings.md; looked at sideways)."""
     white_name, black_name = next(NAMES), next(NAMES)
-    white = person(browser, contexts, lang, width, height)
-    black = person(browser, contexts, lang, width, height)
-    sign_up(white, server.url, white_name)
-    sign_up(black, server.url, black_name)
-    links = make_match(white, server.url, {"opponent": "friend", "seat": "white", "length": 1, "games": "portes",
-                                           "rated": True, "clock": "none"})
-    white.goto(server.url + links["play"])
-    black.goto(server.url + links["friend"])
-    both_begun(white, black)
+    white, black = person(browser, contexts), person(browser, contexts)
+    sign_up(white.page, server.url, white_name)
+    sign_up(black.page, server.url, black_name)
+    links = make_match(white.page, server.url, {"opponent": "friend", "seat": "white", "length": 1,
+                                                "games": "portes", "rated": True, "clock": "none"})
+    white.page.goto(server.url + links["play"])
+    black.page.goto(server.url + links["friend"])
+    both_begun(white.page, black.page)
     if real:
-        choose_a_play_each({"white": white, "black": black})
-    black.get_by_test_id("resign").click()
-    black.get_by_test_id("resign-match").click()
-    black.get_by_test_id("resign-match-yes").click()
-    for page in (white, black):
-        page.wait_for_function("window.tavliState.over")
-    expect(black.get_by_test_id("match-over-last")).to_contain_text(RESIGNED_YOURS[lang])
-    expect(white.get_by_test_id("match-over-last")).to_contain_text(RESIGNED_NAMED[lang].format(who=black_name))
-    if real:
-        new_white, new_black = rate_match(Rating(), Rating(), 1.0, weight=match_weight(1))
-        moves = (f"{white_name} {rating_change(1500, new_white.rating, lang)} · "
-                 f"{black_name} {rating_change(1500, new_black.rating, lang)}")
-        expected = RATINGS[lang].format(moves=moves)
-    else:
-        expected = NOT_RATED[lang]
-    size = f"{width}x{height}-{lang}"
-    for page, who in ((white, "winner"), (black, "loser")):
-        card = page.get_by_test_id("match-over-ratings")
-        expect(card).to_be_visible()
-        expect(card).to_contain_text(expected)
-        shoot(page, f"rated-over-{who}-{size}")
+        choose_a_play_each({"white": white.page, "black": black.page})
+    black.page.get_by_test_id("resign").click()
+    black.page.get_by_test_id("resign-match").click()
+    black.page.get_by_test_id("resign-match-yes").click()
+    for who in (white, black):
+        who.page.wait_for_function("window.tavliState.over")
+
+    def card(who: str, result: Callable[[str], str]) -> Callable[[Page, Screen], None]:
+        def check(page: Page, screen: Screen) -> None:
+            expect(page.get_by_test_id("match-over-last")).to_contain_text(result(screen.lang))
+            lang = screen.lang
+            if real:
+                new_white, new_black = rate_match(Rating(), Rating(), 1.0, weight=match_weight(1))
+                moves = (f"{white_name} {rating_change(1500, new_white.rating, lang)} · "
+                         f"{black_name} {rating_change(1500, new_black.rating, lang)}")
+                expected = RATINGS[lang].format(moves=moves)
+            else:
+                expected = NOT_RATED[lang]
+            ratings = page.get_by_test_id("match-over-ratings")
+            expect(ratings).to_be_visible()
+            expect(ratings).to_contain_text(expected)
+            shoot(page, f"rated-over-{who}-{screen.size}-{lang}")
+        return check
+
+    sizes = SIZES[:2] if real else SIZES[2:]
+    Screens(black.page, contexts, sizes).look(card("loser", lambda lang: RESIGNED_YOURS[lang]))
+    Screens(white.page, contexts, sizes).look(card("winner", lambda lang: RESIGNED_NAMED[lang].format(who=black_name)))
 
 
-@pytest.mark.parametrize("lang", ["en", "el"])
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=SIZE_IDS)
 def test_a_lobby_match_waits_for_its_named_opponent(server: Server, browser: Browser,
-                                                   contexts: list[BrowserContext], lang: str,
-                                                   width: int, height: int) -> None:
-    anna = person(browser, contexts, lang, width, height, "Anna")
-    vasilis = person(browser, contexts, lang, width, height, "Vasilis")
-    anna.goto(server.url + "/")
-    expect(anna.get_by_test_id("lobby-counts")).not_to_be_empty()
-    seek = anna.evaluate("""async () => (await fetch('/api/seeks', {method: 'POST',
+                                                   contexts: list[BrowserContext]) -> None:
+    anna, vasilis = person(browser, contexts, "Anna"), person(browser, contexts, "Vasilis")
+    anna.page.goto(server.url + "/")
+    expect(anna.page.get_by_test_id("lobby-counts")).not_to_be_empty()
+    seek = anna.page.evaluate("""async () => (await fetch('/api/seeks', {method: 'POST',
         headers: {'Content-Type': 'application/json'},
         body: JSON.stringify({name: 'Anna', length: 1, games: 'portes', clock: 'kafeneio'})})).json()""")
-    vasilis.goto(server.url + "/rules")  # accepted from a page that does not follow him to the board
-    seat = vasilis.evaluate("""async (id) => (await fetch(`/api/seeks/${id}/accept`, {method: 'POST',
+    vasilis.page.goto(server.url + "/rules")  # accepted from a page that does not follow him to the board
+    seat = vasilis.page.evaluate("""async (id) => (await fetch(`/api/seeks/${id}/accept`, {method: 'POST',
         headers: {'Content-Type': 'application/json'}, body: JSON.stringify({name: 'Vasilis'})})).json()""",
-                            seek["id"])
-    anna.wait_for_url("**/match/**")
-    anna.wait_for_function("window.tavliState && window.tavliState.waiting")
-    expect(anna.get_by_test_id("waiting")).to_be_visible()
-    expect(anna.get_by_test_id("waiting-text")).to_contain_text(AWAIT_NAMED[lang].format(who="Vasilis"))
-    expect(anna.get_by_test_id("invite")).to_be_hidden()  # nothing to send: he has his link already
-    expect(anna.locator("#share")).to_be_hidden()
-    shoot(anna, f"lobby-waiting-{width}x{height}-{lang}")
-    vasilis.goto(server.url + seat["play"])
-    both_begun(anna, vasilis)
-    expect(anna.get_by_test_id("waiting")).to_be_hidden()
+                                 seek["id"])
+    anna.page.wait_for_url("**/match/**")
+    anna.page.wait_for_function("window.tavliState && window.tavliState.waiting")
+
+    def waiting(page: Page, screen: Screen) -> None:
+        expect(page.get_by_test_id("waiting")).to_be_visible()
+        expect(page.get_by_test_id("waiting-text")).to_contain_text(AWAIT_NAMED[screen.lang].format(who="Vasilis"))
+        expect(page.get_by_test_id("invite")).to_be_hidden()  # nothing to send: he has his link already
+        expect(page.locator("#share")).to_be_hidden()
+        shoot(page, f"lobby-waiting-{screen.size}-{screen.lang}")
+
+    anna.look(waiting)
+    vasilis.page.goto(server.url + seat["play"])
+    both_begun(anna.page, vasilis.page)
+    anna.look(lambda page, screen: expect(page.get_by_test_id("waiting")).to_be_hidden())
 
 
-@pytest.mark.parametrize("lang", ["en", "el"])
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=SIZE_IDS)
 def test_an_aborted_match_says_who_and_a_bots_match_has_no_invitation(server: Server, browser: Browser,
-                                                                     contexts: list[BrowserContext], lang: str,
-                                                                     width: int, height: int) -> None:
-    eleni = person(browser, contexts, lang, width, height, "Eleni")
-    nikos = person(browser, contexts, lang, width, height, "Nikos")
-    links = make_match(eleni, server.url, {"opponent": "friend", "length": 3, "games": "portes", "name": "Eleni",
-                                           "clock": "none"})
-    eleni.goto(server.url + links["play"])
-    nikos.goto(server.url + links["friend"])
-    both_begun(eleni, nikos)
-    mine, theirs = state(nikos)["you"], state(eleni)["you"]  # only the opponent's row says he is connected
-    expect(nikos.locator(f"#player-{theirs} .name")).to_contain_text(CONNECTED[lang])
-    expect(nikos.locator(f"#player-{mine} .name")).not_to_contain_text(CONNECTED[lang])
-    nikos.get_by_test_id("abort").click()
-    nikos.get_by_test_id("abort-yes").click()
-    expect(nikos.get_by_test_id("match-over-last")).to_have_text(ABORTED_YOURS[lang])
-    expect(eleni.get_by_test_id("match-over-last")).to_have_text(ABORTED_NAMED[lang].format(who="Nikos"))
-    size = f"{width}x{height}-{lang}"
-    shoot(eleni, f"aborted-by-other-{size}")
+                                                                     contexts: list[BrowserContext]) -> None:
+    eleni, nikos = person(browser, contexts, "Eleni"), person(browser, contexts, "Nikos")
+    links = make_match(eleni.page, server.url, {"opponent": "friend", "length": 3, "games": "portes",
+                                                "name": "Eleni", "clock": "none"})
+    eleni.page.goto(server.url + links["play"])
+    nikos.page.goto(server.url + links["friend"])
+    both_begun(eleni.page, nikos.page)
+    mine, theirs = state(nikos.page)["you"], state(eleni.page)["you"]
+
+    def connected(page: Page, screen: Screen) -> None:  # only the opponent's row says he is connected
+        expect(page.locator(f"#player-{theirs} .name")).to_contain_text(CONNECTED[screen.lang])
+        expect(page.locator(f"#player-{mine} .name")).not_to_contain_text(CONNECTED[screen.lang])
+
+    nikos.look(connected)
+    nikos.page.get_by_test_id("abort").click()
+    nikos.page.get_by_test_id("abort-yes").click()
+    nikos.look(lambda page, screen: expect(page.get_by_test_id("match-over-last")).to_have_text(
+        ABORTED_YOURS[screen.lang]))
+
+    def aborted(page: Page, screen: Screen) -> None:
+        expect(page.get_by_test_id("match-over-last")).to_have_text(ABORTED_NAMED[screen.lang].format(who="Nikos"))
+        shoot(page, f"aborted-by-other-{screen.size}-{screen.lang}")
+
+    eleni.look(aborted)
     # a bot's match: nobody to invite, so no invitation card; the spectators' link is a line at the foot
-    start_match(eleni, server.url, "beginner", length="3")
-    expect(eleni.locator("#share")).to_be_hidden()
-    watch = eleni.get_by_test_id("share-watch").input_value()
-    assert "#t=" in watch
-    eleni.get_by_test_id("watch-line").scroll_into_view_if_needed()
-    expect(eleni.get_by_test_id("watch-line")).to_be_visible()
-    you = state(eleni)["you"]  # his own row says nothing of his connection, which he knows
-    expect(eleni.locator(f"#player-{you} .name")).not_to_contain_text(CONNECTED[lang])
-    eleni.evaluate("window.scrollTo(0, 0)")
-    shoot(eleni, f"bot-match-{size}")
+    start_match(eleni.page, server.url, "beginner", length="3")
+
+    def bots_match(page: Page, screen: Screen) -> None:
+        expect(page.locator("#share")).to_be_hidden()
+        watch = page.get_by_test_id("share-watch").input_value()
+        assert "#t=" in watch
+        page.get_by_test_id("watch-line").scroll_into_view_if_needed()
+        expect(page.get_by_test_id("watch-line")).to_be_visible()
+        you = state(page)["you"]  # his own row says nothing of his connection, which he knows
+        expect(page.locator(f"#player-{you} .name")).not_to_contain_text(CONNECTED[screen.lang])
+        page.evaluate("window.scrollTo(0, 0)")
+        shoot(page, f"bot-match-{screen.size}-{screen.lang}")
+
+    eleni.look(bots_match)

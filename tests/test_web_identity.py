@@ -1,5 +1,5 @@
 """Who the browser is, followed without a reload (Debian's chromium, Playwright, ``tavli serve``;
-docs/web.md, "Lobby" and "Seats, tokens and links"): the start page's lobby knows a player who has
+docs/cafe.md, "Lobby", and docs/web.md, "Seats, tokens and links"): the start page's lobby knows a player who has
 just signed up, logged out or logged in (his seek is his own, and its match takes him to the
 board), a seek he posted as a guest goes as he signs up; and a match in play follows its account
 to another device: its board open there becomes his seat as he logs in, "My matches" and his page
