@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 SHOTS = Path(os.environ.get("TAVLI_SHOTS", Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"))
@@ -28,6 +29,15 @@ SHOTS = Path(os.environ.get("TAVLI_SHOTS", Path(__file__).resolve().parent.paren
 SIZES: list[tuple[int, int]] = [(1366, 768), (390, 844), (844, 390)]
 """A laptop, a phone upright and a phone held sideways."""
 SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]
+SPREAD: list[tuple[str, int, int]] = [("en", 1366, 768), ("el", 390, 844), ("en", 844, 390)]
+"""Each size once and both languages between them: the screens of a scenario whose behaviour is the
+same on every screen (tests/test_web_pages.py looks at every page at every size in both languages)."""
+
+
+def each_size_once() -> pytest.MarkDecorator:
+    """A test's parameters ``lang``, ``width`` and ``height`` over ``SPREAD``."""
+    return pytest.mark.parametrize(("lang", "width", "height"), SPREAD,
+                                   ids=[f"{w}x{h}-{lang}" for lang, w, h in SPREAD])
 LANGS = ("en", "el")
 LOCALES = {"en": "en-GB", "el": "el-GR"}
 

@@ -141,6 +141,7 @@ def play_match_up(game: str, games: int, seed: int) -> tuple[int, int]:
     return wins, points
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_heuristic_beats_random(game: str) -> None:
     wins, points = play_match_up(game, 60, seed=2024)

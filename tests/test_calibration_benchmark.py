@@ -102,6 +102,7 @@ def test_gnubg_values_portes_positions_only() -> None:
         player.probabilities(over)
 
 
+@pytest.mark.slow
 def test_a_refit_folds_its_maps_into_the_output_layer(tmp_path: Path) -> None:
     out = tmp_path / "fevga.npz"
     done = subprocess.run([sys.executable, "benchmarks/strength/calibration.py", "--variants", "fevga", "--games", "8",
@@ -140,6 +141,7 @@ def test_a_refit_folds_its_maps_into_the_output_layer(tmp_path: Path) -> None:
             assert got == pytest.approx(min(mapped, most), rel=1e-4, abs=1e-6)
 
 
+@pytest.mark.slow
 def test_a_network_of_another_game_is_refused() -> None:
     fevga = str(ROOT / "tavli" / "weights" / "fevga.npz")
     for args, why in ((["--variants", "portes", "--network", fevga], "is not a portes network"),

@@ -187,6 +187,7 @@ def test_openings_in_greek() -> None:
     assert f"{best.equity:+.3f} ± {best.ci95:.3f}".replace(".", ",") in run.stdout
 
 
+@pytest.mark.slow
 def test_openings_as_json() -> None:
     from tavli.study.openings import shipped
 

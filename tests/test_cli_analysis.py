@@ -159,6 +159,7 @@ def test_analyse_and_rollout_speak_greek(record: Path, tmp_path: Path) -> None:
     (("4HPwATDgc/ABMA", "--dice", "7"), "dice"),
     (("portes ......................15b.  w 0:0 15:0",), "over"),
 ])
+@pytest.mark.slow
 def test_rollout_bad_input_is_one_line(args: tuple[str, ...], message: str) -> None:
     done = tavli("rollout", *args)
     assert done.returncode == 2 and message in done.stderr.lower()
@@ -220,12 +221,14 @@ def test_hint_for_a_match_at_its_score() -> None:
     (("4HPwATDgc/ABMA", "31", "--depth", "4"), "depth"),
     (("4HPwATDgc/ABMA", "31", "--match", "3", "--order", "chess"), "tavli, single or a list like fevga,portes"),
 ])
+@pytest.mark.slow
 def test_hint_bad_input_is_one_line(args: tuple[str, ...], message: str) -> None:
     done = tavli("hint", *args)
     assert done.returncode == 2 and message in done.stderr.lower()
     assert len(done.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_hint_speaks_greek() -> None:
     shown = tavli("hint", "4HPwATDgc/ABMA", "31", "--depth", "1", "--lang", "el").stdout
     lines = shown.splitlines()

@@ -46,6 +46,7 @@ def test_play_save_writes_the_whole_match(saved: tuple[Path, subprocess.Complete
     assert all(g.end is not None for g in record.games)
 
 
+@pytest.mark.slow
 def test_play_save_keeps_a_match_left_early(tmp_path: Path) -> None:
     path = tmp_path / "left.json"
     run = tavli("play", "--white", "human", "--black", "random", "--length", "3", "--seed", "1",
@@ -79,6 +80,7 @@ def test_export_to_stdout_and_to_a_file(saved: tuple[Path, subprocess.CompletedP
     assert out.read_text() == export_mat(read(path))
 
 
+@pytest.mark.slow
 def test_import_a_mat_file(saved: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
     path, _ = saved
     mat = tmp_path / "m.mat"
@@ -282,6 +284,7 @@ def killed_when(args: list[str], path: Path, ready: Callable[[MatchRecord], bool
     return read(path)  # whole: every write replaces the file at once
 
 
+@pytest.mark.slow
 def test_a_match_is_written_after_every_turn_so_a_killed_program_loses_nothing(tmp_path: Path) -> None:
     (tmp_path / "bots").mkdir()
     (tmp_path / "human").mkdir()

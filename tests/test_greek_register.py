@@ -1,4 +1,4 @@
-"""One Greek register everywhere: the pages (``tavli/server/static/strings.js``), the server's
+"""One Greek register everywhere: the pages (``tavli/server/static/strings-el.js``), the server's
 reasons (``tavli/data/reasons.el.json``) and the terminal (``tavli/data/terminal.el.json``) speak
 to the player in the polite plural (σας, εσείς; "παίξτε", "συνδεθείτε"), never in the familiar
 singular (σου, εσύ; "παίξε", "στείλε"). Words are matched whole: θέσεις and σουβλάκι are no σου,
@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from test_web_strings import STATIC, preset_names, read_strings
+from test_web_strings import preset_names, read_strings
 
 from tavli.errors import translations
 
@@ -58,8 +58,7 @@ def familiar(text: str) -> list[str]:
 
 def greek_texts() -> dict[str, str]:
     """Every Greek string a page, the server or the terminal shows, by where it comes from."""
-    strings = read_strings((STATIC / "strings.js").read_text(encoding="utf-8"))
-    texts = {f"strings.js {key}": text for key, text in strings["el"].items()}
+    texts = {f"strings-el.js {key}": text for key, text in read_strings()["el"].items()}
     for table in ("reasons", "terminal"):
         texts |= {f"{table}.el.json {key!r}": text for key, text in translations("el", table).items()}
     return texts

@@ -132,6 +132,7 @@ def test_saturate_pace_is_the_default(tmp_path: Path) -> None:
     (["--lobby-watchers", "1"], "--lobby-watchers is 0 or at least 2"),
     (["--clock", "8,x"], "DELAY,RESERVE"),
 ])
+@pytest.mark.slow
 def test_bad_options_are_one_line(options: list[str], message: str) -> None:
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "speed" / "load.py"), *options],
                           capture_output=True, text=True, timeout=60)

@@ -187,6 +187,7 @@ def test_met_docs_fills_each_block_from_the_shipped_data(tmp_path: Path) -> None
         met_docs.fill(text, "y", "new")
 
 
+@pytest.mark.slow
 def test_score_gain_prints_what_the_network_expects() -> None:
     out = run("benchmarks/strength/score_gain.py", "--length", "1", "--matches", "2", "--jobs", "1", "--seed", "3")
     assert "2 matches to 1" in out

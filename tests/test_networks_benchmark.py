@@ -39,6 +39,7 @@ def test_a_portes_network_against_gnubg() -> None:
     assert sum(" vs random " in line for line in lines) == 1  # GNU Backgammon is not measured against random play
 
 
+@pytest.mark.slow
 def test_what_cannot_be_played_is_refused_in_one_line() -> None:
     gnubg_fevga = networks("--variant", "fevga", str(WEIGHTS / "fevga.npz"), "gnubg")
     assert gnubg_fevga.returncode == 2 and "GNU Backgammon plays Portes only" in gnubg_fevga.stderr

@@ -526,6 +526,7 @@ def test_fevga_break_inputs_count_the_rolls_the_spares_cannot_play() -> None:
     assert home[BREAKS:BREAKS + 3].tolist() == [0, 0, 0]
 
 
+@pytest.mark.slow
 def test_fevga_pips_lost_agree_with_the_legal_plays() -> None:
     # Where no checker of the mover can bear off this turn and his first checker has passed,
     # the pips lost are exactly what the most pips of each roll's legal plays leave.
@@ -986,6 +987,7 @@ def test_fevga_race_uses_the_tables_with_its_own_home() -> None:
 
 # -- analyse: the search filter ---------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_analyse_keeps_the_filter_limits(game: str) -> None:
     pos = next(p for k, p in enumerate(positions_along_games(game, 12)) if k == 9)

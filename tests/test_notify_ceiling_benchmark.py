@@ -25,6 +25,7 @@ def run_script(*options: str, env: dict[str, str]) -> subprocess.CompletedProces
                           env=env)
 
 
+@pytest.mark.slow
 def test_without_a_database_it_says_so_in_one_line() -> None:
     env = {k: v for k, v in os.environ.items() if k != "TAVLI_TEST_POSTGRES"}
     done = run_script(env=env)

@@ -126,6 +126,7 @@ def test_bad_files_and_settings_are_refused(tmp_path: Path) -> None:
         OpeningSettings(level="grandmaster")
 
 
+@pytest.mark.slow
 def test_the_script_prints_tables_and_refuses_bad_rolls(tmp_path: Path) -> None:
     path = tmp_path / "openings.json"
     tables = OpeningTables(OpeningSettings(trials=1), path)

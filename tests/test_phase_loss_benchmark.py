@@ -68,6 +68,7 @@ def test_gnubg_judges_the_network_and_its_own_0_ply_play() -> None:
     assert judge.loss(legal, worst) > 0.1  # 24/13 is best; the worst play loses much
 
 
+@pytest.mark.slow
 def test_the_table() -> None:
     done = run("--variant", "portes", "--plies", "0", "--deeper", "1", "--decisions", "10")
     assert done.returncode == 0, done.stderr[-2000:]
@@ -93,6 +94,7 @@ def test_bad_input_is_refused_in_one_line() -> None:
     assert not_portes.returncode == 2 and "GNU Backgammon judges Portes only" in not_portes.stderr
 
 
+@pytest.mark.slow
 def test_the_table_judged_by_gnubg_has_the_peer_column() -> None:
     done = run("--variant", "portes", "--plies", "0", "--deeper", "1", "--judge", "gnubg", "--decisions", "6")
     assert done.returncode == 0, done.stderr[-2000:]

@@ -559,6 +559,7 @@ def check_step_tree(pos: Position, dice: Dice) -> None:
                 assert complete.get(tuple(replayed[0])) == k
 
 
+@pytest.mark.slow
 @POSITIONS
 @given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(VARIANTS), special=st.booleans())
 def test_the_step_tree_holds_every_order_of_every_play_and_nothing_else(seed: int, variant: str,

@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 
+import pytest
 from benchmark_module import ROOT, benchmark
 
 
@@ -17,6 +18,7 @@ def test_the_positions_are_real_decisions() -> None:
     assert all(position.result() is None and len(position.legal_plays(dice)) > 1 for position, dice in found)
 
 
+@pytest.mark.slow
 def test_it_prints_a_row_per_game_and_depth() -> None:
     done = subprocess.run([sys.executable, "benchmarks/speed/rank_speed.py", "--positions", "3", "--depths", "0,1"],
                           cwd=ROOT, capture_output=True, text=True, timeout=240, env={**os.environ, "COLUMNS": "160"})

@@ -62,6 +62,7 @@ def match_settings(draw: st.DrawFn) -> MatchSettings:
                          prime_limits=draw(st.booleans()), prime_in_opponent_start=draw(st.booleans()))
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(match_settings(), st.integers(0, 2**32), st.none() | st.integers(0, 300), st.none() | st.integers(0, 200))
 def test_random_matches_round_trip_and_replay(match_settings: MatchSettings, seed: int, stop_after: int | None,

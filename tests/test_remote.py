@@ -78,6 +78,7 @@ def test_a_match_against_a_bot_is_played_to_its_end(shared_server: Server) -> No
                for t in record["games"][0]["turns"] if t["color"] == "white" and t["play"]) and plays
 
 
+@pytest.mark.slow
 def test_a_resignation_is_offered_and_the_bot_takes_two_points(shared_server: Server) -> None:
     links = shared_server.post("/api/matches", {"opponent": "beginner", "length": 3, "games": "fevga",
                                                 "seat": "black"})
@@ -93,6 +94,7 @@ def test_a_resignation_is_offered_and_the_bot_takes_two_points(shared_server: Se
                                                                        ("white", 1, "resigned the match")]
 
 
+@pytest.mark.slow
 def test_a_friend_joins_later_and_resigns_the_match(shared_server: Server) -> None:
     links = shared_server.post("/api/matches", {"opponent": "friend", "length": 1, "games": "portes",
                                                 "seat": "white"})
@@ -375,6 +377,7 @@ def test_a_player_logs_in_at_the_terminal_and_his_rated_match_counts(shared_serv
     assert profile["matches"][0]["result"] == "won" and profile["ratings"]["portes"]["rating"] > 1500
 
 
+@pytest.mark.slow
 def test_the_operator_lists_resets_and_disables_accounts(tmp_path: Path) -> None:
     import asyncio
 
@@ -415,6 +418,7 @@ def test_the_operator_lists_resets_and_disables_accounts(tmp_path: Path) -> None
     assert asyncio.run(check()) == (True, True)
 
 
+@pytest.mark.slow
 def test_a_seek_from_the_terminal_is_paired_and_played_with_its_clocks(shared_server: Server) -> None:
     proc = start_tavli("join", shared_server.url, "--seek", "1", "--games", "portes", "--clock", "relaxed",
                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -455,6 +459,7 @@ def test_a_seek_from_the_terminal_is_paired_and_played_with_its_clocks(shared_se
     assert "Clocks: ○ White" in out and "running" in out
 
 
+@pytest.mark.slow
 def test_a_match_is_aborted_from_the_terminal_before_both_have_played(shared_server: Server) -> None:
     links = shared_server.post("/api/matches", {"opponent": "beginner", "length": 3, "games": "portes"})
     run = tavli_join(shared_server.url + links["play"], "--lang", "el", stdin="ακύρωση\nν\n")

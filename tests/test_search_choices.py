@@ -103,6 +103,7 @@ def cases(game: str) -> list[Case]:
     return [c for c in CASES if c[0].startswith(game + " ")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
 def test_every_level_plays_as_before(game: str) -> None:
     bots = {name: NeuralBot(name, seed=64) for name in LEVELS}
@@ -115,6 +116,7 @@ def test_every_level_plays_as_before(game: str) -> None:
         assert str(legal[bots["champion"].choose(legal, score)]) == at_score, text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["portes", "plakoto", "fevga"])
 def test_the_analysis_values_the_best_plays_as_before(game: str) -> None:
     ev = Evaluator.for_variant(game)

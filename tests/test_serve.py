@@ -125,6 +125,7 @@ def test_tampered_dice_are_caught(tmp_path: Path, servers: list[Server]) -> None
     (["--database", "mysql://x@y/z"], "unsupported database 'mysql'"),
     (["--port", "70000"], "70000"),
 ])
+@pytest.mark.slow
 def test_bad_serve_options_are_one_line(args: list[str], words: str) -> None:
     run = run_tavli("serve", *args, timeout=120, env={"NO_COLOR": "1"})
     assert run.returncode == 2 and words in run.stderr
@@ -135,6 +136,7 @@ def test_verify_dice_needs_a_match_address() -> None:
     assert run.returncode == 2 and "give the match's address" in run.stderr
 
 
+@pytest.mark.slow
 def test_a_busy_port_fails_at_once_before_the_warm_up() -> None:
     with socket.create_server(("127.0.0.1", 0)) as busy:
         port = busy.getsockname()[1]
@@ -143,6 +145,7 @@ def test_a_busy_port_fails_at_once_before_the_warm_up() -> None:
         assert "Getting ready" not in run.stderr  # refused before the warm-up's work
 
 
+@pytest.mark.slow
 def test_the_warm_up_says_each_stage(tmp_path: Path, servers: list[Server]) -> None:
     servers.append(Server(tmp_path / "tavli.db"))
     servers[0].stop()

@@ -177,6 +177,7 @@ async def left_unrated(db: Path) -> list[str]:
         await engine.dispose()
 
 
+@pytest.mark.slow
 def test_a_clocked_aborted_match_never_flags(client: TestClient) -> None:
     links = new_match(client, opponent="friend", length=1, games="fevga", clock={"delay": 0, "reserve": 1})
     with both_seated(client, links) as (ws, state):

@@ -109,6 +109,7 @@ def test_a_wrong_name_and_a_wrong_password_answer_alike(client: TestClient) -> N
     assert no_name.json() == wrong.json() and no_name.json()["error"] == "wrong name or password"
 
 
+@pytest.mark.slow
 def test_the_eleventh_failed_login_in_a_minute_from_one_address_is_refused(client: TestClient) -> None:
     sign_up(client, "Nikos")
     client.app.state.context.accounts.clock = lambda: 1e9  # every try at one moment, however slow the machine
@@ -152,6 +153,7 @@ def test_malformed_account_requests_get_one_line(client: TestClient) -> None:
     assert client.get("/api/leaderboard?pool=chess").status_code == 400
 
 
+@pytest.mark.slow
 def test_change_password_and_delete_the_account(client: TestClient) -> None:
     old = sign_up(client, "Nikos")
     wrong = client.post("/api/account/password", json={"password": "not the password", "new_password": "a new one!"})

@@ -28,6 +28,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from tavli.fairdice import check_game, dice_of_rolls
 from tavli.server.app import create_app
+from tavli.server.play.clocks import PRESETS
 from tavli.server.realtime.protocol import MAX_MESSAGE_BYTES
 from tavli.server.routes.context import context_of
 from tavli.server.routes.limits import RateLimiter, client_address
@@ -74,7 +75,10 @@ def test_the_pages_files_come_compressed_to_browsers_that_take_it(client: TestCl
 def test_the_pages_take_the_games_names_from_the_library(client: TestClient) -> None:
     script = client.get("/static/games.js")
     assert script.status_code == 200 and script.headers["content-type"].startswith("text/javascript")
-    assert script.text == f"export const GAMES = {json.dumps(list(GAMES), separators=(',', ':'))};\n"
+    assert script.text.startswith(f"export const GAMES = {json.dumps(list(GAMES), separators=(',', ':'))};\n")
+    # and the clocks' presets, which the lobby names
+    assert f"export const CLOCK_PRESETS = {json.dumps(PRESETS, separators=(',', ':'))};" in script.text
+    assert 'import { CLOCK_PRESETS } from "/static/games.js";' in client.get("/static/lobby.js").text
     assert client.get("/static/games.js", headers={"If-None-Match": script.headers["etag"]}).status_code == 304
     for name in ("home.js", "openings.js", "practice.js", "common.js"):
         assert 'import { GAMES } from "/static/games.js";' in client.get(f"/static/{name}").text
@@ -576,6 +580,7 @@ def test_a_body_that_trickles_in_is_refused() -> None:
     assert sent[0]["status"] == 408 and b"took more than 0.2 s" in sent[1]["body"]
 
 
+@pytest.mark.slow
 def test_sockets_that_never_say_hello_are_closed(db: Path) -> None:
     with make_client(db, hello_seconds=0.5, connections_per_address=3) as c:
         links = new_match(c, opponent="friend")

@@ -113,6 +113,7 @@ def test_friend_matches_have_the_cafe_clock_bots_none(client: TestClient) -> Non
         assert hello(ws, bot["token"])["clock"] is None
 
 
+@pytest.mark.slow
 def test_a_player_who_stops_loses_on_time(client: TestClient) -> None:
     links = new_match(client, opponent="friend", length=3, games="portes", seat="white",
                       clock={"delay": 0, "reserve": 1})
@@ -138,6 +139,7 @@ def test_a_player_who_stops_loses_on_time(client: TestClient) -> None:
     assert "Wins 3 point" in export_mat(record)  # GNU Backgammon reads it as a resignation
 
 
+@pytest.mark.slow
 def test_the_clocks_start_when_both_have_come_and_run_for_the_mover(client: TestClient) -> None:
     links = new_match(client, opponent="friend", length=1, games="fevga", clock={"delay": 1, "reserve": 30})
     mid = links["match"]
@@ -288,6 +290,7 @@ def test_two_kill_9_restarts_in_one_turn_charge_neither_outage(tmp_path: Path) -
     assert least - 1.0 <= charged <= most + 0.5, (charged, least, most, outage)
 
 
+@pytest.mark.slow
 def test_a_rated_match_lost_on_time_counts_as_a_loss(client: TestClient) -> None:
     def sign_up(name: str) -> str:
         client.cookies.clear()

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from app_client import (
     as_player,
     hello,
@@ -72,6 +73,7 @@ def test_a_gammon_is_a_game_won_on_the_board_not_a_resignation_for_two(client: T
     assert lost == ({"won": 0, "lost": 2, "gammons": 0}, {"won": NO_ENDINGS, "lost": NO_ENDINGS | {"resigned": 2}})
 
 
+@pytest.mark.slow
 def test_a_match_won_on_time_is_no_gammon(client: TestClient) -> None:
     eleni, nikos = sign_up(client, "Eleni"), sign_up(client, "Nikos")
     links, friend = friends_match(client, eleni, nikos, length=3, games="plakoto", clock={"delay": 0, "reserve": 1})

@@ -120,6 +120,7 @@ def test_a_private_match_in_play_is_read_only_by_its_players(client: TestClient)
         assert_hidden(client, p)
 
 
+@pytest.mark.slow
 def test_a_finished_private_match_stays_private_until_a_player_makes_it_public(client: TestClient) -> None:
     p = private_match(client)
     with both_joined(client, p) as (white, black, state):

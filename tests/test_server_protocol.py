@@ -207,6 +207,7 @@ def _is_utf8(data: bytes) -> bool:
     return True
 
 
+@pytest.mark.slow
 @given(st.lists(hostile, min_size=1, max_size=6))
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_hostile_frames_get_one_line_errors_and_keep_the_connection(server: tuple[TestClient, Path],

@@ -232,6 +232,7 @@ def test_every_reason_for_a_bad_play_has_greek_words(play: str, game: str, dice:
     assert_said_in_greek(lambda: Position.start(game).parse_play(play, dice))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(data=st.data())
 def test_every_reason_for_a_damaged_match_file_has_greek_words(data: st.DataObject) -> None:

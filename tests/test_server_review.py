@@ -57,6 +57,7 @@ def play_out(ws: Any, state: Message) -> Message:
     return state
 
 
+@pytest.mark.slow
 def test_a_finished_match_is_reviewed_stored_and_agrees_with_the_library(db: Path) -> None:
     with make_client(db) as client:
         links = new_match(client, opponent="expert", length=1, games="portes", seat="white")
@@ -266,6 +267,7 @@ def test_an_uploaded_match_is_reviewed_as_a_stored_one(client: TestClient) -> No
     assert page.status_code == 200 and "review.js" in page.text
 
 
+@pytest.mark.slow
 def test_an_upload_that_cannot_be_reviewed_gets_a_one_line_4xx(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with make_client(db, file_reviews_per_minute=2) as client:
         going_on = dumps(played_record(finish=False)).encode()

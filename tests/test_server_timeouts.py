@@ -67,6 +67,7 @@ def test_headers_that_come_too_slowly_close_the_connection() -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_each_request_on_a_kept_connection_gets_its_own_deadline() -> None:
     async def scenario() -> None:
         async with serving() as port:

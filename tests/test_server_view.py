@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +19,8 @@ from tavli.position import GameResult
 from tavli.server.play.view import BAR, OFF, WHY, board_json, joined, result_json, steps_json, white_number
 from tavli.variants import BLACK, WHITE, Color, make_variant
 
-STRINGS = (Path(__file__).resolve().parents[1] / "tavli" / "server" / "static" / "strings.js").read_text()
+STRINGS = "".join((Path(__file__).resolve().parents[1] / "tavli" / "server" / "static" / f"strings-{lang}.js")
+                  .read_text() for lang in ("en", "el"))
 HOME = {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 4}
 
 
@@ -98,6 +100,7 @@ def replay(before: Counts, steps: list[list[Any]], color: Color, game: str) -> C
     return board
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, database=None)
 @given(seed=st.integers(0, 2**32 - 1), game=st.sampled_from(["portes", "plakoto", "fevga"]))
 def test_the_steps_move_the_drawn_board_to_the_next(seed: int, game: str) -> None:

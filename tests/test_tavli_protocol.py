@@ -55,6 +55,7 @@ def state(engine: Engine) -> tuple[str, str | None]:
 
 # -- sessions --------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_a_process_plays_a_session_in_each_game(game: str) -> None:
     positions = [(p, d) for p, d in game_positions(game, seed=len(game)) if len(p.legal_plays(d)) > 1][:25]
@@ -310,6 +311,7 @@ def test_plays_are_legal_in_random_positions(game: str, seed: int, turns: int, d
         assert all(position.parse_play(e.split(" equity ")[0], Dice(d1, d2)) in legal for e in entries)
 
 
+@pytest.mark.slow
 def test_a_process_survives_bytes_that_are_not_text() -> None:
     run = subprocess.run(engine_command("--protocol", "tavli", "--level", "advanced"),
                          input=b"tavli\n\xff\xfe play\nplay 3 1\n", capture_output=True, timeout=120)

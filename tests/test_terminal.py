@@ -249,6 +249,7 @@ def tavli_play(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return run_tavli("play", "--no-save", *args, stdin=stdin, timeout=120, env=WIDE)
 
 
+@pytest.mark.slow
 def test_bot_match_runs_to_the_end() -> None:
     run = tavli_play("--white", "heuristic", "--black", "random", "--length", "1", "--games", "portes",
                      "--seed", "3")
@@ -305,6 +306,7 @@ def human_script() -> Script:
     raise AssertionError("no seed found")
 
 
+@pytest.mark.slow
 def test_human_plays_by_number_and_notation_then_leaves_with_eof() -> None:
     script = human_script()
     run = tavli_play("--white", "human", "--black", "heuristic", "--length", "1", "--games", "portes",
@@ -329,6 +331,7 @@ def test_human_plays_by_number_and_notation_then_leaves_with_eof() -> None:
     assert out.rstrip().endswith("End of input: the match stops at White 0, Black 0 · match to 1.")
 
 
+@pytest.mark.slow
 def test_human_sees_the_board_the_dice_and_the_score() -> None:
     run = tavli_play("--white", "human", "--black", "heuristic", "--length", "3", "--seed",
                      str(human_script().seed))
@@ -342,6 +345,7 @@ def test_human_sees_the_board_the_dice_and_the_score() -> None:
     assert "End of input" in out
 
 
+@pytest.mark.slow
 def test_quitting_from_the_program() -> None:
     run = tavli_play("--white", "human", "--length", "1", "--seed", str(human_script().seed),
                      stdin="quit\ny\n")
@@ -356,6 +360,7 @@ def default_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+@pytest.mark.slow
 def test_ctrl_c_at_the_prompt_stops_the_program_cleanly() -> None:
     proc = start_tavli("play", "--white", "human", "--length", "1", "--seed", str(human_script().seed),
                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=WIDE,
@@ -482,6 +487,7 @@ def test_the_openings_practice_judges_each_play_by_the_tables() -> None:
     assert prompts == [f"Your play of {d} (list, q to stop): " for d in [rolls[0], *[rolls[1]] * 3, *[rolls[2]] * 2]]
 
 
+@pytest.mark.slow
 def test_the_openings_practice_stops_at_the_end_of_input_and_after_its_rolls() -> None:
     def no_more(prompt: str) -> str:
         raise EOFError

@@ -360,6 +360,7 @@ def png_width(path: Path) -> int:
     return int.from_bytes(path.read_bytes()[16:20], "big")
 
 
+@pytest.mark.slow
 def test_plot_training_draws_every_game(trained: tuple[Path, TrainState], tmp_path: Path) -> None:
     path, _ = trained
     other = new_state(tiny("fevga"))
@@ -442,6 +443,7 @@ def test_a_slow_run_saves_by_the_clock(tmp_path: Path, monkeypatch: pytest.Monke
 
 # -- the inputs a network reads -------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_new_network_can_leave_out_the_last_groups_of_inputs(tmp_path: Path) -> None:
     path = tmp_path / "fevga.npz"
     args = ["train", "--variant", "fevga", "--checkpoint", str(path), "--threads", "1", "--hidden", "5",

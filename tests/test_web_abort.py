@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from serve_process import Server
@@ -18,7 +17,8 @@ if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-SHOTS = Path(os.environ.get("TAVLI_SHOTS", Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"))
+from tests.browser_screens import SHOTS, new_page
+
 SIZES = {"laptop": (1366, 768), "phone": (390, 844)}
 ABORTED = {"en": "The match was aborted", "el": "Ο αγώνας ακυρώθηκε"}
 ABORT = {"en": "Abort", "el": "Ακύρωση"}
@@ -33,14 +33,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def person(browser: Browser, made: list[BrowserContext], lang: str, size: str) -> Page:
-    width, height = SIZES[size]
-    ctx = browser.new_context(viewport={"width": width, "height": height},
-                              locale="el-GR" if lang == "el" else "en-GB")
-    made.append(ctx)
-    page = ctx.new_page()
-    page.set_default_timeout(20_000)
-    page.add_init_script(f"localStorage.setItem('tavli:lang', '{lang}')")
-    return page
+    return new_page(browser, made, lang, *SIZES[size], touch=False)
 
 
 def shoot(page: Page, name: str) -> None:

@@ -23,10 +23,9 @@ if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tavli.rating import Rating, match_weight, rate_match
+from tests.browser_screens import SHOTS, SIZES
 
 PASSWORD = "correct horse battery"
-SHOTS = Path(os.environ.get("TAVLI_SHOTS", Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"))
-SIZES = [(1366, 768), (390, 844), (844, 390)]
 
 
 ADDRESSES = (f"203.0.113.{n}" for n in itertools.count(1))

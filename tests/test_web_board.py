@@ -19,11 +19,9 @@ from serve_process import Server
 
 from tavli.formats.record import dumps
 from tavli.variants import BLACK
+from tests.browser_screens import SHOTS, SIZES, each_size_once
 from tests.test_server_review import played_record
 from tests.test_web_browser import english_words, start_match, state, take_turn
-
-SIZES = [(1366, 768), (390, 844), (844, 390)]
-SHOTS = Path(os.environ.get("TAVLI_SHOTS", "/tmp/shots-board"))
 
 
 def shoot(page: Page, name: str) -> None:
@@ -109,8 +107,7 @@ WORDS = {
 }
 
 
-@pytest.mark.parametrize("lang", ["en", "el"])
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@each_size_once()
 def test_seats_results_and_the_fair_dice_in_words(browser: Browser, shared_server: Server, lang: str, width: int,
                                                   height: int) -> None:
     words = WORDS[lang]
@@ -162,8 +159,7 @@ def test_seats_results_and_the_fair_dice_in_words(browser: Browser, shared_serve
 NOT_FOUND = {"en": "Page not found", "el": "Η σελίδα δεν βρέθηκε"}
 
 
-@pytest.mark.parametrize("lang", ["en", "el"])
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@each_size_once()
 def test_an_unknown_address_gets_a_page_in_the_players_language(browser: Browser, shared_server: Server, lang: str,
                                                                 width: int, height: int) -> None:
     ctx = browser.new_context(viewport={"width": width, "height": height},
@@ -187,8 +183,7 @@ def test_an_unknown_address_gets_a_page_in_the_players_language(browser: Browser
 RULES_WORDS = {"en": ("Plakoto", "pins it"), "el": ("Πλακωτό", "το πλακώνετε")}
 
 
-@pytest.mark.parametrize("lang", ["en", "el"])
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@each_size_once()
 def test_the_rules_of_each_game_with_boards(browser: Browser, shared_server: Server, lang: str, width: int,
                                             height: int) -> None:
     ctx = browser.new_context(viewport={"width": width, "height": height},
@@ -241,8 +236,7 @@ def test_the_start_page_and_the_board_lead_to_the_rules(browser: Browser, shared
         ctx.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "el"])
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@each_size_once()
 def test_the_pages_at_every_size(browser: Browser, shared_server: Server, lang: str, width: int,
                                  height: int) -> None:
     ctx = browser.new_context(viewport={"width": width, "height": height},

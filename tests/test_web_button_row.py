@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from itertools import combinations
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +21,8 @@ if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
 
 from playwright.sync_api import Browser, BrowserContext, FloatRect, Page, ViewportSize, expect
 
-SHOTS = Path(os.environ.get("TAVLI_SHOTS", Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"))
+from tests.browser_screens import SHOTS, new_page
+
 DEVICES = {"phone": [(390, 844), (360, 740), (844, 390)], "laptop": [(1366, 768)]}
 """The sizes of each device: a phone upright (and a narrower one), then turned sideways; a laptop."""
 ROW = ".buttons > button, .buttons > .main-slot > button"
@@ -39,14 +39,7 @@ def state(page: Page) -> dict[str, Any]:
 
 def player_page(browser: Browser, made: list[BrowserContext], lang: str, width: int, height: int) -> Page:
     """A new page of a player who reads ``lang``, on a touch screen where it is a phone's size."""
-    phone = min(width, height) < 500
-    ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone,
-                              locale="el-GR" if lang == "el" else "en-GB")
-    made.append(ctx)
-    page = ctx.new_page()
-    page.set_default_timeout(30_000)
-    page.add_init_script(f"localStorage.setItem('tavli:lang', '{lang}')")
-    return page
+    return new_page(browser, made, lang, width, height, timeout=30_000)
 
 
 def shown_boxes(page: Page, selector: str) -> dict[str, FloatRect]:

@@ -19,7 +19,8 @@ if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
 
 from playwright.sync_api import Browser, Page, expect
 
-SHOTS = Path(os.environ.get("TAVLI_SHOTS", Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"))
+from tests.browser_screens import SHOTS
+
 SIZES = {"laptop": (1366, 768), "phone": (390, 844), "landscape": (844, 390), "tablet": (820, 1180)}
 CARDS = {"new match": "#new-match", "lobby": "[data-testid=lobby]", "open matches": "[data-testid=open-matches]",
          "study": "[data-testid=study]"}

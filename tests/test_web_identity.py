@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import os
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -21,9 +20,9 @@ if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from tests.browser_screens import SHOTS, SIZES, each_size_once
+
 PASSWORD = "correct horse battery"
-SHOTS = Path(os.environ.get("TAVLI_SHOTS", Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"))
-SIZES = {"laptop": (1366, 768), "phone": (390, 844), "landscape": (844, 390)}
 ADDRESSES = (f"203.0.113.{n}" for n in itertools.count(1))
 """Each person's own address (documentation's addresses): the server counts sign-ups, seeks and
 new matches per address."""
@@ -35,9 +34,8 @@ def server(proxied_server: Server) -> Server:
 
 
 
-def device(browser: Browser, made: list[BrowserContext], lang: str, size: str) -> Page:
-    """A page of a new device, which reads ``lang``, at ``size``."""
-    width, height = SIZES[size]
+def device(browser: Browser, made: list[BrowserContext], lang: str, width: int, height: int) -> Page:
+    """A page of a new device, which reads ``lang``, at ``width``×``height``."""
     phone = width < 1000
     ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone,
                               locale="el-GR" if lang == "el" else "en-GB",
@@ -88,42 +86,42 @@ def seek_and_be_taken(seeker: Page, accepter: Page, url: str, shot: str) -> None
         page.wait_for_function("window.tavliState && window.tavliState.you !== 'spectator'")
 
 
-@pytest.mark.parametrize("lang", ["en", "el"])
-@pytest.mark.parametrize("size", list(SIZES))
+@each_size_once()
 def test_the_lobby_follows_a_sign_up_a_logout_and_a_login_without_a_reload(
-        server: Server, browser: Browser, contexts: list[BrowserContext], lang: str, size: str) -> None:
-    anna = device(browser, contexts, lang, size)
-    new, old = f"Anna_{lang}_{size}", f"Maria_{lang}_{size}"
+        server: Server, browser: Browser, contexts: list[BrowserContext], lang: str, width: int,
+        height: int) -> None:
+    anna = device(browser, contexts, lang, width, height)
+    new, old = f"Anna_{lang}_{width}", f"Maria_{lang}_{width}"
     server.post("/api/accounts", {"name": old, "password": PASSWORD}, {"X-Forwarded-For": next(ADDRESSES)})
     start_page(anna, server.url)
     through_the_bar(anna, "sign-up", new)
-    seek_and_be_taken(anna, device(browser, contexts, lang, size), server.url,
-                      f"identity-seek-signed-up-{lang}-{size}")
-    shoot(anna, f"identity-board-from-seek-{lang}-{size}")
+    seek_and_be_taken(anna, device(browser, contexts, lang, width, height), server.url,
+                      f"identity-seek-signed-up-{lang}-{width}x{height}")
+    shoot(anna, f"identity-board-from-seek-{lang}-{width}x{height}")
     start_page(anna, server.url)
     anna.click("[data-testid=log-out]")
     expect(anna.get_by_test_id("log-in")).to_be_visible()
-    seek_and_be_taken(anna, device(browser, contexts, lang, size), server.url,
-                      f"identity-seek-logged-out-{lang}-{size}")
+    seek_and_be_taken(anna, device(browser, contexts, lang, width, height), server.url,
+                      f"identity-seek-logged-out-{lang}-{width}x{height}")
     # a seek posted as a guest, then a login: the guest's seek goes with him (nobody would be told
     # of its match), and the account's is his own
     start_page(anna, server.url)
-    vasilis = device(browser, contexts, lang, size)
+    vasilis = device(browser, contexts, lang, width, height)
     start_page(vasilis, server.url)
     anna.click("[data-testid=seek-post]")
     expect(vasilis.get_by_test_id("seek-accept")).to_have_count(1)
     through_the_bar(anna, "log-in", old)  # another account: the lobby pairs nobody twice in 10 s
     expect(vasilis.get_by_test_id("seek")).to_have_count(0)
     expect(anna.get_by_test_id("seek")).to_have_count(0)
-    seek_and_be_taken(anna, vasilis, server.url, f"identity-seek-logged-in-{lang}-{size}")
+    seek_and_be_taken(anna, vasilis, server.url, f"identity-seek-logged-in-{lang}-{width}x{height}")
 
 
-@pytest.mark.parametrize("lang", ["en", "el"])
-@pytest.mark.parametrize("size", list(SIZES))
+@each_size_once()
 def test_a_match_in_play_follows_its_account_to_another_device(
-        server: Server, browser: Browser, contexts: list[BrowserContext], lang: str, size: str) -> None:
-    name = f"Eleni_{lang}_{size}"
-    laptop = device(browser, contexts, lang, "laptop")
+        server: Server, browser: Browser, contexts: list[BrowserContext], lang: str, width: int,
+        height: int) -> None:
+    name = f"Eleni_{lang}_{width}"
+    laptop = device(browser, contexts, lang, *SIZES[0])
     start_page(laptop, server.url)
     through_the_bar(laptop, "sign-up", name)
     laptop.select_option("[data-testid=opponent]", "beginner")
@@ -133,7 +131,7 @@ def test_a_match_in_play_follows_its_account_to_another_device(
     seat = laptop.evaluate("window.tavliState.you")
     board = laptop.url.split("#")[0].removeprefix(server.url)
     # her phone, not logged in: the board by its address is a spectator's
-    watching = device(browser, contexts, lang, size)
+    watching = device(browser, contexts, lang, width, height)
     watching.goto(server.url + board)
     watching.wait_for_function("window.tavliState && window.tavliState.you === 'spectator'")
     expect(watching.get_by_test_id("watching")).to_be_visible()
@@ -143,25 +141,25 @@ def test_a_match_in_play_follows_its_account_to_another_device(
     through_the_bar(phone, "log-in", name)
     watching.wait_for_function(f"window.tavliState && window.tavliState.you === '{seat}'")
     expect(watching.get_by_test_id("watching")).to_be_hidden()
-    shoot(watching, f"identity-board-after-login-{lang}-{size}")
+    shoot(watching, f"identity-board-after-login-{lang}-{width}x{height}")
     # "My matches" offers it, with no token of it on the phone
     resume = phone.get_by_test_id("my-matches").get_by_test_id("resume")
     expect(resume).to_have_count(1)
     expect(resume).to_have_attribute("href", board)
     resume.scroll_into_view_if_needed()
-    shoot(phone, f"identity-my-matches-{lang}-{size}")
+    shoot(phone, f"identity-my-matches-{lang}-{width}x{height}")
     resume.click()
     phone.wait_for_function(f"window.tavliState && window.tavliState.you === '{seat}'")
     expect(phone.get_by_test_id("watching")).to_be_hidden()
-    shoot(phone, f"identity-board-resumed-{lang}-{size}")
+    shoot(phone, f"identity-board-resumed-{lang}-{width}x{height}")
     # her page too: the board of the match in play
     phone.goto(f"{server.url}/@/{quote(name)}")
     on_her_page = phone.locator(f"[data-testid=matches] a[href='{board}']")
     expect(on_her_page).to_have_count(1)
     on_her_page.scroll_into_view_if_needed()
-    shoot(phone, f"identity-profile-{lang}-{size}")
+    shoot(phone, f"identity-profile-{lang}-{width}x{height}")
     # anyone else watches: a guest by the same address, on his own device
-    guest = device(browser, contexts, lang, size)
+    guest = device(browser, contexts, lang, width, height)
     guest.goto(server.url + board)
     guest.wait_for_function("window.tavliState && window.tavliState.you === 'spectator'")
     expect(guest.get_by_test_id("watching")).to_be_visible()

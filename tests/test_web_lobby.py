@@ -12,7 +12,6 @@ import os
 import signal
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from serve_process import Server
@@ -22,7 +21,8 @@ if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-SHOTS = Path(os.environ.get("TAVLI_SHOTS", Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"))
+from tests.browser_screens import SHOTS, new_page
+
 SIZES = {"laptop": (1366, 768), "phone": (390, 844), "landscape": (844, 390)}
 
 
@@ -35,14 +35,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def person(browser: Browser, made: list[BrowserContext], lang: str, size: str, name: str) -> Page:
-    width, height = SIZES[size]
-    ctx = browser.new_context(viewport={"width": width, "height": height},
-                              locale="el-GR" if lang == "el" else "en-GB")
-    made.append(ctx)
-    page = ctx.new_page()
-    page.set_default_timeout(20_000)
-    page.add_init_script(f"localStorage.setItem('tavli:lang', '{lang}'); localStorage.setItem('tavli:name', '{name}')")
-    return page
+    return new_page(browser, made, lang, *SIZES[size], touch=False, keep={"tavli:name": name})
 
 
 def shoot(page: Page, name: str) -> None:

@@ -9,7 +9,6 @@ import contextlib
 import json
 import os
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,11 +20,9 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from serve_process import Server
 
+from tests.browser_screens import SHOTS, SIZE_IDS, SIZES, each_size_once
 from tests.test_web_browser import PROPER_NAMES, inside, start_match, state, wait_for_my_turn_or_end
 
-SIZES = [(1366, 768), (390, 844), (844, 390)]
-SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]
-SHOTS = Path(os.environ.get("TAVLI_SHOTS", "/tmp/shots-board2"))
 WAITING = {"en": "Waiting for your opponent", "el": "Περιμένουμε τον αντίπαλο"}
 WAITING_BOTH = {"en": "Waiting for the players to come", "el": "Περιμένουμε να έρθουν οι παίκτες"}
 ROLLED = {"en": "White rolled", "el": "Λευκά έφεραν"}
@@ -67,8 +64,7 @@ def stacks_of(page: Page, *points: int) -> list[dict[str, float]]:
     return boxes
 
 
-@pytest.mark.parametrize("lang", ["en", "el"])
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=SIZE_IDS)
+@each_size_once()
 def test_a_friend_match_waits_for_the_friend(browser: Browser, shared_server: Server, lang: str, width: int,
                                              height: int) -> None:
     phone = min(width, height) < 500

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from serve_process import Server
@@ -18,8 +17,7 @@ if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
 
 from playwright.sync_api import Browser, Page
 
-SHOTS = Path(os.environ.get("TAVLI_SHOTS", Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"))
-SIZES = [(1366, 768), (390, 844), (844, 390)]
+from tests.browser_screens import SHOTS, SIZES
 
 
 @pytest.fixture(scope="module")

@@ -28,8 +28,8 @@ if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
 
 from playwright.sync_api import Browser, Page, expect
 
-SHOTS = Path(os.environ.get("TAVLI_SHOTS", Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"))
-SIZES = [(1366, 768), (390, 844), (844, 390)]
+from tests.browser_screens import SHOTS, each_size_once
+
 Message = dict[str, Any]
 
 
@@ -195,8 +195,7 @@ WORDS = {
 }
 
 
-@pytest.mark.parametrize("lang", ["en", "el"])
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@each_size_once()
 def test_a_players_page_counts_gammons_on_the_board_and_the_endings_apart(browser: Browser, site: Site, lang: str,
                                                                          width: int, height: int) -> None:
     page = opened(browser, f"{site.server.url}/@/{site.winner_of_two}", lang, width, height)
@@ -213,8 +212,7 @@ def test_a_players_page_counts_gammons_on_the_board_and_the_endings_apart(browse
     page.context.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "el"])
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@each_size_once()
 def test_a_match_with_no_decision_analysed_shows_a_dash_and_stays_off_the_chart(browser: Browser, site: Site,
                                                                                lang: str, width: int,
                                                                                height: int) -> None:
@@ -229,8 +227,7 @@ def test_a_match_with_no_decision_analysed_shows_a_dash_and_stays_off_the_chart(
     page.context.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "el"])
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@each_size_once()
 def test_the_leaderboard_lists_provisional_players_marked_after_the_settled(browser: Browser, site: Site, lang: str,
                                                                            width: int, height: int) -> None:
     page = opened(browser, f"{site.server.url}/leaderboard?pool=tavli", lang, width, height)
@@ -246,8 +243,7 @@ def test_the_leaderboard_lists_provisional_players_marked_after_the_settled(brow
     page.context.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "el"])
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@each_size_once()
 def test_a_guests_matches_name_the_opponent_the_games_and_the_score(browser: Browser, site: Site, lang: str,
                                                                    width: int, height: int) -> None:
     page = opened(browser, site.server.url + "/", lang, width, height, site.held)

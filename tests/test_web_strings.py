@@ -19,7 +19,8 @@ from tavli.variants import GAMES
 
 SERVER = Path(__file__).resolve().parent.parent / "tavli" / "server"
 STATIC = SERVER / "static"
-ENTRY = re.compile(r'^ {4}"?([\w-]+)"?: (".*"),?$')
+ENTRY = re.compile(r'^ {2}"?([\w-]+)"?: (".*"),?$')
+LANGUAGES = ("en", "el")
 KEY = re.compile(r"[a-z][a-zA-Z0-9]*(-[a-z0-9]+)*")
 """A key's style: camelCase (``yourMove``); one made at run time from a code is the family's key, a
 hyphen and the code as the server or the page spells it (``error-not-your-turn``, ``game-portes``,
@@ -29,24 +30,27 @@ SENT_CODES = (re.compile(r'ActionError\(\s*"([^"]+)"'), re.compile(r'MessageErro
 """Where the server's source names an error code it sends a page."""
 
 
-def read_strings(source: str) -> dict[str, dict[str, str]]:
-    """``STRINGS`` of strings.js: each language's block (``  en: {`` to ``  },``), a key a line."""
-    strings: dict[str, dict[str, str]] = {}
-    body = source[source.index("export const STRINGS = {"):]
-    for block in re.finditer(r"^ {2}(\w+): \{\n(.*?)^ {2}\},", body, re.M | re.S):
-        words = strings.setdefault(block.group(1), {})
-        for line in block.group(2).splitlines():
-            entry = ENTRY.match(line)
-            assert entry, f"not a key and a string: {line!r}"
-            # a key given twice is no error to JavaScript: the later one silently wins
-            assert entry.group(1) not in words, f"{block.group(1)}: {entry.group(1)} defined twice"
-            words[entry.group(1)] = json.loads(entry.group(2))
-    return strings
+def read_words(source: str) -> dict[str, str]:
+    """``WORDS`` of a language's file (``strings-en.js``): a key and its string a line."""
+    words: dict[str, str] = {}
+    body = source[source.index("export const WORDS = {\n") + len("export const WORDS = {\n"):source.index("\n};")]
+    for line in body.splitlines():
+        entry = ENTRY.match(line)
+        assert entry, f"not a key and a string: {line!r}"
+        # a key given twice is no error to JavaScript: the later one silently wins
+        assert entry.group(1) not in words, f"{entry.group(1)} defined twice"
+        words[entry.group(1)] = json.loads(entry.group(2))
+    return words
+
+
+def read_strings() -> dict[str, dict[str, str]]:
+    """The pages' words by language, from the language's file (``static/strings-el.js``)."""
+    return {lang: read_words((STATIC / f"strings-{lang}.js").read_text(encoding="utf-8")) for lang in LANGUAGES}
 
 
 @pytest.fixture(scope="module")
 def strings() -> dict[str, dict[str, str]]:
-    return read_strings((STATIC / "strings.js").read_text(encoding="utf-8"))
+    return read_strings()
 
 
 def test_every_string_has_both_languages(strings: dict[str, dict[str, str]]) -> None:
@@ -98,7 +102,7 @@ def test_the_keys_made_at_run_time_are_there(strings: dict[str, dict[str, str]])
 def preset_names(language: str) -> dict[str, set[str]]:
     """Each clock preset's names in ``language``: on the start page ("Name: 8 s a move..."), in the
     lobby ("Name 8 s + 1 min") and on the rules page ("Name: ...; Name: ...", in PRESETS' order)."""
-    words = read_strings((STATIC / "strings.js").read_text(encoding="utf-8"))[language]
+    words = read_strings()[language]
     rules = [part.split(":")[0].strip() for part in re.split(r"[;·]", words["rules-clocks-presets"])]
     assert len(rules) == len(PRESETS), words["rules-clocks-presets"]
     return {preset: {words[f"clock-{preset}"].split(":")[0].strip(),
@@ -113,11 +117,10 @@ def test_each_clock_preset_has_one_name(language: str) -> None:
     assert len({next(iter(found)) for found in names.values()}) == len(PRESETS), names
 
 
-def test_a_missing_greek_word_is_found() -> None:
-    source = 'export const STRINGS = {\n  en: {\n    title: "Tavli",\n    "a-b": "x \\"y\\"",\n  },\n' \
-             '  el: {\n    title: "Τάβλι",\n  },\n};\n'
-    strings = read_strings(source)
-    assert strings["en"] == {"title": "Tavli", "a-b": 'x "y"'}
+def test_a_key_given_twice_is_found() -> None:
+    source = '// words\nexport const WORDS = {\n  title: "Tavli",\n  "a-b": "x \\"y\\"",\n};\n'
+    assert read_words(source) == {"title": "Tavli", "a-b": 'x "y"'}
     with pytest.raises(AssertionError, match="title defined twice"):
-        read_strings(source.replace('    title: "Τάβλι",\n', '    title: "Τάβλι",\n    title: "Τάβλι",\n'))
-    assert set(strings["en"]) != set(strings["el"])
+        read_words(source.replace('  title: "Tavli",\n', '  title: "Tavli",\n  title: "Tavli",\n'))
+    with pytest.raises(AssertionError, match="not a key and a string"):
+        read_words(source.replace('  title: "Tavli",\n', '  title = "Tavli",\n'))

@@ -29,7 +29,7 @@ ErrorCode = Literal[
     "not-your-turn", "illegal", "no-abort", "no-offer", "no-coach", "not-rolled", "no-chances",
 ]
 """The codes of the errors a match's socket sends (docs/web.md): a page says each in its language
-(``error-CODE`` in ``static/strings.js``, in English and Greek)."""
+(``error-CODE`` in ``static/strings-en.js`` and ``strings-el.js``)."""
 ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
 
 

@@ -49,7 +49,6 @@ from tavli.server.storage.names import looks_taken
 from tavli.server.storage.store import Announcement, Conflict, MatchRow, Store, token_hash
 from tavli.variants import BLACK, WHITE, Color
 
-# WARM_UP_STAGES and warm_up are tavli.server.play.bot_pool's, named here too for tavli serve
 __all__ = ["Listener", "MatchService"]
 
 Listener = Callable[[LiveMatch], Awaitable[None]]

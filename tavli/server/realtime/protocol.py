@@ -44,7 +44,8 @@ class _Message(BaseModel):
 
 class Hello(_Message):
     type: Literal["hello"]
-    token: Annotated[str, Field(min_length=1, max_length=128)] | None = None  # None: watch, if the match allows
+    # None: the seat of the browser's account where it holds one, else watch (if the match allows)
+    token: Annotated[str, Field(min_length=1, max_length=128)] | None = None
     steps: bool = False
     name: Annotated[str, Field(max_length=200)] | None = None
     id: MessageId = None

@@ -1,6 +1,6 @@
 """The web app's pages, and the scripts made from the library for them: ``/static/reasons.js``
 (the Greek words of every reason) and ``/static/games.js`` (the games' names,
-``tavli.variants.GAMES``)."""
+``tavli.variants.GAMES``, and the clocks' presets, ``tavli.server.play.clocks.PRESETS``)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from starlette.routing import BaseRoute, Mount, Route, Router
 from starlette.staticfiles import StaticFiles
 
 from tavli.errors import translations
+from tavli.server.play.clocks import PRESETS
 from tavli.server.routes.responses import STATIC, error, static_page
 from tavli.variants import GAMES
 
@@ -21,8 +22,10 @@ REASONS_SCRIPT = b"export const REASONS_EL = " + orjson.dumps(dict(translations(
 """The Greek words of every reason, as the pages import them (``static/strings.js``)."""
 REASONS_TAG = '"' + hashlib.sha256(REASONS_SCRIPT).hexdigest()[:16] + '"'
 
-GAMES_SCRIPT = b"export const GAMES = " + orjson.dumps(list(GAMES)) + b";\n"
-"""The games' names in the order a Tavli match plays them, as the pages import them."""
+GAMES_SCRIPT = (b"export const GAMES = " + orjson.dumps(list(GAMES)) + b";\n"
+                + b"export const CLOCK_PRESETS = " + orjson.dumps(PRESETS) + b";\n")
+"""The games' names in the order a Tavli match plays them, and the café's clocks by name (delay,
+reserve), as the pages import them."""
 GAMES_TAG = '"' + hashlib.sha256(GAMES_SCRIPT).hexdigest()[:16] + '"'
 
 

@@ -2,6 +2,7 @@
 // accepted in one click, "play now", the counts of players online and matches in play; the page
 // goes to the board as soon as the server says a match is made (docs/cafe.md, "Lobby").
 import { $, gamesName } from "/static/common.js";
+import { CLOCK_PRESETS } from "/static/games.js";
 import { keepMine, onWhoChanges, shownName } from "/static/session.js";
 import { sayable, t } from "/static/strings.js";
 
@@ -117,7 +118,7 @@ async function playBot() {
 
 function clockName(clock) {
   if (!clock) return t("clock-none");
-  for (const [name, [d, r]] of Object.entries({ kafeneio: [8, 60], blitz: [5, 30], relaxed: [15, 120] })) {
+  for (const [name, [d, r]] of Object.entries(CLOCK_PRESETS)) {
     if (clock.delay === d && clock.reserve === r) return t(`clockShort-${name}`);
   }
   return t("clockCustom", { delay: clock.delay, reserve: clock.reserve });
