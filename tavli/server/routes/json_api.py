@@ -5,6 +5,7 @@ opening tables, a position's analysis, the bot levels."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple, TypeVar
 
@@ -16,6 +17,7 @@ from starlette.routing import BaseRoute, Route
 from tavli.bots.levels import DEFAULT_LEVEL, LEVELS
 from tavli.errors import Reason
 from tavli.formats.record import dumps
+from tavli.server.cafe.watchlist import worth_watching
 from tavli.server.coach.openings_view import openings_json, practice_json, roll_json
 from tavli.server.coach.position_analysis import PositionAnalysisError, position_json
 from tavli.server.coach.review import read_match_file
@@ -62,6 +64,12 @@ async def new_match(request: Request) -> Response:
 
 async def open_matches(request: Request) -> Response:
     listed = await context_of(request).service.open_matches()
+    return JSONResponse({"matches": listed}, headers={"Cache-Control": "no-store"})
+
+
+async def watch(request: Request) -> Response:
+    """The matches in play worth watching: the highest rated first, then the newest."""
+    listed = await worth_watching(context_of(request).store.engine, time.time())
     return JSONResponse({"matches": listed}, headers={"Cache-Control": "no-store"})
 
 
@@ -297,6 +305,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/levels", levels),
     Route("/api/matches", new_match, methods=["POST"]),
     Route("/api/open", open_matches),
+    Route("/api/watch", watch),
     Route("/api/open/{match_id}", take_open_seat, methods=["POST"]),
     Route("/api/matches/{match_id}/dice", dice),
     Route("/api/matches/{match_id}/record", match_record),

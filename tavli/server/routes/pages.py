@@ -5,16 +5,19 @@
 from __future__ import annotations
 
 import hashlib
+import time
 
 import orjson
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, Router
 from starlette.staticfiles import StaticFiles
 
 from tavli.errors import translations
+from tavli.server.cafe.watchlist import worth_watching
 from tavli.server.play.clocks import PRESETS
+from tavli.server.routes.context import context_of
 from tavli.server.routes.responses import STATIC, error, static_page
 from tavli.variants import GAMES
 
@@ -74,6 +77,14 @@ async def rules_page(request: Request) -> Response:
     return static_page("rules.html")
 
 
+async def tv_page(request: Request) -> Response:
+    """Tavli TV: the match in play most worth watching, watched (its board follows ``/tv`` again
+    when it ends); the start page's list of matches to watch when none is played."""
+    top = await worth_watching(context_of(request).store.engine, time.time(), 1)
+    return RedirectResponse(f"/match/{top[0]['match']}?tv" if top else "/#watch", status_code=303,
+                            headers={"Cache-Control": "no-store"})
+
+
 async def not_found(request: Request, exc: Exception) -> Response:
     """An unknown address: a page in the player's language with the way back, except where a
     program asks (``/api/``: a JSON error as every route there answers; ``/static/``: a missing
@@ -112,6 +123,7 @@ ROUTES: list[BaseRoute] = [
     Route("/account", account_page),
     Route("/@/{name}", player_page),
     Route("/leaderboard", leaderboard_page),
+    Route("/tv", tv_page),
     # the pages' files compressed (their words in two languages are most of what a page loads)
     Mount("/static", GZipMiddleware(Router([
         Route("/reasons.js", reasons_script),

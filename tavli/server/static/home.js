@@ -1,7 +1,7 @@
 // The start page: choose the opponent, the length, the games and the house rules; create the match;
 // or take the seat of an open match, one that anyone on this server may join; log in or sign up;
 // find the matches this browser or this account played.
-import { $, gamesName, textLink } from "/static/common.js";
+import { $, botName, gamesName, textLink } from "/static/common.js";
 import { GAMES } from "/static/games.js";
 import { renderLobby, startLobby } from "/static/lobby.js";
 import { dateText, heldMatches, keepMine, mineOf, opponentName, sessionBar, shownName } from "/static/session.js";
@@ -172,6 +172,41 @@ async function takeSeat(match, button) {
   loadOpen();
 }
 
+// -- matches to watch: the highest rated in play first, then the newest (GET /api/watch) ----------
+let watchShown = [];
+
+/** A seat of a match to watch, as nodes to append: the bot's level, or the player's name (a
+ * guest's marked) and his rating in the match's pool. */
+function watchedSeat(p) {
+  if (p.bot) return [botName(p.bot)];
+  const who = p.name ? shownName(p.name, p.account) : [t("human")];
+  return p.rating === null ? who : [...who, ` (${p.rating}${p.provisional ? "?" : ""})`];
+}
+
+function renderWatch() {
+  const list = $("watch-list");
+  list.innerHTML = "";
+  for (const m of watchShown) {
+    const li = document.createElement("li");
+    li.dataset.testid = "watch-row";
+    const about = document.createElement("span");
+    about.append(...watchedSeat(m.players.white), ` ${t("versus")} `, ...watchedSeat(m.players.black),
+      ` · ${gamesName(m.games)} ${t("toPoints", { n: m.length })}${m.rated ? ` · ${t("ratedMark")}` : ""}`);
+    li.append(about, " ", textLink(`/match/${encodeURIComponent(m.match)}`, "watchIt", "watch-link"));
+    list.append(li);
+  }
+  $("watch-none").hidden = watchShown.length > 0;
+}
+
+async function loadWatch() {
+  if (document.hidden) return;
+  try {
+    const answer = await fetch("/api/watch", { cache: "no-store" });
+    watchShown = (await answer.json()).matches;
+  } catch { return; }
+  renderWatch();
+}
+
 // -- my matches: a guest's from this browser, a player's from his page ------------------------------
 let mineShown = [];
 const MINE_SHOWN = 10;
@@ -265,9 +300,11 @@ const bar = sessionBar($("session"), (name) => {
 bar.ready.then((name) => { if (!name && asked.has("login")) bar.open("login"); });
 
 $("name").value = localStorage.getItem("tavli:name") || "";
-languageSwitch($("lang"), () => { loadLevels(); renderOpen(); renderMine(); renderLobby(); });
+languageSwitch($("lang"), () => { loadLevels(); renderOpen(); renderWatch(); renderMine(); renderLobby(); });
 translatePage();
 loadLevels();
 loadOpen();
 setInterval(loadOpen, 5000);
+loadWatch();
+setInterval(loadWatch, 15000);
 startLobby(() => !!me);

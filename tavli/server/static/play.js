@@ -64,6 +64,10 @@ const SETTINGS = {  // element id: [localStorage key, default]
   "set-auto-bearoff": ["tavli:auto-bearoff", "0"],
   "set-speed": ["tavli:speed", "1"],
 };
+/** Whether the page follows Tavli TV (``/tv``): when its match ends it goes on to the next. */
+const TV = new URLSearchParams(location.search).has("tv");
+const TV_NEXT_MS = 10_000;
+
 function setting(id) {
   const [key, fallback] = SETTINGS[id];
   return localStorage.getItem(key) ?? fallback;
@@ -755,6 +759,8 @@ function renderMatchOver() {
   const s = page.state;
   $("match-over").hidden = !s.over || page.matchOverClosed;
   if (!s.over) return;
+  // Tavli TV (/tv sends a watcher here with ?tv): a while on the result, then the next match worth watching
+  if (TV && s.you === "spectator" && page.tvNext === undefined) page.tvNext = setTimeout(() => location.assign("/tv"), TV_NEXT_MS);
   $("match-over-title").textContent = s.aborted ? t("matchAborted")
     : s.you === "spectator" || hotSeat ? tWho("matchOver", s.winner, { w: s.score.white, b: s.score.black })
     : (s.winner === s.you ? t("youWin") : t("youLose"));
