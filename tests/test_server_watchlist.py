@@ -51,6 +51,7 @@ def listed(client: TestClient) -> list[Message]:
     return list(answer.json()["matches"])
 
 
+@pytest.mark.slow
 def test_the_highest_rated_first_then_the_newest_and_nothing_private_or_over(site: tuple[TestClient, Path]) -> None:
     client, db = site
     assert listed(client) == [] and client.get("/tv", follow_redirects=False).headers["location"] == "/#watch"
