@@ -224,9 +224,15 @@ def test_a_rated_result_is_applied_once_with_the_players_on_two_processes(postgr
         on_b.send(json.dumps({"type": "resign", "seq": state["seq"], "match": True}))
         receive(on_a, lambda m: m["type"] == "state" and m["over"])  # both processes have seen the end
         receive(on_b, lambda m: m["type"] == "state" and m["over"])
-    for server, name, result in ((a, f"w{suffix}", "won"), (b, f"b{suffix}", "lost")):
-        with urllib.request.urlopen(f"{server.url}/api/players/{name}", timeout=60) as answer:
-            profile = json.load(answer)
+    # the result is kept once the players have been told, by the process where the match ended
+    # (docs/architecture.md, "the life of a play"): each page shows it as soon as it is stored
+    for server, name, result in ((b, f"b{suffix}", "lost"), (a, f"w{suffix}", "won")):
+        for _ in range(600):
+            with urllib.request.urlopen(f"{server.url}/api/players/{name}", timeout=60) as answer:
+                profile = json.load(answer)
+            if [m["result"] for m in profile["matches"]] != ["playing"]:
+                break
+            time.sleep(0.1)
         assert [m["result"] for m in profile["matches"]] == [result]
         assert profile["ratings"]["fevga"]["matches"] == 1  # applied once, not once per process
 
