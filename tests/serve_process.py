@@ -58,6 +58,22 @@ class Server:
             self.process.wait(timeout=30)
 
 
+def resign_the_match(ws: ClientConnection, state: Message) -> Message:
+    """Resign the whole match on ``ws`` (a seat's socket) at the newest action its player has heard
+    of, ``state``'s; the state that ends the match. The match may have moved on unheard (a
+    player's joining starts it): the refusal as stale comes with the newer state, and he resigns
+    again at that one."""
+    ws.send(json.dumps({"type": "resign", "seq": state["seq"], "match": True}))
+    while not state.get("over"):
+        message = json.loads(ws.recv(timeout=30))
+        if message["type"] == "state":
+            state = message
+        elif message["type"] == "error":
+            assert message["code"] == "stale", message
+            state = json.loads(ws.recv(timeout=30))  # the newest state comes with the refusal
+            ws.send(json.dumps({"type": "resign", "seq": state["seq"], "match": True}))
+    return state
+
 def children(pid: int) -> set[int]:
     """The worker processes of the server ``pid`` (its spawned children, not multiprocessing's
     resource tracker)."""

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from conftest import run_tavli, start_tavli
 from rich.console import Console
+from serve_process import resign_the_match
 
 from tavli.formats.record import loads as read_record
 from tavli.server.cafe.results import both_chose
@@ -291,17 +292,7 @@ def test_a_new_match_is_made_from_the_terminal(shared_server: Server) -> None:
         friend.send(json.dumps({"type": "hello", "token": link.token}))
         state = json.loads(friend.recv(timeout=30))
         assert state["settings"]["length"] == 2 and state["settings"]["mother_pin"] == "single"
-        # the friend resigns the match at its newest action: his joining starts it, so the state
-        # that answers his hello may already be one action behind (the server says "stale")
-        friend.send(json.dumps({"type": "resign", "seq": state["seq"], "match": True}))
-        while not state.get("over"):
-            message = json.loads(friend.recv(timeout=30))
-            if message["type"] == "state":
-                state = message
-            elif message["type"] == "error":
-                assert message["code"] == "stale", message
-                state = json.loads(friend.recv(timeout=30))  # the newest state comes with the refusal
-                friend.send(json.dumps({"type": "resign", "seq": state["seq"], "match": True}))
+        resign_the_match(friend, state)  # his joining starts the match: his first state may be behind
         rest = proc.stdout.read()  # to the end: the program ends with the match
         proc.wait(timeout=120)
     assert proc.returncode == 0 and "wins the match 2-0" in " ".join(rest.split())

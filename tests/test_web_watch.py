@@ -14,7 +14,7 @@ from contextlib import ExitStack
 from typing import Any
 
 import pytest
-from serve_process import Server
+from serve_process import Server, resign_the_match
 
 if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
     pytest.skip("TAVLI_SKIP_BROWSER=1", allow_module_level=True)
@@ -50,20 +50,6 @@ def in_play(stack: ExitStack, server: Server, name: str) -> tuple[str, Any, dict
             pass
         heard.append(state)
     return match, sockets[0], heard[0]
-
-
-def resign_the_match(ws: Any, state: dict[str, Any]) -> None:
-    """The creator resigns the whole match, at the newest action he has heard of (a refusal as
-    stale comes with the newer state)."""
-    ws.send(json.dumps({"type": "resign", "seq": state["seq"], "match": True}))
-    while not state.get("over"):
-        message = json.loads(ws.recv(timeout=30))
-        if message["type"] == "state":
-            state = message
-        elif message["type"] == "error":
-            assert message["code"] == "stale", message
-            state = json.loads(ws.recv(timeout=30))
-            ws.send(json.dumps({"type": "resign", "seq": state["seq"], "match": True}))
 
 
 def test_the_start_page_lists_matches_to_watch_and_tavli_tv_goes_on_to_the_next(

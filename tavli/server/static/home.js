@@ -146,14 +146,17 @@ function renderOpen() {
   $("open-none").hidden = openShown.length > 0;
 }
 
-async function loadOpen() {
+/** The list of matches at `url` (`{"matches": [...]}`), handed to `show`; nothing while the page
+ * is hidden or when the server does not answer (the list shown stays). */
+async function loadMatches(url, show) {
   if (document.hidden) return;
   try {
-    const answer = await fetch("/api/open", { cache: "no-store" });
-    openShown = (await answer.json()).matches;
-  } catch { return; }
-  renderOpen();
+    const answer = await fetch(url, { cache: "no-store" });
+    show((await answer.json()).matches);
+  } catch { /* the next refresh tries again */ }
 }
+
+function loadOpen() { return loadMatches("/api/open", (found) => { openShown = found; renderOpen(); }); }
 
 async function takeSeat(match, button) {
   button.disabled = true;
@@ -198,14 +201,7 @@ function renderWatch() {
   $("watch-none").hidden = watchShown.length > 0;
 }
 
-async function loadWatch() {
-  if (document.hidden) return;
-  try {
-    const answer = await fetch("/api/watch", { cache: "no-store" });
-    watchShown = (await answer.json()).matches;
-  } catch { return; }
-  renderWatch();
-}
+function loadWatch() { return loadMatches("/api/watch", (found) => { watchShown = found; renderWatch(); }); }
 
 // -- my matches: a guest's from this browser, a player's from his page ------------------------------
 let mineShown = [];
