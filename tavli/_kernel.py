@@ -540,6 +540,199 @@ def generate(root: np.ndarray, d1: int, d2: int, params: int, states: np.ndarray
     return rows
 
 
+STEP_EDGE = 4
+"""A row of ``step_graph``'s edges: from, to, hit (1 or 0), the node it leads to."""
+
+
+@njit(cache=True)
+def _result_slot(table: np.ndarray, results: np.ndarray, hashes: np.ndarray, state: np.ndarray,
+                 h: np.uint64) -> int:
+    """The legal play whose result is ``state`` (hash ``h``), found in ``step_graph``'s table; -1 if none."""
+    mask = len(table) - 1
+    i = np.int64(h & np.uint64(mask))
+    while table[i] >= 0:
+        j = table[i]
+        if hashes[j] == h and _same(results[j], state):
+            return int(j)
+        i = (i + 1) & mask
+    return -1
+
+
+@njit(cache=True)
+def step_graph(root: np.ndarray, d1: int, d2: int, params: int, results: np.ndarray, lengths: np.ndarray,
+               capacity: int, edges: np.ndarray, nodes: np.ndarray) -> tuple[int, int]:
+    """Every way to make the legal plays one die at a time, as a graph (``LegalPlays.step_tree``).
+
+    ``results`` holds the legal plays' results (mover's view) and ``lengths`` their dice used. A
+    node is a board with the dice left; it is kept if it completes a play of its length or a step
+    from it leads to a kept node. Nodes are numbered children first (the start is the last);
+    ``nodes[k]`` is (the play it completes or -1, its first edge, its edge count) and each edge a
+    ``STEP_EDGE`` row. The steps are tried die by die, the higher die first, each die's steps in
+    ``die_steps``' order. Returns (nodes, edges), or (-2, 0) if ``capacity`` nodes (or the edge
+    arrays) were too few: call again with more.
+    """
+    variant = _variant(params)
+    double = d1 == d2
+    hi_die = max(d1, d2)
+    lo_die = min(d1, d2)
+    total = 4 if double else 2
+    # the plays' results, found by hash
+    n = len(results)
+    size = 16
+    while size < 2 * n:
+        size *= 2
+    table = np.full(size, -1, np.int64)
+    rhash = np.empty(n, np.uint64)
+    for j in range(n):
+        h = state_hash(results[j])
+        rhash[j] = h
+        i = np.int64(h & np.uint64(size - 1))
+        while table[i] >= 0:
+            i = (i + 1) & (size - 1)
+        table[i] = j
+    # the boards visited with their dice left (the memo): their node, -1 if none goes on
+    mstates = np.empty((capacity, STATE_SIZE), np.int8)
+    mhash = np.empty(capacity, np.uint64)
+    mctx = np.empty(capacity, np.int64)
+    mnode = np.empty(capacity, np.int64)
+    slots = np.full(2 * capacity, -1, np.int64)
+    smask = 2 * capacity - 1
+    nmemo = 0
+    # the search's levels: a board, its dice left (``ctx``: doubles their count, else a bit for
+    # each die, 2 the higher), the dice to try, the steps of the die being tried, the edges found
+    st = np.empty((5, STATE_SIZE), np.int8)
+    hs = np.empty(5, np.uint64)
+    ctx = np.zeros(5, np.int64)
+    dice = np.zeros((5, 2), np.int64)
+    ndice = np.zeros(5, np.int64)
+    di = np.zeros(5, np.int64)
+    moves = np.empty((5, 16, 2), np.int64)
+    nm = np.zeros(5, np.int64)
+    mi = np.zeros(5, np.int64)
+    pend = np.empty((5, 32, STEP_EDGE), np.int64)
+    npend = np.zeros(5, np.int64)
+    memo_of = np.zeros(5, np.int64)
+    nnodes = 0
+    nedges = 0
+    child_hit = np.zeros(5, np.int64)
+
+    # enter the start: level 0
+    _copy(st[0], root)
+    hs[0] = state_hash(root)
+    ctx[0] = 4 if double else 3
+    level = 0
+    entering = True
+    result = -1
+    while True:
+        if entering:
+            # a board just reached at ``level``: seen before, or to explore
+            c = ctx[level]
+            key = hs[level] ^ _CTX_SALT[c]
+            i = np.int64(key & np.uint64(smask))
+            found = -1
+            while slots[i] >= 0:
+                j = slots[i]
+                if mhash[j] == hs[level] and mctx[j] == c and _same(mstates[j], st[level]):
+                    found = j
+                    break
+                i = (i + 1) & smask
+            if found >= 0:
+                result = mnode[found]
+                entering = False
+                level -= 1
+                if level < 0:
+                    break
+                if result >= 0:
+                    k = npend[level]
+                    pend[level, k, 0] = moves[level, mi[level] - 1, 0]
+                    pend[level, k, 1] = moves[level, mi[level] - 1, 1]
+                    pend[level, k, 2] = child_hit[level]
+                    pend[level, k, 3] = result
+                    npend[level] = k + 1
+                continue
+            if nmemo >= capacity:
+                return -2, 0
+            slots[i] = nmemo
+            mhash[nmemo] = hs[level]
+            mctx[nmemo] = c
+            mnode[nmemo] = -1
+            _copy(mstates[nmemo], st[level])
+            memo_of[level] = nmemo
+            nmemo += 1
+            if double:
+                ndice[level] = 1 if c > 0 else 0
+                dice[level, 0] = d1
+            else:
+                k = 0
+                if c & 2:
+                    dice[level, k] = hi_die
+                    k += 1
+                if c & 1:
+                    dice[level, k] = lo_die
+                    k += 1
+                ndice[level] = k
+            di[level] = 0
+            nm[level] = 0
+            mi[level] = 0
+            npend[level] = 0
+            if ndice[level] > 0:
+                nm[level] = die_steps(st[level], dice[level, 0], params, moves[level])
+            entering = False
+        # go on with ``level``: its next step, or its next die, or finish it
+        if mi[level] < nm[level]:
+            k = mi[level]
+            mi[level] = k + 1
+            child = st[level + 1]
+            _copy(child, st[level])
+            h, hit = apply_step(child, moves[level, k, 0], moves[level, k, 1], variant, hs[level])
+            hs[level + 1] = h
+            child_hit[level] = hit
+            die = dice[level, di[level]]
+            if double:
+                ctx[level + 1] = ctx[level] - 1
+            else:
+                ctx[level + 1] = ctx[level] & ~(2 if die == hi_die else 1)
+            level += 1
+            entering = True
+            continue
+        if di[level] + 1 < ndice[level]:
+            di[level] += 1
+            mi[level] = 0
+            nm[level] = die_steps(st[level], dice[level, di[level]], params, moves[level])
+            continue
+        # finished: kept if it completes a play of its length or leads on
+        c = ctx[level]
+        left = c if double else (c & 1) + ((c >> 1) & 1)
+        play = _result_slot(table, results, rhash, st[level], hs[level])
+        if play >= 0 and lengths[play] != total - left:
+            play = -1
+        result = -1
+        if play >= 0 or npend[level] > 0:
+            if nnodes >= len(nodes) or nedges + npend[level] > len(edges):
+                return -2, 0
+            nodes[nnodes, 0] = play
+            nodes[nnodes, 1] = nedges
+            nodes[nnodes, 2] = npend[level]
+            for k in range(npend[level]):
+                for a in range(STEP_EDGE):
+                    edges[nedges, a] = pend[level, k, a]
+                nedges += 1
+            result = nnodes
+            nnodes += 1
+        mnode[memo_of[level]] = result
+        level -= 1
+        if level < 0:
+            break
+        if result >= 0:
+            k = npend[level]
+            pend[level, k, 0] = moves[level, mi[level] - 1, 0]
+            pend[level, k, 1] = moves[level, mi[level] - 1, 1]
+            pend[level, k, 2] = child_hit[level]
+            pend[level, k, 3] = result
+            npend[level] = k + 1
+    return nnodes, nedges
+
+
 @njit(cache=True)
 def flip(s: np.ndarray, params: int) -> np.ndarray:
     """The same position seen by the other player."""

@@ -406,47 +406,6 @@ class Position:
         return "mother pinned"
 
 
-class _StepWalk:
-    """The search behind ``LegalPlays.step_tree`` (a class, not a recursive closure: a closure
-    that calls itself is a reference cycle, and the garbage collector would have to find every
-    node of every tree a server builds)."""
-
-    def __init__(self, legal: LegalPlays, lengths: list[int], dice: int) -> None:
-        self.legal, self.lengths, self.dice = legal, lengths, dice
-        variant = legal.position.variant
-        self.params, self.kernel = variant.params, variant.kernel_id
-        self.buf = np.empty((16, 2), np.int64)
-        self.nodes: list[StepNode] = []
-        self.ids: dict[tuple[bytes, tuple[int, ...]], int] = {}
-
-    def visit(self, state: np.ndarray, left: tuple[int, ...]) -> int:
-        """The node of ``state`` with dice ``left``; -1 if no legal play goes on from it."""
-        key = (state.tobytes(), left)
-        known = self.ids.get(key)
-        if known is not None:
-            return known
-        self.ids[key] = -1  # a node is never its own descendant: steps only move forward
-        play = self.legal.find_result(state)
-        if play >= 0 and self.lengths[play] != self.dice - len(left):
-            play = -1
-        edges: list[tuple[Step, int]] = []
-        for die in sorted(set(left), reverse=True):
-            rest = list(left)
-            rest.remove(die)
-            count = K.die_steps(state, die, self.params, self.buf)
-            for src, dst in self.buf[:count].tolist():  # a list: the calls below reuse buf
-                child = state.copy()
-                _, hit = K.apply_step(child, src, dst, self.kernel, np.uint64(0))
-                node = self.visit(child, tuple(rest))
-                if node >= 0:
-                    edges.append((Step(src, dst, bool(hit)), node))
-        if play < 0 and not edges:
-            return -1
-        self.ids[key] = len(self.nodes)
-        self.nodes.append(StepNode(tuple(edges), play if play >= 0 else None))
-        return self.ids[key]
-
-
 _STEP_SHIFTS = np.arange(12, dtype=np.int64) * 5
 """A generated play's 12 step numbers (``(src, dst, hit)`` four times, each under 32) packed in one int."""
 
@@ -573,23 +532,41 @@ class LegalPlays(Sequence[Play]):
         >>> sorted(str(step) for step, _ in tree[0].next)
         ['13/7', '13/8', '24/18', '8/2', '8/3']
         """
-        d1, d2 = self.dice
-        start: tuple[int, ...] = (d1,) * 4 if d1 == d2 else (d1, d2)
+        nodes, edges = self.step_graph()
+        rows = edges.tolist()
+        return [StepNode(tuple((Step(src, dst, bool(hit)), child) for src, dst, hit, child in rows[first:first + n]),
+                         None if play < 0 else play) for play, first, n in nodes.tolist()]
+
+    def step_graph(self) -> tuple[np.ndarray, np.ndarray]:
+        """``step_tree`` as two arrays, as the compiled kernel finds it: per node (start first)
+        ``(play or -1, first edge, edge count)``, per edge ``(from, to, hit, node)`` in the mover's
+        numbering. A server sends the graph with every roll: this is its fast path.
+
+        >>> from tavli import Position
+        >>> nodes, edges = Position.start("portes").legal_plays("2-1").step_graph()
+        >>> play, first, count = nodes[0].tolist()
+        >>> play, count, edges[first].tolist()
+        (-1, 7, [24, 22, 0, 18])
+        """
         if self._n == 0:
-            return [StepNode((), None)]
+            return np.array([[-1, 0, 0]], np.int64), np.empty((0, K.STEP_EDGE), np.int64)
+        d1, d2 = self.dice
         steps = self._rows[:, K.STATE_SIZE:K.STATE_SIZE + 12].reshape(self._n, 4, 3)
-        lengths = ((steps[:, :, 0] != 0) | (steps[:, :, 1] != 0)).sum(axis=1).tolist()
-        walk = _StepWalk(self, lengths, len(start))
-        root = walk.visit(self.position._state.copy(), start)
-        nodes = walk.nodes
-        # children were numbered before their parents: renumber so that the start is node 0
-        order = list(range(root, -1, -1))
-        new = {old: k for k, old in enumerate(order)}
-        out = []
-        for old in order:
-            node = nodes[old]
-            out.append(StepNode(tuple((step, new[child]) for step, child in node.next), node.play))
-        return out
+        lengths = ((steps[:, :, 0] != 0) | (steps[:, :, 1] != 0)).sum(axis=1).astype(np.int64)
+        results = np.ascontiguousarray(self._rows[:, :K.STATE_SIZE])
+        capacity = 1024 if d1 == d2 else 128
+        while True:
+            nodes = np.empty((capacity, 3), np.int64)
+            edges = np.empty((8 * capacity, K.STEP_EDGE), np.int64)
+            count, edge_count = K.step_graph(self.position._state, d1, d2, self.position.variant.params,
+                                             results, lengths, capacity, edges, nodes)
+            if count >= 0:
+                break
+            capacity *= 4
+        # children were numbered before their parents: the start (the last) becomes node 0
+        nodes, edges = nodes[count - 1::-1].copy(), edges[:edge_count].copy()
+        edges[:, 3] = count - 1 - edges[:, 3]
+        return nodes, edges
 
     def index(self, play: object, start: int = 0, stop: int | None = None) -> int:
         """Index of the legal play with the same result as ``play``; IllegalPlayError if none."""

@@ -67,6 +67,7 @@ def pytest_configure(config: pytest.Config) -> None:
     for name in ("portes", "plakoto", "fevga"):
         pos = Position.start(name)
         legal = pos.legal_plays(Dice(6, 5))
+        legal.step_graph()
         legal.after(0).result()
         pos.parse_play(str(legal[0]), Dice(6, 5))
     # ... and so do the networks' search and the bear-off tables (built once, cached on disk)

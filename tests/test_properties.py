@@ -27,6 +27,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tavli import BLACK, WHITE, Color, Dice, Position, Step, make_variant
+from tavli import _kernel as K
+from tavli.position import LegalPlays, StepNode
 from tavli.variants import Fevga, Plakoto, Variant
 
 VARIANTS = (
@@ -557,6 +559,64 @@ def check_step_tree(pos: Position, dice: Dice) -> None:
             replayed = pos.replay([Step(s.src, s.dst) for s in order])
             if replayed is not None and np.array_equal(replayed[1], legal.results[k]):
                 assert complete.get(tuple(replayed[0])) == k
+
+
+def plain_step_tree(legal: LegalPlays) -> list[StepNode]:
+    """The step tree searched in plain Python, one die at a time, the boards met again merged by
+    their bytes: the reference the compiled ``LegalPlays.step_tree`` is checked against."""
+    if len(legal) == 0:
+        return [StepNode((), None)]
+    params, kernel = legal.position.variant.params, legal.position.variant.kernel_id
+    d1, d2 = legal.dice
+    start = (d1,) * 4 if d1 == d2 else (d1, d2)
+    nodes: list[StepNode] = []
+    ids: dict[tuple[bytes, tuple[int, ...]], int] = {}
+    buf = np.empty((16, 2), np.int64)
+
+    def visit(state: np.ndarray, left: tuple[int, ...]) -> int:
+        key = (state.tobytes(), left)
+        if key not in ids:
+            play = legal.find_result(state)
+            if play >= 0 and len(legal[play]) != len(start) - len(left):
+                play = -1
+            edges = []
+            for die in sorted(set(left), reverse=True):
+                rest = list(left)
+                rest.remove(die)
+                for src, dst in buf[:K.die_steps(state, die, params, buf)].tolist():
+                    child = state.copy()
+                    _, hit = K.apply_step(child, src, dst, kernel, np.uint64(0))
+                    node = visit(child, tuple(rest))
+                    if node >= 0:
+                        edges.append((Step(src, dst, bool(hit)), node))
+            ids[key] = -1 if play < 0 and not edges else len(nodes)
+            if ids[key] >= 0:
+                nodes.append(StepNode(tuple(edges), play if play >= 0 else None))
+        return ids[key]
+
+    root = visit(legal.position._state.copy(), start)
+    return [StepNode(tuple((step, root - child) for step, child in nodes[old].next), nodes[old].play)
+            for old in range(root, -1, -1)]
+
+
+@pytest.mark.slow
+@POSITIONS
+@given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(VARIANTS), special=st.booleans())
+def test_the_compiled_step_tree_is_the_plain_search(seed: int, variant: str, special: bool) -> None:
+    rnd = random.Random(seed)
+    for _ in range(5):
+        pos = SPECIAL[variant](rnd, variant) if special else random_position(rnd, variant)
+        if pos.result() is None:
+            legal = pos.legal_plays(Dice(rnd.randint(1, 6), rnd.randint(1, 6)))
+            assert legal.step_tree() == plain_step_tree(legal)
+
+
+def test_the_compiled_step_tree_of_every_opening_roll_is_the_plain_search() -> None:
+    for variant in VARIANTS:
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                legal = Position.start(variant).legal_plays(Dice(d1, d2))
+                assert legal.step_tree() == plain_step_tree(legal)
 
 
 @pytest.mark.slow

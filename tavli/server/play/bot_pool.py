@@ -25,7 +25,7 @@ T = TypeVar("T")
 
 def _compile_rules() -> None:
     for game in GAMES:
-        Position.start(game).legal_plays(Dice(3, 1))
+        Position.start(game).legal_plays(Dice(3, 1)).step_graph()  # the boards' step graphs too
 
 
 def _build_bearoff() -> None:

@@ -10,6 +10,8 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from tavli.position import LegalPlays, Position, Step
 from tavli.variants import BLACK, WHITE, Color, Variant
 
@@ -43,9 +45,18 @@ def step_tree_json(legal: LegalPlays) -> list[dict[str, Any]]:
     (None, 7, [24, 22, False, 18])
     """
     position = legal.position
-    variant, color = position.variant, position.turn
-    return [{"next": [[white_number(variant, color, step.src), white_number(variant, color, step.dst), step.hit,
-                       child] for step, child in node.next], "play": node.play} for node in legal.step_tree()]
+    nodes, edges = legal.step_graph()
+    if position.turn != WHITE:
+        edges[:, :2] = white_numbering(position.variant)[edges[:, :2]]
+    rows = edges.tolist()
+    return [{"next": [[src, dst, hit == 1, child] for src, dst, hit, child in rows[first:first + count]],
+             "play": None if play < 0 else play} for play, first, count in nodes.tolist()]
+
+
+@functools.cache
+def white_numbering(variant: Variant) -> np.ndarray:
+    """Black's points 0 to 25 (off, 1–24, bar) in White's numbering, as an array to index."""
+    return np.array([white_number(variant, BLACK, p) for p in range(26)], np.int64)
 
 
 COLOR_NAMES = {WHITE: "white", BLACK: "black", None: None}
