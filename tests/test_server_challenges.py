@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from app_client import as_player, sign_up, until_type
+from app_client import as_player, sign_up
 from starlette.testclient import TestClient
 
 from tavli.server.cafe import lobby as lobby_module
@@ -22,6 +22,14 @@ from tavli.server.routes.context import context_of
 
 Message = dict[str, Any]
 NOTES = "/ws/lobby?only=notes"
+
+
+def until(ws: Any, kind: str, limit: int = 50) -> Message:
+    for _ in range(limit):
+        message = dict(ws.receive_json())
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind} message came")
 
 
 @contextmanager
@@ -64,26 +72,26 @@ def test_a_challenge_reaches_the_other_on_any_page_and_both_land_on_one_board(cl
         assert sent.status_code == 201, sent.text
         mine = sent.json()
         assert mine["mine"] and mine["from"] == "Eleni" and mine["to"] == "Nikos" and 115 <= mine["expires"] <= 120
-        told = until_type(b, "challenge")["challenge"]
+        told = until(b, "challenge")["challenge"]
         assert told["id"] == mine["id"] and not told["mine"] and told["from"] == "Eleni" and told["rating"] == 1500
         assert (told["length"], told["games"], told["clock"], told["rated"]) == (
             5, ["portes", "plakoto", "fevga"], {"delay": 8.0, "reserve": 60.0}, True)
-        assert until_type(a, "challenge")["challenge"]["mine"]  # the challenger's own pages know it too
+        assert until(a, "challenge")["challenge"]["mine"]  # the challenger's own pages know it too
         with as_player(client, None):  # a challenge is no seek of the lobby's list
             assert client.get("/api/seeks").json()["seeks"] == []
         seat = answer(client, nikos, "POST", f"/api/challenges/{mine['id']}/accept")
         assert seat.status_code == 201, seat.text
-        paired = until_type(a, "paired")
+        paired = until(a, "paired")
         assert paired["match"] == seat.json()["match"] and {paired["seat"], seat.json()["seat"]} == {"white", "black"}
         assert paired["rated"] and seat.json()["rated"]
         for ws in (a, b):
-            gone = until_type(ws, "challenge-gone")
+            gone = until(ws, "challenge-gone")
             assert (gone["id"], gone["why"], gone["from"], gone["to"]) == (mine["id"], "accepted", "Eleni", "Nikos")
         again = answer(client, nikos, "POST", f"/api/challenges/{mine['id']}/accept")
         assert again.status_code == 409
         with page(client, eleni, f"/ws/{paired['match']}") as ws:
             ws.send_json({"type": "hello", "token": paired["token"]})
-            state = until_type(ws, "state")
+            state = until(ws, "state")
             assert state["settings"]["rated"] and state["settings"]["length"] == 5 and state["clock"]["delay"] == 8000
             assert {state["players"]["white"]["name"], state["players"]["black"]["name"]} == {"Eleni", "Nikos"}
             heartbeat(client)  # Eleni at her board with a page open counts once among the players online
@@ -96,14 +104,13 @@ def test_a_decline_and_a_cancel_are_told_in_words_to_the_other(client: TestClien
         first = challenge(client, eleni, to="Nikos", length=3, games="portes", clock="blitz").json()
         assert answer(client, eleni, "POST", f"/api/challenges/{first['id']}/decline").status_code == 403
         assert answer(client, nikos, "POST", f"/api/challenges/{first['id']}/decline").status_code == 204
-        gone = until_type(a, "challenge-gone")
+        gone = until(a, "challenge-gone")
         assert (gone["why"], gone["mine"], gone["to"]) == ("declined", True, "Nikos")
         assert answer(client, nikos, "POST", f"/api/challenges/{first['id']}/decline").status_code == 404
         second = challenge(client, eleni, to="Nikos", length=7).json()  # declined: he may be asked again
         assert answer(client, nikos, "DELETE", f"/api/challenges/{second['id']}").status_code == 403
         assert answer(client, eleni, "DELETE", f"/api/challenges/{second['id']}").status_code == 204
-        gone = (until_type(b, "challenge-gone"), until_type(b, "challenge-gone"))
-        told = [m for m in gone if m["id"] == second["id"]]
+        told = [m for m in (until(b, "challenge-gone"), until(b, "challenge-gone")) if m["id"] == second["id"]]
         assert told and told[0]["why"] == "cancelled" and not told[0]["mine"] and told[0]["from"] == "Eleni"
 
 
@@ -147,7 +154,7 @@ def test_the_rules_and_limits_of_a_challenge(client: TestClient) -> None:
         with as_player(client, eleni):
             assert client.post("/api/seeks", json={"length": 3}).status_code == 201
             assert len(client.get("/api/challenges").json()["challenges"]) == 3
-        assert until_type(a, "challenge")["challenge"]["to"] == "Nikos"
+        assert until(a, "challenge")["challenge"]["to"] == "Nikos"
 
 
 def test_a_challenge_expires_and_goes_with_a_player_who_leaves(client: TestClient,
@@ -160,20 +167,20 @@ def test_a_challenge_expires_and_goes_with_a_player_who_leaves(client: TestClien
         while answer(client, eleni, "GET", "/api/challenges").json()["challenges"]:
             time.sleep(0.05)  # listed until it expires
         heartbeat(client)
-        gone = until_type(a, "challenge-gone")
+        gone = until(a, "challenge-gone")
         assert (gone["id"], gone["why"]) == (soon["id"], "expired")
         with page(client, maria):
             sent = challenge(client, maria, to="Eleni").json()
-            assert until_type(a, "challenge")["challenge"]["from"] == "Maria"
+            assert until(a, "challenge")["challenge"]["from"] == "Maria"
             # a page of Eleni's opened now is told the challenge waiting for her
             with page(client, eleni, "/ws/lobby") as start:
-                assert until_type(start, "seeks")["players"] is not None
-                waiting = until_type(start, "challenges")["challenges"]
+                assert until(start, "seeks")["players"] is not None
+                waiting = until(start, "challenges")["challenges"]
                 assert [c["id"] for c in waiting] == [sent["id"]]
         while answer(client, eleni, "GET", "/api/challenges").json()["challenges"]:
             heartbeat(client)  # Maria left the café: her challenge goes, and Eleni is told
             time.sleep(0.02)
-        gone = until_type(a, "challenge-gone")
+        gone = until(a, "challenge-gone")
         assert (gone["id"], gone["why"], gone["from"]) == (sent["id"], "left", "Maria")
 
 
@@ -186,7 +193,7 @@ def test_a_page_of_notes_is_told_no_seeks_and_keeps_no_seek(client: TestClient) 
         notes.send_json({"type": "ping", "id": 1})
         assert notes.receive_json() == {"type": "pong", "id": 1}  # and no seek before it
         with page(client, eleni, "/ws/lobby") as start:
-            until_type(start, "seeks")
+            until(start, "seeks")
             with as_player(client, eleni):
                 assert client.post("/api/seeks", json={"length": 5}).status_code == 201
         # the start page closed: his seek goes with it, though another page of his stays open

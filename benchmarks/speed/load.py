@@ -1273,15 +1273,14 @@ def deaf_ratio(run: dict[str, Any], without: dict[str, Any]) -> dict[str, Any]:
             for key in ("p50", "p90", "p99")}
 
 
-def comparison_table(title: str, with_what: str, run: dict[str, Any], without: dict[str, Any],
-                     ratio: dict[str, Any]) -> Table:
-    """The same load with something and without it: the latencies, their ratios, the rest of the
-    people's figures; the caller adds its own rows."""
-    table = Table(title=title)
+def deaf_report(args: argparse.Namespace, result: dict[str, Any]) -> None:
+    table = Table(title=f"{args.deaf} never-reading spectators ({args.deaf_joins:g} joins a second among their "
+                        "matches) against none, the same load otherwise")
     table.add_column("figure")
-    table.add_column(with_what, justify="right")
+    table.add_column("with them", justify="right")
     table.add_column("without", justify="right")
     table.add_column("ratio", justify="right")
+    run, without, ratio = result["run"], result["without_deaf"], result["deaf_ratio"]
     for key in ("p50", "p90", "p99"):
         table.add_row(f"play → opponent {key} (ms)", ms(run["people"]["latency_ms"][key]),
                       ms(without["people"]["latency_ms"][key]), "-" if ratio[key] is None else f"{ratio[key]:.3f}")
@@ -1289,14 +1288,6 @@ def comparison_table(title: str, with_what: str, run: dict[str, Any], without: d
     table.add_row("matches stalled", str(run["people"]["stalled"]), str(without["people"]["stalled"]), "")
     table.add_row("errors", ", ".join(f"{k} {v}" for k, v in sorted(run["people"]["errors"].items())) or "none",
                   ", ".join(f"{k} {v}" for k, v in sorted(without["people"]["errors"].items())) or "none", "")
-    return table
-
-
-def deaf_report(args: argparse.Namespace, result: dict[str, Any]) -> None:
-    run = result["run"]
-    table = comparison_table(f"{args.deaf} never-reading spectators ({args.deaf_joins:g} joins a second among "
-                             "their matches) against none, the same load otherwise", "with them", run,
-                             result["without_deaf"], result["deaf_ratio"])
     deaf = run["deaf"]
     table.add_row("deaf sockets opened; spectator joins a second", f"{deaf['deaf_opened']}; {deaf['joins_per_s']:g}",
                   "", "")
@@ -1307,11 +1298,22 @@ def deaf_report(args: argparse.Namespace, result: dict[str, Any]) -> None:
 
 def chat_report(args: argparse.Namespace, result: dict[str, Any]) -> None:
     """The same load without chat and with it (``--chat-compare``), and the ratio of the latencies."""
+    table = Table(title=f"chat, {args.chat_per_minute:g} quick phrases a minute in each match, against none, "
+                        "the same load otherwise")
+    table.add_column("figure")
+    table.add_column("with chat", justify="right")
+    table.add_column("without", justify="right")
+    table.add_column("ratio", justify="right")
     run, without, ratio = result["run"], result["without_chat"], result["chat_ratio"]
-    table = comparison_table(f"chat, {args.chat_per_minute:g} quick phrases a minute in each match, against none, "
-                             "the same load otherwise", "with chat", run, without, ratio)
+    for key in ("p50", "p90", "p99"):
+        table.add_row(f"play → opponent {key} (ms)", ms(run["people"]["latency_ms"][key]),
+                      ms(without["people"]["latency_ms"][key]), "-" if ratio[key] is None else f"{ratio[key]:.3f}")
+    table.add_row("actions a second", f"{run['actions_per_s']:,.1f}", f"{without['actions_per_s']:,.1f}", "")
     table.add_row("chat lines said / received", f"{run['people']['chat_lines']:,} / {run['people']['chat_seen']:,}",
                   f"{without['people']['chat_lines']:,} / {without['people']['chat_seen']:,}", "")
+    table.add_row("matches stalled", str(run["people"]["stalled"]), str(without["people"]["stalled"]), "")
+    table.add_row("errors", ", ".join(f"{k} {v}" for k, v in sorted(run["people"]["errors"].items())) or "none",
+                  ", ".join(f"{k} {v}" for k, v in sorted(without["people"]["errors"].items())) or "none", "")
     console.print(table)
     if ratio["p99"] is not None:
         console.print(f"chat p99 ratio: {ratio['p99']:.3f}")

@@ -6,7 +6,6 @@ WebSocket (``/ws/lobby``) is ``tavli.server.routes.lobby_socket``. The rules are
 from __future__ import annotations
 
 import secrets
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import HTTPConnection, Request
@@ -79,15 +78,9 @@ async def post_seek(request: Request) -> Response:
 
 
 async def cancel_seek(request: Request) -> Response:
-    return await withdraw(request, context_of(request).lobby.cancel)
-
-
-async def withdraw(request: Request, act: Callable[[Person, str], Awaitable[None]]) -> Response:
-    """A seek or challenge of the path taken back by its owner (or declined by the one challenged):
-    204, or why not."""
     person, _ = await person_of(request)
     try:
-        await act(person, request.path_params["seek_id"])
+        await context_of(request).lobby.cancel(person, request.path_params["seek_id"])
     except SeekGone as exc:
         return error(exc, 404)
     except NotYourSeek as exc:
@@ -140,7 +133,14 @@ async def post_challenge(request: Request) -> Response:
 
 
 async def decline_challenge(request: Request) -> Response:
-    return await withdraw(request, context_of(request).lobby.decline)
+    person, _ = await person_of(request)
+    try:
+        await context_of(request).lobby.decline(person, request.path_params["seek_id"])
+    except SeekGone as exc:
+        return error(exc, 404)
+    except NotYourSeek as exc:
+        return error(exc, 403)
+    return Response(status_code=204)
 
 
 async def list_challenges(request: Request) -> Response:

@@ -7,7 +7,7 @@
 // here. Names are data: set as text, never as markup.
 import { $, clockName, gamesName } from "/static/common.js";
 import { CLOCK_PRESETS, GAMES } from "/static/games.js";
-import { button, keepMine, onWhoChanges, whoAmI } from "/static/session.js";
+import { keepMine, onWhoChanges, whoAmI } from "/static/session.js";
 import { sayable, t } from "/static/strings.js";
 
 const START = document.body.classList.contains("start-page");
@@ -86,6 +86,16 @@ function challengeWhat(c) {
     rated: c.rated ? t("ratedMark") : t("casual") });
 }
 
+function button(key, testid, style, onClick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = style;
+  b.dataset.testid = testid;
+  b.textContent = t(key);
+  b.addEventListener("click", onClick);
+  return b;
+}
+
 function line(text, testid) {
   const p = document.createElement("p");
   p.textContent = text;  // a name in it is text, never markup
@@ -119,22 +129,22 @@ function challengeCard(c) {
   row.className = "row";
   if (c.mine) {
     card.append(line(t("challengeSent", { name: c.to, what: challengeWhat(c) }), "challenge-text"));
-    row.append(button("cancel", "challenge-cancel", act(async () => {
+    row.append(button("cancel", "challenge-cancel", "secondary", act(async () => {
       const done = await post("DELETE", path);
       if (done[0]?.ok) { challenges.delete(c.id); render(); }
       return done;
-    }), "secondary"));
+    })));
   } else {
     card.append(line(t("challengeFrom", { name: c.from, what: challengeWhat(c) }), "challenge-text"));
-    row.append(button("accept", "challenge-accept", act(async () => {
+    row.append(button("accept", "challenge-accept", "primary", act(async () => {
       const done = await post("POST", `${path}/accept`);
       if (done[0]?.ok) paired(done[1]);
       return done;
-    }), "primary"), button("decline", "challenge-decline", act(async () => {
+    })), button("decline", "challenge-decline", "secondary", act(async () => {
       const done = await post("POST", `${path}/decline`);
       if (done[0]?.ok) { challenges.delete(c.id); render(); }
       return done;
-    }), "secondary"));
+    })));
   }
   card.append(row, error);
   return card;
@@ -144,7 +154,7 @@ function toldCard(note) {
   const card = document.createElement("div");
   card.className = "note-card told";
   card.dataset.testid = "challenge-note";
-  const close = button("closeNote", "challenge-note-close", () => {
+  const close = button("closeNote", "challenge-note-close", "quiet", () => {
     told = told.filter((n) => n !== note);
     render();
   });

@@ -100,11 +100,10 @@ export async function send(method, path, body) {
   return [answer.ok, await answer.json().catch(() => ({}))];
 }
 
-/** A button with the words of ``key`` (kept in the page's language) and a test id. */
-export function button(key, testid, onClick, style = "quiet") {
+function button(key, testid, onClick) {
   const b = document.createElement("button");
   b.type = "button";
-  b.className = style;
+  b.className = "quiet";
   b.dataset.testid = testid;
   b.dataset.i18n = key;
   b.textContent = t(key);
