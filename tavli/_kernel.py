@@ -622,6 +622,7 @@ def step_graph(root: np.ndarray, d1: int, d2: int, params: int, results: np.ndar
     ctx[0] = 4 if double else 3
     level = 0
     entering = True
+    returning = False
     result = -1
     while True:
         if entering:
@@ -636,90 +637,84 @@ def step_graph(root: np.ndarray, d1: int, d2: int, params: int, results: np.ndar
                     found = j
                     break
                 i = (i + 1) & smask
-            if found >= 0:
-                result = mnode[found]
-                entering = False
-                level -= 1
-                if level < 0:
-                    break
-                if result >= 0:
-                    k = npend[level]
-                    pend[level, k, 0] = moves[level, mi[level] - 1, 0]
-                    pend[level, k, 1] = moves[level, mi[level] - 1, 1]
-                    pend[level, k, 2] = child_hit[level]
-                    pend[level, k, 3] = result
-                    npend[level] = k + 1
-                continue
-            if nmemo >= capacity:
-                return -2, 0
-            slots[i] = nmemo
-            mhash[nmemo] = hs[level]
-            mctx[nmemo] = c
-            mnode[nmemo] = -1
-            _copy(mstates[nmemo], st[level])
-            memo_of[level] = nmemo
-            nmemo += 1
-            if double:
-                ndice[level] = 1 if c > 0 else 0
-                dice[level, 0] = d1
-            else:
-                k = 0
-                if c & 2:
-                    dice[level, k] = hi_die
-                    k += 1
-                if c & 1:
-                    dice[level, k] = lo_die
-                    k += 1
-                ndice[level] = k
-            di[level] = 0
-            nm[level] = 0
-            mi[level] = 0
-            npend[level] = 0
-            if ndice[level] > 0:
-                nm[level] = die_steps(st[level], dice[level, 0], params, moves[level])
             entering = False
-        # go on with ``level``: its next step, or its next die, or finish it
-        if mi[level] < nm[level]:
-            k = mi[level]
-            mi[level] = k + 1
-            child = st[level + 1]
-            _copy(child, st[level])
-            h, hit = apply_step(child, moves[level, k, 0], moves[level, k, 1], variant, hs[level])
-            hs[level + 1] = h
-            child_hit[level] = hit
-            die = dice[level, di[level]]
-            if double:
-                ctx[level + 1] = ctx[level] - 1
-            else:
-                ctx[level + 1] = ctx[level] & ~(2 if die == hi_die else 1)
-            level += 1
-            entering = True
-            continue
-        if di[level] + 1 < ndice[level]:
-            di[level] += 1
-            mi[level] = 0
-            nm[level] = die_steps(st[level], dice[level, di[level]], params, moves[level])
-            continue
-        # finished: kept if it completes a play of its length or leads on
-        c = ctx[level]
-        left = c if double else (c & 1) + ((c >> 1) & 1)
-        play = _result_slot(table, results, rhash, st[level], hs[level])
-        if play >= 0 and lengths[play] != total - left:
-            play = -1
-        result = -1
-        if play >= 0 or npend[level] > 0:
-            if nnodes >= len(nodes) or nedges + npend[level] > len(edges):
+            if found >= 0:  # met before: its node (or -1) goes back to the level above
+                result = mnode[found]
+                returning = True
+            elif nmemo >= capacity:
                 return -2, 0
-            nodes[nnodes, 0] = play
-            nodes[nnodes, 1] = nedges
-            nodes[nnodes, 2] = npend[level]
-            for k in range(npend[level]):
-                for a in range(STEP_EDGE):
-                    edges[nedges, a] = pend[level, k, a]
-                nedges += 1
-            result = nnodes
-            nnodes += 1
-        mnode[memo_of[level]] = result
+            else:  # new: remembered, and its dice (the higher first) and the first die's steps set out
+                returning = False
+                slots[i] = nmemo
+                mhash[nmemo] = hs[level]
+                mctx[nmemo] = c
+                mnode[nmemo] = -1
+                _copy(mstates[nmemo], st[level])
+                memo_of[level] = nmemo
+                nmemo += 1
+                if double:
+                    ndice[level] = 1 if c > 0 else 0
+                    dice[level, 0] = d1
+                else:
+                    k = 0
+                    if c & 2:
+                        dice[level, k] = hi_die
+                        k += 1
+                    if c & 1:
+                        dice[level, k] = lo_die
+                        k += 1
+                    ndice[level] = k
+                di[level] = 0
+                nm[level] = 0
+                mi[level] = 0
+                npend[level] = 0
+                if ndice[level] > 0:
+                    nm[level] = die_steps(st[level], dice[level, 0], params, moves[level])
+        if not returning:
+            # go on with ``level``: its next step, or its next die, or finish it
+            if mi[level] < nm[level]:
+                k = mi[level]
+                mi[level] = k + 1
+                child = st[level + 1]
+                _copy(child, st[level])
+                h, hit = apply_step(child, moves[level, k, 0], moves[level, k, 1], variant, hs[level])
+                hs[level + 1] = h
+                child_hit[level] = hit
+                die = dice[level, di[level]]
+                if double:
+                    ctx[level + 1] = ctx[level] - 1
+                else:
+                    ctx[level + 1] = ctx[level] & ~(2 if die == hi_die else 1)
+                level += 1
+                entering = True
+                continue
+            if di[level] + 1 < ndice[level]:
+                di[level] += 1
+                mi[level] = 0
+                nm[level] = die_steps(st[level], dice[level, di[level]], params, moves[level])
+                continue
+            # finished: kept if it completes a play of its length or leads on
+            c = ctx[level]
+            left = c if double else (c & 1) + ((c >> 1) & 1)
+            play = _result_slot(table, results, rhash, st[level], hs[level])
+            if play >= 0 and lengths[play] != total - left:
+                play = -1
+            result = -1
+            if play >= 0 or npend[level] > 0:
+                if nnodes >= len(nodes) or nedges + npend[level] > len(edges):
+                    return -2, 0
+                nodes[nnodes, 0] = play
+                nodes[nnodes, 1] = nedges
+                nodes[nnodes, 2] = npend[level]
+                for k in range(npend[level]):
+                    for a in range(STEP_EDGE):
+                        edges[nedges, a] = pend[level, k, a]
+                    nedges += 1
+                result = nnodes
+                nnodes += 1
+            mnode[memo_of[level]] = result
+        # back to the level above, with the node reached (an edge to it if it is kept)
+        returning = False
         level -= 1
         if level < 0:
             break
