@@ -66,6 +66,14 @@ def until(ws: Any, done: Callable[[Message], bool], limit: int = 200) -> Message
     raise AssertionError("the expected message never came")
 
 
+def until_type(ws: Any, kind: str, limit: int = 50) -> Message:
+    """Read messages until one of type ``kind`` (a lobby's, a chat's…)."""
+    try:
+        return until(ws, lambda m: m["type"] == kind, limit)
+    except AssertionError:
+        raise AssertionError(f"no {kind} message came") from None
+
+
 def hello(ws: Any, token: str, steps: bool = False) -> Message:
     """Join with ``token``: the first state (or the refusal)."""
     ws.send_json({"type": "hello", "token": token, "steps": steps})

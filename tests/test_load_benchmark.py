@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 GROUP_FIELDS = {"matches", "held_each_second", "held_min", "held_mean", "finished", "actions", "actions_per_s",
                 "latency_ms", "latency_each_second", "answer_ms", "clock_error_ms", "join_ms", "errors", "dropped",
-                "stalled", "pairs_by_phase_at_end"}
+                "stalled", "pairs_by_phase_at_end", "chat_lines", "chat_seen"}
 RUN_FIELDS = {"servers", "matches", "bot_matches", "ramp_s", "connected_at_start", "duration_s", "actions_per_s",
               "people", "bots", "server_cpu", "server_cpu_each", "database_cpu", "client_cpu", "client_lag_ms",
               "machine_cpu", "cpu_wait", "lobby"}
@@ -110,6 +110,27 @@ def test_lobby_watchers_and_clocks(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_chat_compare_runs_the_load_without_chat_then_with_it(tmp_path: Path) -> None:
+    # a phrase a second in each match (its seats in turn): well inside a seat's chat rate
+    result, printed = run_load(tmp_path, "--pace", "cafe", "--matches", "3", "--duration", "4",
+                               "--think", "0.05,0.1", "--ramp", "10", "--no-baseline",
+                               "--chat-per-minute", "60", "--chat-compare")
+    assert result["chat_per_minute"] == 60.0
+    with_chat, without = result["run"]["people"], result["without_chat"]["people"]
+    check_group(with_chat, 3, ending=True)
+    check_group(without, 3, ending=True)
+    assert without["chat_lines"] == without["chat_seen"] == 0
+    # each line said reaches both seats of its match (a line said at the window's edges may be seen
+    # on one side of it only)
+    assert with_chat["chat_lines"] > 0 and with_chat["chat_seen"] >= with_chat["chat_lines"]
+    ratio = result["chat_ratio"]
+    assert set(ratio) == {"p50", "p90", "p99"} and all(value is not None and value > 0 for value in ratio.values())
+    expected = round(with_chat["latency_ms"]["p99"] / without["latency_ms"]["p99"], 3)
+    assert ratio["p99"] == expected
+    assert "chat p99 ratio:" in printed and "play → opponent p99 (ms)" in printed
+
+
+@pytest.mark.slow
 def test_saturate_pace_is_the_default(tmp_path: Path) -> None:
     # four seconds, not two: 1-point matches end and reconnect all the time, and on a loaded machine a
     # short window can miss the moment both are held
@@ -131,6 +152,7 @@ def test_saturate_pace_is_the_default(tmp_path: Path) -> None:
     (["--matches", "0"], "at least 1"),
     (["--lobby-watchers", "1"], "--lobby-watchers is 0 or at least 2"),
     (["--clock", "8,x"], "DELAY,RESERVE"),
+    (["--chat-compare"], "--chat-compare needs it"),
 ])
 @pytest.mark.slow
 def test_bad_options_are_one_line(options: list[str], message: str) -> None:

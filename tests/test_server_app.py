@@ -76,11 +76,12 @@ def test_the_pages_take_the_games_names_from_the_library(client: TestClient) -> 
     script = client.get("/static/games.js")
     assert script.status_code == 200 and script.headers["content-type"].startswith("text/javascript")
     assert script.text.startswith(f"export const GAMES = {json.dumps(list(GAMES), separators=(',', ':'))};\n")
-    # and the clocks' presets, which the lobby names
+    # and the clocks' presets, which the lobby and the challenges name (common.js, clockName)
     assert f"export const CLOCK_PRESETS = {json.dumps(PRESETS, separators=(',', ':'))};" in script.text
-    assert 'import { CLOCK_PRESETS } from "/static/games.js";' in client.get("/static/lobby.js").text
+    for name in ("common.js", "notes.js"):
+        assert 'import { CLOCK_PRESETS, GAMES } from "/static/games.js";' in client.get(f"/static/{name}").text
     assert client.get("/static/games.js", headers={"If-None-Match": script.headers["etag"]}).status_code == 304
-    for name in ("home.js", "openings.js", "practice.js", "common.js"):
+    for name in ("home.js", "openings.js", "practice.js"):
         assert 'import { GAMES } from "/static/games.js";' in client.get(f"/static/{name}").text
     for path in STATIC.glob("*.js"):  # no page keeps a list of its own
         page = path.read_text(encoding="utf-8")
@@ -315,7 +316,7 @@ def test_a_whole_match_against_a_bot_with_checkable_dice(client: TestClient) -> 
     with client.websocket_connect(f"/ws/{mid}") as ws:
         state = hello(ws, links["token"], steps=True)
         assert state["players"]["black"] == {"kind": "bot", "level": "advanced", "connected": True, "joined": True,
-                                             "name": None, "account": False}
+                                             "name": None, "account": False, "rating": None}
         while not state["over"]:
             if state["can_roll"]:
                 ws.send_json({"type": "roll", "seq": state["seq"]})
@@ -420,7 +421,8 @@ def test_claiming_an_absent_opponent(db: Path) -> None:
             me = state["you"]
             assert state["turn"] != me and state["can_claim"] and state["claim_at"] is not None
             assert state["players"][state["turn"]] | {"name": None} == {
-                "kind": "human", "level": None, "connected": False, "joined": True, "name": None, "account": False}
+                "kind": "human", "level": None, "connected": False, "joined": True, "name": None, "account": False,
+                "rating": None}
             a.send_json({"type": "claim", "seq": state["seq"]})
             claimed = until(a, lambda m: is_state(m) and m["score"][me] == 1)
             assert claimed["games"][0]["result"]["reason"].startswith("claimed")

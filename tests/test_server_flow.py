@@ -141,7 +141,8 @@ def test_a_rematch_against_a_bot_swaps_the_seats_and_keeps_the_link(client: Test
     with client.websocket_connect(f"/ws/{new_id}") as ws:
         fresh = hello(ws, rematch_token(token, new_id))
         assert fresh["you"] == "black" and fresh["players"]["white"] == {
-            "kind": "bot", "level": "beginner", "connected": True, "joined": True, "name": None, "account": False}
+            "kind": "bot", "level": "beginner", "connected": True, "joined": True, "name": None, "account": False,
+            "rating": None}
         assert fresh["settings"] == agreed["settings"] and fresh["score"] == {"white": 0, "black": 0}
     with client.websocket_connect(f"/ws/{new_id}") as ws:  # the old token itself opens nothing there
         assert hello(ws, token)["code"] == "bad-token"

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import pytest
+from app_client import until_type
 from starlette.testclient import TestClient
 
 from tavli.server.cafe import lobby as lobby_module
@@ -24,14 +25,6 @@ def be(client: TestClient, guest: str) -> None:
     client.cookies.set(GUEST_COOKIE, guest)
 
 
-def until(ws: Any, kind: str, limit: int = 50) -> Message:
-    for _ in range(limit):
-        message = dict(ws.receive_json())
-        if message["type"] == kind:
-            return message
-    raise AssertionError(f"no {kind} message came")
-
-
 def post(client: TestClient, **body: Any) -> Message:
     answer = client.post("/api/seeks", json=body)
     assert answer.status_code == 201, answer.text
@@ -41,11 +34,11 @@ def post(client: TestClient, **body: Any) -> Message:
 def test_a_seek_is_listed_accepted_once_and_its_owner_told(client: TestClient) -> None:
     be(client, "anna")
     with client.websocket_connect("/ws/lobby") as anna:
-        first = until(anna, "seeks")
+        first = until_type(anna, "seeks")
         assert first["seeks"] == [] and "online" in first and "playing" in first
         seek = post(client, length=3, games="portes", clock="blitz", name="Anna")
         assert seek["mine"] and seek["clock"] == {"delay": 5.0, "reserve": 30.0} and seek["name"] == "Anna"
-        assert until(anna, "seek")["seek"]["id"] == seek["id"]
+        assert until_type(anna, "seek")["seek"]["id"] == seek["id"]
         be(client, "bob")
         listed = client.get("/api/seeks").json()["seeks"]
         assert [s["id"] for s in listed] == [seek["id"]] and not listed[0]["mine"]
@@ -54,10 +47,10 @@ def test_a_seek_is_listed_accepted_once_and_its_owner_told(client: TestClient) -
         mine = seat.json()
         again = client.post(f"/api/seeks/{seek['id']}/accept", json={})
         assert again.status_code == 409 and "\n" not in again.json()["error"]
-        told = until(anna, "paired")
+        told = until_type(anna, "paired")
         assert told["match"] == mine["match"] and {told["seat"], mine["seat"]} == {"white", "black"}
         assert told["play"].endswith(told["token"])
-        assert until(anna, "gone")["id"] == seek["id"]
+        assert until_type(anna, "gone")["id"] == seek["id"]
     assert client.get("/api/seeks").json()["seeks"] == []
     with client.websocket_connect(f"/ws/{mine['match']}") as ws:
         ws.send_json({"type": "hello", "token": mine["token"]})
@@ -108,7 +101,7 @@ def test_only_its_owner_cancels_a_seek(client: TestClient) -> None:
 def test_a_seek_goes_when_its_owner_leaves(client: TestClient) -> None:
     be(client, "hal")
     with client.websocket_connect("/ws/lobby") as ws:
-        until(ws, "seeks")
+        until_type(ws, "seeks")
         post(client)
         assert len(client.get("/api/seeks").json()["seeks"]) == 1
     deadline = time.monotonic() + 1.0  # the server hears the close a moment later
@@ -156,10 +149,10 @@ def test_play_now_alone_is_offered_the_nearest_bot(client: TestClient, monkeypat
     monkeypatch.setattr(lobby_module, "BOT_AFTER", 0.5)
     be(client, "ned")
     with client.websocket_connect("/ws/lobby") as ws:
-        until(ws, "seeks")
+        until_type(ws, "seeks")
         waiting = client.post("/api/play", json={"length": 1, "games": "fevga", "clock": "none"})
         assert waiting.status_code == 202 and waiting.json()["seek"]["clock"] is None
-        offer = until(ws, "bot")  # the pairing job looks every second
+        offer = until_type(ws, "bot")  # the pairing job looks every second
         assert offer == {"type": "bot", "seek": waiting.json()["seek"]["id"], "level": "intermediate",
                          "rating": 1500.0}
 
@@ -182,4 +175,4 @@ def test_a_seek_posted_while_a_page_joins_comes_after_the_list(client: TestClien
     with client.websocket_connect("/ws/lobby") as ws:
         first = dict(ws.receive_json())
         assert first["type"] == "seeks" and first["seeks"] == []
-        assert until(ws, "seek")["seek"]["id"] == posted[0]["id"]
+        assert until_type(ws, "seek")["seek"]["id"] == posted[0]["id"]

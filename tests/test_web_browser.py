@@ -314,7 +314,7 @@ def test_the_board_fits_the_screen(browser: Browser, shared_server: Server, widt
         start_match(page, shared_server.url, "beginner", length="3")
         s = wait_for_my_turn_or_end(page)
         before = layout_of(page)
-        expect(page.locator("[data-testid=sounds]")).not_to_be_checked()  # sounds are off unless asked for
+        expect(page.locator("[data-testid=sounds]")).to_be_checked()  # sounds are on unless turned off
         if s["can_roll"]:
             expect(page.locator("[data-testid=roll]")).to_be_visible()
             assert inside(page.locator("[data-testid=roll]").bounding_box(), width, height)

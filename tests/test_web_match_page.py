@@ -186,8 +186,8 @@ def test_the_turn_is_signalled_and_checkers_are_dragged(browser: Browser, shared
         start_match(page, shared_server.url, "beginner", length="3")
         s = my_move(page)
         assert page.title() == TURN["en"]
-        # the sound and the notification are the player's to turn on
-        expect(page.locator("[data-testid=sounds]")).not_to_be_checked()
+        # the sounds are on unless the player turns them off; the notification is his to turn on
+        expect(page.locator("[data-testid=sounds]")).to_be_checked()
         expect(page.locator("[data-testid=notify]")).not_to_be_checked()
         source = page.locator(".point.source [data-checker]:last-of-type").first
         box = source.bounding_box()

@@ -48,6 +48,12 @@ same load on one process afterwards, for the ratios. A PostgreSQL URL names the 
 credentials: each run creates a fresh database there (the role needs CREATEDB; otherwise the
 database named is used as it is) and drops it at the end.
 
+``--chat-per-minute R`` has each people's match say a quick phrase R times a minute (its seats in
+turn, seeded random gaps of 0.5 to 1.5 times 60 / R s, from their own generator so that the plays
+are the same as without): the chat's lines are stored and sent to both seats, beside the play.
+``--chat-compare`` runs the same load without chat first, then with it, and prints the ratio of
+the play → opponent figures (p50, p90, p99).
+
 ``--accounts`` makes the people's matches rated matches between logged-in players: the run's
 accounts and sessions are made in the database before the server starts (argon2 hashing a
 thousand sign-ups is not what is measured), each seat's connection carries its session cookie,
@@ -70,6 +76,8 @@ could reach here, with the ratio of the server's latency to it.
     .venv/bin/python benchmarks/speed/load.py --pace cafe --matches 500 --bots 200 --json load.json
     .venv/bin/python benchmarks/speed/load.py --pace cafe --matches 1000 --accounts --duration 60
     .venv/bin/python benchmarks/speed/load.py --pace cafe --matches 1000 --lobby-watchers 200 --seeks 10
+    .venv/bin/python benchmarks/speed/load.py --pace cafe --matches 1000 --lobby-watchers 200 \\
+        --chat-per-minute 1 --chat-compare
 """
 
 from __future__ import annotations
@@ -102,6 +110,7 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root: ``benchmarks.*``
 from benchmarks.speed.deaf_load import DeafSpectators
 from benchmarks.speed.lobby_load import LobbyFigures, LobbyLoad
+from tavli.server.cafe.chat import PHRASES
 
 try:
     import uvloop
@@ -154,6 +163,10 @@ class Figures:
     """When each of ``latencies`` was seen (``time.perf_counter``)."""
     started: float = 0.0
     """When the window opened."""
+    chat_lines: int = 0
+    """Quick phrases said (``--chat-per-minute``) in the window."""
+    chat_seen: int = 0
+    """Chat lines the seats received in the window (each line reaches both seats of its match)."""
     clock_errors: list[float] = field(default_factory=list)
     """Clocked matches: seconds the server counted of a turn (at a roll or a play) beyond what the
     player's own client saw pass from the state that began his turn to sending that action."""
@@ -562,6 +575,10 @@ class Seat:
                     elif code == "bad-token":
                         raise RuntimeError(f"bad-token: {msg.get('message')}")
                     continue
+                if kind == "chat":
+                    if figures.measuring and not msg.get("history"):
+                        figures.chat_seen += 1
+                    continue
                 if kind != "state":
                     continue
                 now = time.perf_counter()
@@ -608,8 +625,10 @@ class Pair:
     """The seats of one match (two people, or one person against a bot) playing matches one after another."""
 
     def __init__(self, figures: Figures, rng: random.Random, pace: Pace, route: Route, body: dict[str, Any],
-                 cookies: tuple[str, str] | None = None) -> None:
+                 cookies: tuple[str, str] | None = None, chat: tuple[float, random.Random] | None = None) -> None:
         self.figures, self.rng, self.pace, self.route, self.body = figures, rng, pace, route, body
+        self.chat = chat
+        """``--chat-per-minute``: quick phrases a minute, and the generator of their gaps and words."""
         self.cookies = cookies
         """The two players' session cookies (``--accounts``): the first makes the matches."""
         self.bot = body["opponent"] != "friend"
@@ -670,6 +689,7 @@ class Pair:
         self.phase = "connect"
         joined = [asyncio.Event() for _ in seats]
         tasks = [asyncio.create_task(s.run(u, j)) for s, u, j in zip(seats, urls, joined, strict=False)]
+        tasks_talk: list[asyncio.Task[None]] = []
         both: asyncio.Future[Any] = asyncio.gather(*(j.wait() for j in joined))
         both.add_done_callback(lambda f: f.cancelled() or f.exception())  # cancelled below: no "never retrieved"
         try:
@@ -680,6 +700,9 @@ class Pair:
                 figures.connected += 1
                 self.last_state = time.perf_counter()
                 self.phase = "play"
+                if self.chat is not None and not self.bot:
+                    talk = asyncio.create_task(self.talk(seats))
+                    tasks_talk.append(talk)
                 done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
                 if pending and not any(t.exception() for t in done):  # one seat saw the end: the other will
                     self.phase = "end"
@@ -688,13 +711,30 @@ class Pair:
             return failures + [TimeoutError("no state") for t in tasks if not t.done()]
         finally:
             both.cancel()
-            for task in tasks:
+            for task in tasks + tasks_talk:
                 task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.gather(*tasks, *tasks_talk, return_exceptions=True)
             self.match_id = None
             if self.held:
                 self.held = False
                 figures.connected -= 1
+
+
+    async def talk(self, seats: list[Seat]) -> None:
+        """The match's quick phrases, ``chat[0]`` a minute, its seats in turn, until the match ends."""
+        assert self.chat is not None
+        per_minute, rng = self.chat
+        gap = 60.0 / per_minute
+        await asyncio.sleep(rng.uniform(0.0, gap))  # the matches' first phrases spread over one gap
+        k = 0
+        while True:
+            seat = seats[k % len(seats)]
+            with contextlib.suppress(websockets.ConnectionClosed, AttributeError):
+                await seat.ws.send(json.dumps({"type": "say", "phrase": rng.choice(PHRASES)}))
+                if self.figures.measuring:
+                    self.figures.chat_lines += 1
+            k += 1
+            await asyncio.sleep(rng.uniform(0.5, 1.5) * gap)
 
 
 def drop_reason(exc: BaseException) -> str:
@@ -827,6 +867,7 @@ def group_figures(figures: Figures, count: int, elapsed: float) -> dict[str, Any
         "join_ms": latency_ms(figures.joins),
         "errors": dict(figures.errors), "dropped": dict(figures.dropped),
         "stalled": figures.stalled,
+        "chat_lines": figures.chat_lines, "chat_seen": figures.chat_seen,
         "pairs_by_phase_at_end": dict(Counter(pair.phase for pair in figures.pairs)),
     }
 
@@ -841,6 +882,7 @@ async def run_load(bases: list[str], args: argparse.Namespace, pace: Pace, serve
     cookies = list(args.cookies or [])
     against_bot = {"opponent": args.bot_level, "length": args.length, "games": args.games}
     rng = random.Random(args.seed)
+    chat_seeds = random.Random(args.seed + 7919)
     kinds = [False] * args.matches + [True] * args.bots
     rng.shuffle(kinds)  # the bot matches start among the people's, not after them
     n = len(bases)
@@ -861,8 +903,9 @@ async def run_load(bases: list[str], args: argparse.Namespace, pace: Pace, serve
             # the two seats of a people's match on two processes (the next one), when there are several
             route = Route(bases[k % n], (bases[k % n],) if bot else (bases[k % n], bases[(k + 1) % n]))
             players = (cookies[2 * k], cookies[2 * k + 1]) if cookies and not bot else None
+            chat_rng = random.Random(chat_seeds.getrandbits(64))  # its own: the plays stay those without chat
             pair = Pair(figures, random.Random(rng.getrandbits(64)), pace, route, against_bot if bot else friend,
-                        players)
+                        players, (args.chat_per_minute, chat_rng) if args.chat_per_minute > 0 else None)
             figures.pairs.append(pair)
             tasks.append(asyncio.create_task(pair.play_matches(client, first.pop() if first else None)))
 
@@ -1224,20 +1267,21 @@ def load_on(count: int, args: argparse.Namespace, pace: Pace, factory: Any) -> d
 
 
 def deaf_ratio(run: dict[str, Any], without: dict[str, Any]) -> dict[str, Any]:
-    """The people's play → opponent latency with the deaf spectators over the same without them."""
+    """The people's play → opponent latency with the deaf spectators (or the chat) over the same without them."""
     with_lat, without_lat = run["people"]["latency_ms"], without["people"]["latency_ms"]
     return {key: round(with_lat[key] / without_lat[key], 3) if with_lat[key] and without_lat[key] else None
             for key in ("p50", "p90", "p99")}
 
 
-def deaf_report(args: argparse.Namespace, result: dict[str, Any]) -> None:
-    table = Table(title=f"{args.deaf} never-reading spectators ({args.deaf_joins:g} joins a second among their "
-                        "matches) against none, the same load otherwise")
+def comparison_table(title: str, with_what: str, run: dict[str, Any], without: dict[str, Any],
+                     ratio: dict[str, Any]) -> Table:
+    """The same load with something and without it: the latencies, their ratios, the rest of the
+    people's figures; the caller adds its own rows."""
+    table = Table(title=title)
     table.add_column("figure")
-    table.add_column("with them", justify="right")
+    table.add_column(with_what, justify="right")
     table.add_column("without", justify="right")
     table.add_column("ratio", justify="right")
-    run, without, ratio = result["run"], result["without_deaf"], result["deaf_ratio"]
     for key in ("p50", "p90", "p99"):
         table.add_row(f"play → opponent {key} (ms)", ms(run["people"]["latency_ms"][key]),
                       ms(without["people"]["latency_ms"][key]), "-" if ratio[key] is None else f"{ratio[key]:.3f}")
@@ -1245,12 +1289,32 @@ def deaf_report(args: argparse.Namespace, result: dict[str, Any]) -> None:
     table.add_row("matches stalled", str(run["people"]["stalled"]), str(without["people"]["stalled"]), "")
     table.add_row("errors", ", ".join(f"{k} {v}" for k, v in sorted(run["people"]["errors"].items())) or "none",
                   ", ".join(f"{k} {v}" for k, v in sorted(without["people"]["errors"].items())) or "none", "")
+    return table
+
+
+def deaf_report(args: argparse.Namespace, result: dict[str, Any]) -> None:
+    run = result["run"]
+    table = comparison_table(f"{args.deaf} never-reading spectators ({args.deaf_joins:g} joins a second among "
+                             "their matches) against none, the same load otherwise", "with them", run,
+                             result["without_deaf"], result["deaf_ratio"])
     deaf = run["deaf"]
     table.add_row("deaf sockets opened; spectator joins a second", f"{deaf['deaf_opened']}; {deaf['joins_per_s']:g}",
                   "", "")
     table.add_row("deaf spectators' errors", ", ".join(f"{k} {v}" for k, v in sorted(deaf["errors"].items()))
                   or "none", "", "")
     console.print(table)
+
+
+def chat_report(args: argparse.Namespace, result: dict[str, Any]) -> None:
+    """The same load without chat and with it (``--chat-compare``), and the ratio of the latencies."""
+    run, without, ratio = result["run"], result["without_chat"], result["chat_ratio"]
+    table = comparison_table(f"chat, {args.chat_per_minute:g} quick phrases a minute in each match, against none, "
+                             "the same load otherwise", "with chat", run, without, ratio)
+    table.add_row("chat lines said / received", f"{run['people']['chat_lines']:,} / {run['people']['chat_seen']:,}",
+                  f"{without['people']['chat_lines']:,} / {without['people']['chat_seen']:,}", "")
+    console.print(table)
+    if ratio["p99"] is not None:
+        console.print(f"chat p99 ratio: {ratio['p99']:.3f}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -1294,6 +1358,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="with --deaf: spectator joins a second among their matches (default 0)")
     parser.add_argument("--deaf-compare", action="store_true",
                         help="with --deaf: run the same load without them first, for the ratio of the p99s")
+    parser.add_argument("--chat-per-minute", type=float, default=0.0, metavar="R",
+                        help="each people's match says a quick phrase R times a minute, its seats in turn (default 0)")
+    parser.add_argument("--chat-compare", action="store_true",
+                        help="with --chat-per-minute: run the same load without chat first, for the ratio of the p99s")
     parser.add_argument("--bot-delay", type=float, default=0.0,
                         help="the server's --bot-delay (default 0: the bot's answer is its own time)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the clients' plays and think times (default 1)")
@@ -1339,6 +1407,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.url and (args.servers > 1 or args.compare or args.accounts):
         parser.error("--url loads one running server: no --servers, --compare or --accounts")
     args.cookies = []
+    if args.chat_per_minute < 0 or (args.chat_compare and not args.chat_per_minute):
+        parser.error("--chat-per-minute is 0 or more; --chat-compare needs it above 0")
     if args.compare and args.servers < 2:
         parser.error("--compare compares --servers N (2 or more) with one")
     baseline = 0.0 if args.no_baseline else args.baseline if args.baseline is not None else \
@@ -1358,6 +1428,7 @@ def main(argv: list[str] | None = None) -> None:
                               "think_s": list(pace.think) if pace.think else None, "steps": pace.steps,
                               "accounts": args.accounts, "clock": args.clock,
                               "lobby_watchers": args.lobby_watchers,
+                              "chat_per_minute": args.chat_per_minute,
                               "seeks_per_s": args.seeks if args.lobby_watchers else None,
                               "length": args.length, "games": args.games, "servers": args.servers,
                               "bot_level": args.bot_level if args.bots else None}
@@ -1373,8 +1444,16 @@ def main(argv: list[str] | None = None) -> None:
             with asyncio.Runner(loop_factory=factory) as runner:
                 run = runner.run(run_load([base], args, pace, []))
         else:
+            if args.chat_compare:  # the same load without chat first, then with it
+                chat, args.chat_per_minute = args.chat_per_minute, 0.0
+                console.print("the load without chat:")
+                result["without_chat"] = load_on(args.servers, args, pace, factory)
+                args.chat_per_minute = chat
+                console.print(f"the same load with {chat:g} quick phrases a minute in each match:")
             run = load_on(args.servers, args, pace, factory)
         result["run"] = run
+        if args.chat_compare and "without_chat" in result:
+            result["chat_ratio"] = deaf_ratio(run, result["without_chat"])
         if args.deaf_compare:
             deaf, args.deaf = args.deaf, 0
             console.print("the same load without the deaf spectators:")
@@ -1405,6 +1484,8 @@ def main(argv: list[str] | None = None) -> None:
         report(args, pace, run, single, relay_figures)
         if args.deaf_compare:
             deaf_report(args, result)
+        if "chat_ratio" in result:
+            chat_report(args, result)
         console.print(f"command: {command}")
         if args.json:
             Path(args.json).write_text(json.dumps(result, indent=2) + "\n")

@@ -30,7 +30,8 @@ from tavli.server.play.live import LiveMatch
 from tavli.server.play.service import MatchService
 from tavli.server.realtime.hub import Hub
 from tavli.server.realtime.protocol import MESSAGE_BURST, MESSAGES_PER_SECOND
-from tavli.server.routes import account_api, json_api, lobby_api, lobby_socket, match_socket, pages
+from tavli.server.realtime.table_talk import TableTalk
+from tavli.server.routes import account_api, json_api, lobby_api, lobby_socket, match_socket, pages, report_api
 from tavli.server.routes.context import POLL_SECONDS, AppContext, AppOptions
 from tavli.server.routes.cross_site import SameOriginOnly
 from tavli.server.routes.limits import (
@@ -44,12 +45,15 @@ from tavli.server.routes.limits import (
     check_origins,
     check_proxies,
 )
+from tavli.server.storage.chat_log import ChatLog
 from tavli.server.storage.store import Store
 
 __all__ = ["create_app"]
 
 SIGN_UPS_PER_HOUR = 10
 """New accounts an address may make in an hour."""
+REPORTS_PER_HOUR = 30
+"""Reports of players an address may make in an hour (a person may make ``json_api.REPORTS_PER_PERSON``)."""
 
 
 def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120.0, bot_delay: float = 0.0,
@@ -84,7 +88,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
     # X-Forwarded-For counts only from the proxies the operator names (uvicorn's own trust is off)
     middleware = [Middleware(ProxyHeadersMiddleware, trusted_hosts=proxies)] if proxies else []
     middleware.append(Middleware(SameOriginOnly, origins=options.origins))
-    app = Starlette(routes=pages.ROUTES + json_api.ROUTES + account_api.ROUTES + lobby_api.ROUTES
+    app = Starlette(routes=pages.ROUTES + json_api.ROUTES + account_api.ROUTES + lobby_api.ROUTES + report_api.ROUTES
                     + lobby_socket.ROUTES + match_socket.ROUTES,  # /ws/lobby before /ws/{match_id}
                     lifespan=lifespan, middleware=middleware, exception_handlers={404: pages.not_found})
     app.state.context = context  # what the handlers share (tavli.server.routes.context.context_of)
@@ -100,13 +104,15 @@ def make_context(database: str, options: AppOptions, *, claim_after: float, bot_
     # a finished match with accounts is reviewed at once: its players' pages show their error rates
     results = Results(store.engine, on_finished=lambda match_id: reviewer.review(match_id, None))
     accounts = Accounts(store.engine)
-    context = AppContext(options, store, service, Hub(service, store), reviewer,
+    hub = Hub(service, store)
+    context = AppContext(options, store, service, hub, reviewer,
                          creations=RateLimiter(options.matches_per_minute, 60.0),
                          analyses=RateLimiter(options.analyses_per_minute, 60.0),
                          file_reviews=RateLimiter(options.file_reviews_per_minute, 60.0),
                          accounts=accounts, results=results,
                          sign_ups=RateLimiter(SIGN_UPS_PER_HOUR, 3600.0),
-                         lobby=Lobby(store, service, accounts, options.seeks_per_address))
+                         lobby=Lobby(store, service, accounts, options.seeks_per_address),
+                         talk=TableTalk(hub, ChatLog(store)), reports=RateLimiter(REPORTS_PER_HOUR, 3600.0))
     # The service's listeners, wired here alone, in the order each action is told to them (its
     # match's lock held):
     # 1. the hub: every connection watching the match here is sent the state. The hub puts it in

@@ -47,7 +47,7 @@ async def listen(context: AppContext) -> None:
     store, hub = context.store, context.hub
     while not context.stopping.is_set():
         with contextlib.suppress(Exception):
-            if not store.listening() and not await store.listen(hub.heard, context.lobby.heard):
+            if not store.listening() and not await store.listen(hub.heard, context.lobby.heard, context.talk.heard):
                 return  # SQLite: one process, nothing to hear
         await pause(context, 1.0)
 

@@ -2,7 +2,9 @@
 "play now", which pairs people asking for the same match within a rating range that widens
 as they wait and offers a bot after ``BOT_AFTER`` seconds alone; the counts of players online
 and matches in play; and the start pages told of it all as it happens (``StartPage``), on
-every server process (PostgreSQL's LISTEN/NOTIFY on ``Store.lobby_channel``).
+every server process (PostgreSQL's LISTEN/NOTIFY on ``Store.lobby_channel``); the challenges, a
+seek addressed to one signed-in player, told to whatever page of the café he has open (the
+person's notes: every page's lobby connection has them, only the start page's the seeks).
 
 A person is an account, or a guest's browser (a cookie): he has one seek at most, and a
 pairing takes him once: of two accepts at once, or an accept of his seek while he accepts
@@ -27,8 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import orjson
-from sqlalchemy import and_, delete, func, insert, select, text, update
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy import String, and_, cast, delete, exists, func, insert, literal, select, text, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from tavli.bots.levels import LEVELS
 from tavli.errors import TavliError
@@ -36,7 +38,17 @@ from tavli.server.cafe.accounts import Account, Accounts
 from tavli.server.play.clocks import DEFAULT_FOR_PEOPLE, clock_settings
 from tavli.server.play.seats import player_name, pool_of, settings_from_request
 from tavli.server.play.service import MatchService
-from tavli.server.storage.schema import insert_for, lobby_paired, lobby_people, matches, presence, ratings, seeks
+from tavli.server.storage.schema import (
+    accounts,
+    insert_for,
+    lobby_paired,
+    lobby_people,
+    matches,
+    presence,
+    ratings,
+    seat_accounts,
+    seeks,
+)
 from tavli.server.storage.store import Store, unbroken
 
 SEEK_SECONDS = 20.0
@@ -58,6 +70,15 @@ SEEKS_PER_ADDRESS = 3
 behind one address can seek side by side, a script making guest cookies cannot fill the lobby."""
 GUEST_COOKIE = "tavli_guest"
 FIELDS = {"length", "games", "clock", "rated", "range", "name"}
+CHALLENGE_FIELDS = {"to", "length", "games", "clock", "rated"}
+CHALLENGE_SECONDS = 120.0
+"""A challenge unanswered this long expires (its challenger is told)."""
+CHALLENGES_PER_PERSON = 3
+"""Live challenges one player may have sent at once (one to each other player)."""
+PLAYERS_LISTED = 100
+"""The most names of players online the lobby lists."""
+OPEN = ""
+"""The ``target`` of a seek anyone may accept (a challenge's is the person challenged)."""
 _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
@@ -75,6 +96,14 @@ class NotYourSeek(TavliError):
 
 class SeekGone(TavliError):
     """A seek that is no longer there: accepted, cancelled, or its owner left (a 409)."""
+
+
+class NoSuchPlayer(SeekError):
+    """A challenge to a name that is no account's (a 404)."""
+
+
+class ChallengeRefused(SeekError):
+    """A challenge that cannot be sent now: the player is away, or challenged already (a 409)."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +160,22 @@ def seek_settings(body: object, account: Account | None) -> dict[str, Any]:
     return {"length": data["length"], "games": data["games"], "clock": clock, "rated": rated, "range": span}
 
 
+def challenge_settings(body: object, account: Account | None) -> tuple[str, dict[str, Any]]:
+    """A challenge's request checked: the name challenged (``to``) and the match's settings, as a
+    seek's (``seek_settings``); a one-line ``ValueError`` for anything else."""
+    if account is None:
+        raise SeekError("log in to challenge a player")
+    if not isinstance(body, dict):
+        raise SeekError("the request must be a JSON object")
+    unknown = sorted(set(body) - CHALLENGE_FIELDS)
+    if unknown:
+        raise SeekError("unknown field {name!r}", name=unknown[0])
+    to = body.get("to")
+    if not isinstance(to, str) or not to.strip() or len(to) > 40:
+        raise SeekError("to must be the name of the player challenged")
+    return to.strip(), seek_settings({k: v for k, v in body.items() if k != "to"}, account)
+
+
 def same_match(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Whether two seeks ask for the same match (play now pairs only those)."""
     keys = ("length", "games", "clock", "rated")
@@ -141,13 +186,19 @@ class StartPage(Protocol):
     """A start page's lobby connection, as the lobby needs it: the person it is, and a send that
     never waits on the peer (``tavli.server.routes.lobby_socket.LobbySocket``)."""
 
-    held: list[dict[str, Any]] | None
-    """While it joins: what it is told meanwhile, sent after the list of seeks (``Lobby.join``)."""
+    held: list[str] | None
+    """While it joins: what it is told meanwhile (as sent), sent after the list of seeks (``Lobby.join``)."""
+    seeks: bool
+    """Whether it is a start page's, told of the seeks and the counts (every page is told its
+    person's notes: his pairings and challenges)."""
 
     @property
     def person(self) -> str: ...
 
     def send(self, message: dict[str, Any]) -> None: ...
+
+    def send_text(self, text: str) -> None:
+        """Send a message already encoded: news for many pages is encoded once."""
 
 
 @dataclass(eq=False)
@@ -162,6 +213,8 @@ class Lobby:
     offered: set[str] = field(default_factory=set)
     """The play-now seeks offered a bot already."""
     counts: dict[str, int] = field(default_factory=lambda: {"online": 0, "playing": 0})
+    players: list[str] = field(default_factory=list)
+    """The names of the signed-in players with a page of the café open, A to Z (``PLAYERS_LISTED``)."""
     _accepting: asyncio.Lock = field(default_factory=asyncio.Lock)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
@@ -175,7 +228,8 @@ class Lobby:
     async def rows(self, now: float) -> list[dict[str, Any]]:
         """The seeks listed at ``now``, oldest first, as stored (``stored``)."""
         async with self.store.engine.connect() as conn:
-            rows = (await conn.execute(select(seeks).where(seeks.c.until > now).order_by(seeks.c.created))).all()
+            rows = (await conn.execute(select(seeks).where(seeks.c.until > now, seeks.c.target == OPEN)
+                                       .order_by(seeks.c.created))).all()
         return [stored(row) for row in rows]
 
     @unbroken
@@ -201,10 +255,11 @@ class Lobby:
                 "rating": await self.rating_of(person.account, settings["games"]), "settings": settings,
                 "created": now}
         async with self.store.engine.begin() as conn:
-            old = (await conn.execute(delete(seeks).where(seeks.c.owner == person.key).returning(seeks.c.id))).all()
+            old = (await conn.execute(delete(seeks).where(seeks.c.owner == person.key, seeks.c.target == OPEN)
+                                      .returning(seeks.c.id))).all()
             if address:
                 others = (await conn.execute(select(func.count()).select_from(seeks).where(
-                    seeks.c.address == address[:64], seeks.c.until > now))).scalar() or 0
+                    seeks.c.address == address[:64], seeks.c.until > now, seeks.c.target == OPEN))).scalar() or 0
                 if others >= self.seeks_per_address:
                     raise TooManySeeks("at most {most} seeks at once from one address: wait for one to be "
                                        "accepted or cancelled", most=self.seeks_per_address)
@@ -216,16 +271,84 @@ class Lobby:
         return shown(seek, person.key, now)
 
     async def cancel(self, person: Person, seek_id: str) -> None:
-        """Cancel ``person``'s seek; ``SeekGone`` if there is none of that id, ``NotYourSeek``
-        if it is another person's."""
+        """Cancel ``person``'s seek (or challenge); ``SeekGone`` if there is none of that id,
+        ``NotYourSeek`` if it is another person's."""
         async with self.store.engine.begin() as conn:
-            owner = (await conn.execute(select(seeks.c.owner).where(seeks.c.id == seek_id))).scalar()
-            if owner is None:
+            row = (await conn.execute(select(seeks).where(seeks.c.id == seek_id))).first()
+            if row is None:
                 raise SeekGone("no such seek: it was accepted, cancelled or its owner left")
-            if owner != person.key:
+            if row.owner != person.key:
                 raise NotYourSeek("only its owner may cancel a seek")
             await conn.execute(delete(seeks).where(seeks.c.id == seek_id))
-        await self.tell({"k": "gone", "id": seek_id})
+        await self.tell(gone_note(stored(row), "cancelled"))
+
+    # -- the challenges ---------------------------------------------------------
+    async def challenge(self, person: Person, body: object) -> dict[str, Any]:
+        """``person`` challenges a player by name: a seek addressed to him alone, told at once to
+        the pages he has open; the challenge as its challenger is shown it. ``NoSuchPlayer``,
+        ``ChallengeRefused`` (he is away, or challenged already), ``TooManySeeks`` (too many
+        challenges live), ``SeekError`` for the rest."""
+        to, settings = challenge_settings(body, person.account)
+        assert person.account is not None
+        target = await self.accounts.find(to)
+        if target is None or target.deleted or target.disabled:
+            raise NoSuchPlayer("no player is called {name}", name=to)
+        if target.id == person.account.id:
+            raise SeekError("you cannot challenge yourself")
+        key, now = f"a{target.id}", time.time()
+        seek = {"id": secrets.token_urlsafe(9), "owner": person.key, "account_id": person.account.id,
+                "name": person.account.name, "rating": await self.rating_of(person.account, settings["games"]),
+                "settings": settings | {"quick": False, "to": target.name}, "created": now, "target": key,
+                "until": now + CHALLENGE_SECONDS}
+        try:
+            async with self.store.engine.begin() as conn:
+                await self._may_challenge(conn, person.key, target, now)
+                await conn.execute(insert(seeks).values(**(seek | {"settings": json.dumps(seek["settings"])})))
+        except IntegrityError:  # two at once: the index keeps one
+            raise ChallengeRefused("you have challenged {name} already: wait for the answer, or cancel it",
+                                   name=target.name) from None
+        await self.tell({"k": "challenge", "seek": seek})
+        return challenge_shown(seek, person.key, now)
+
+    @staticmethod
+    async def _may_challenge(conn: Any, owner: str, target: Account, now: float) -> None:
+        key = f"a{target.id}"
+        await conn.execute(delete(seeks).where(seeks.c.owner == owner, seeks.c.target == key, seeks.c.until <= now))
+        here = (await conn.execute(select(lobby_people.c.person).where(
+            lobby_people.c.person == key, lobby_people.c.until > now))).first()
+        if here is None:
+            raise ChallengeRefused("{name} is not in the café now: a challenge reaches a player who has a page "
+                                   "of the café open", name=target.name)
+        mine = (await conn.execute(select(seeks.c.target).where(
+            seeks.c.owner == owner, seeks.c.target != OPEN, seeks.c.until > now))).scalars().all()
+        if key in mine:
+            raise ChallengeRefused("you have challenged {name} already: wait for the answer, or cancel it",
+                                   name=target.name)
+        if len(mine) >= CHALLENGES_PER_PERSON:
+            raise TooManySeeks("at most {most} challenges at once: wait for an answer, or cancel one",
+                               most=CHALLENGES_PER_PERSON)
+
+    async def decline(self, person: Person, seek_id: str) -> None:
+        """The player challenged declines; ``SeekGone`` if it is no longer there, ``NotYourSeek``
+        if it is addressed to someone else."""
+        async with self.store.engine.begin() as conn:
+            row = (await conn.execute(select(seeks).where(seeks.c.id == seek_id, seeks.c.target != OPEN))).first()
+            if row is None:
+                raise SeekGone("no such challenge: it was answered, cancelled or it expired")
+            if row.target != person.key:
+                raise NotYourSeek("only the player challenged may decline a challenge")
+            await conn.execute(delete(seeks).where(seeks.c.id == seek_id))
+        await self.tell(gone_note(stored(row), "declined"))
+
+    @unbroken
+    async def challenges_of(self, key: str) -> list[dict[str, Any]]:
+        """The live challenges ``key`` sent or was sent, oldest first, as he is shown them."""
+        now = time.time()
+        async with self.store.engine.connect() as conn:
+            rows = (await conn.execute(select(seeks).where(
+                seeks.c.target != OPEN, seeks.c.until > now, (seeks.c.owner == key) | (seeks.c.target == key))
+                .order_by(seeks.c.created))).all()
+        return [challenge_shown(stored(row), key, now) for row in rows]
 
     async def accept(self, person: Person, seek_id: str) -> dict[str, Any]:
         """``person`` accepts a seek: the match is made, its owner told (his lobby connection), and
@@ -233,13 +356,14 @@ class Lobby:
         pairing of either person) came first, ``SeekError`` when he may not accept it."""
         await self.check_name(person)
         async with self._accepting:  # one accept at a time here; the database decides between processes
-            seek, match_id = await self._take(person, seek_id)
+            seek, match_id, taken = await self._take(person, seek_id)
         owner = (await self.accounts.by_ids([seek["account_id"]])).get(seek["account_id"]) \
             if seek["account_id"] is not None else None
         mine, theirs = await self.service.create_pair(match_id, seek["settings"],
                                                       [(person.account, person.name), (owner, seek["name"])])
         await self.tell({"k": "paired", "person": seek["owner"], "answer": theirs})
-        await self.tell({"k": "gone", "id": seek_id})
+        for went in taken:  # the seek taken, and the two players' others: they are paired
+            await self.tell(gone_note(went, "accepted" if went["id"] == seek_id else "paired"))
         return mine
 
     async def check_name(self, person: Person) -> None:
@@ -248,8 +372,9 @@ class Lobby:
             raise SeekError("that name is an account's: log in to play under it, or choose another")
 
     @unbroken
-    async def _take(self, person: Person, seek_id: str) -> tuple[dict[str, Any], str]:
-        """Take the seek from the database for ``person``, with its pairing (``PAIRED_SECONDS``)."""
+    async def _take(self, person: Person, seek_id: str) -> tuple[dict[str, Any], str, list[dict[str, Any]]]:
+        """Take the seek from the database for ``person``, with its pairing (``PAIRED_SECONDS``),
+        and the other seeks and challenges of the two, gone with it (the seeks taken, it first)."""
         now = time.time()
         async with self.store.engine.connect() as conn:
             row = (await conn.execute(select(seeks).where(seeks.c.id == seek_id, seeks.c.until > now))).first()
@@ -264,19 +389,22 @@ class Lobby:
                 taken = await conn.execute(delete(seeks).where(seeks.c.id == seek_id))
                 if taken.rowcount != 1:
                     raise SeekGone("someone accepted that seek first")
-                await conn.execute(delete(seeks).where(seeks.c.owner == person.key))
+                others = (await conn.execute(delete(seeks).where(seeks.c.owner.in_([person.key, seek["owner"]]))
+                                             .returning(*seeks.c))).all()
                 await conn.execute(delete(lobby_paired).where(lobby_paired.c.at < now - PAIRED_SECONDS))
                 await conn.execute(insert(lobby_paired), [{"person": who, "match_id": match_id, "at": now}
                                                           for who in (seek["owner"], person.key)])
         except DBAPIError:  # one of the two was paired meanwhile (or the database chose between two)
             raise SeekGone("someone accepted that seek first") from None
-        return seek, match_id
+        return seek, match_id, [seek, *(stored(row) for row in others)]
 
     @staticmethod
     def _may_accept(person: Person, seek: dict[str, Any], rating: float) -> None:
         settings = seek["settings"]
         if seek["owner"] == person.key:
             raise SeekError("that seek is yours: wait for someone to accept it, or cancel it")
+        if seek["target"] not in (OPEN, person.key):
+            raise SeekError("that challenge is addressed to another player")
         if settings.get("rated") and person.account is None:
             raise SeekError("log in to accept a rated seek")
         span = settings.get("range")
@@ -358,10 +486,22 @@ class Lobby:
         if kind == "seek":
             seek = note["seek"]
             now = time.time()
+            # encoded once for everybody but its owner (to whom it is "mine"): hundreds of start pages
+            others = orjson.dumps({"type": "seek", "seek": shown(seek, None, now)}).decode()
             for key, conns in list(self.people.items()):
-                message = {"type": "seek", "seek": shown(seek, key, now)}
+                sent = others if key != seek["owner"] else orjson.dumps(
+                    {"type": "seek", "seek": shown(seek, key, now)}).decode()
                 for conn in list(conns):
-                    conn.send(message)
+                    if conn.seeks:
+                        conn.send_text(sent)
+        elif kind == "challenge":
+            seek, now = note["seek"], time.time()
+            for key in (seek["owner"], seek["target"]):
+                self._send_to(key, {"type": "challenge", "challenge": challenge_shown(seek, key, now)})
+        elif kind == "gone" and note.get("target"):
+            for key in (note["owner"], note["target"]):
+                self._send_to(key, {"type": "challenge-gone", "id": note["id"], "why": note["why"],
+                                    "from": note["from"], "to": note["to"], "mine": key == note["owner"]})
         elif kind == "gone":
             self.offered.discard(note["id"])
             self._send_all({"type": "gone", "id": note["id"]})
@@ -369,83 +509,131 @@ class Lobby:
             self._send_to(note["person"], {"type": "paired"} | note["answer"])
 
     def _send_to(self, person: str, message: dict[str, Any]) -> None:
+        """A note of ``person``'s own: to every page he has open."""
         for conn in list(self.people.get(person, ())):
             conn.send(message)
 
     def _send_all(self, message: dict[str, Any]) -> None:
+        """The lobby's news: to the start pages (encoded once)."""
+        sent = orjson.dumps(message).decode()
         for conns in list(self.people.values()):
             for conn in list(conns):
-                conn.send(message)
+                if conn.seeks:
+                    conn.send_text(sent)
 
     # -- the connections ------------------------------------------------------------
     async def join(self, conn: StartPage) -> None:
-        """A start page connected: it is sent the seeks and the counts, then what it was told
-        while they were read (a seek posted meanwhile may be missing from the list: a page
-        reopened as another person posts at once)."""
+        """A page connected: a start page is sent the seeks, the counts and the players online,
+        an account's page the challenges he sent and was sent; then what it was told while they
+        were read (a seek posted meanwhile may be missing from the list: a page reopened as
+        another person posts at once)."""
         conn.held = []
         self.people[conn.person].add(conn)
         try:
-            listed = await self.listed(conn.person)
-            await self._refresh([conn.person])
+            listed = await self.listed(conn.person) if conn.seeks else []
+            challenges = await self.challenges_of(conn.person) if conn.person.startswith("a") else None
+            went = await self._refresh([conn.person])
         finally:
             told, conn.held = conn.held, None
-        conn.send({"type": "seeks", "seeks": listed} | self.counts)
+        if conn.seeks:
+            conn.send({"type": "seeks", "seeks": listed} | self.counts | {"players": self.players})
+        if challenges is not None:
+            conn.send({"type": "challenges", "challenges": challenges})
         for message in told:
-            conn.send(message)
+            conn.send_text(message)
+        for note in went:
+            await self.tell(note)
 
     async def leave(self, conn: StartPage) -> None:
-        """A start page closed: its person's seek goes with his last connection."""
+        """A page closed: its person's seek goes with his last start page; he is no longer online
+        with his last page (his challenges go at the next heartbeat, unless a page of his opens
+        again meanwhile, as when he goes from one page to another)."""
         conns = self.people.get(conn.person)
         if conns is not None:
             conns.discard(conn)
-            if conns:
+            if any(other.seeks for other in conns):
                 return
-            del self.people[conn.person]
         async with self.store.engine.begin() as conn_db:
-            gone = (await conn_db.execute(delete(seeks).where(seeks.c.owner == conn.person)
+            gone = (await conn_db.execute(delete(seeks).where(seeks.c.owner == conn.person, seeks.c.target == OPEN)
                                           .returning(seeks.c.id))).all()
-            await conn_db.execute(delete(lobby_people).where(lobby_people.c.person == conn.person))
+            if not conns:
+                self.people.pop(conn.person, None)
+                await conn_db.execute(delete(lobby_people).where(lobby_people.c.person == conn.person))
         for (seek_id,) in gone:
             await self.tell({"k": "gone", "id": seek_id})
 
     @unbroken
-    async def _refresh(self, keys: list[str]) -> list[str]:
+    async def _refresh(self, keys: list[str]) -> list[dict[str, Any]]:
         """Keep the seeks and presence of ``keys`` (people connected here) fresh; clear the stale
-        ones of every process; the seeks that went."""
+        ones of every process, and the challenges whose players left; the notes of those that went."""
         now = time.time()
         async with self.store.engine.begin() as conn:
             if keys:
-                await conn.execute(update(seeks).where(seeks.c.owner.in_(keys)).values(until=now + SEEK_SECONDS))
+                await conn.execute(update(seeks).where(seeks.c.owner.in_(keys), seeks.c.target == OPEN)
+                                   .values(until=now + SEEK_SECONDS))
                 # one statement that inserts or moves on: a person may be on two processes at once
                 fresh = insert_for(self.store.engine.dialect.name)(lobby_people)
                 await conn.execute(fresh.on_conflict_do_update(index_elements=[lobby_people.c.person],
                                                                set_={"until": fresh.excluded.until}),
                                    [{"person": k, "until": now + SEEK_SECONDS} for k in keys])
-            gone = (await conn.execute(delete(seeks).where(seeks.c.until < now).returning(seeks.c.id))).all()
+            gone = (await conn.execute(delete(seeks).where(seeks.c.until < now).returning(*seeks.c))).all()
             await conn.execute(delete(lobby_people).where(lobby_people.c.until < now))
+            away = (await conn.execute(delete(seeks).where(  # a challenge goes with either player
+                seeks.c.target != OPEN, ~select(lobby_people.c.person).where(lobby_people.c.person == seeks.c.owner)
+                .exists() | ~select(lobby_people.c.person).where(lobby_people.c.person == seeks.c.target).exists())
+                .returning(*seeks.c))).all()
             online = (await conn.execute(select(func.count()).select_from(lobby_people))).scalar() or 0
-            seated = (await conn.execute(select(func.count()).select_from(presence).where(presence.c.until > now))
+            seated = (await conn.execute(select(func.count()).select_from(presence.outerjoin(seat_accounts, and_(
+                seat_accounts.c.match_id == presence.c.match_id, seat_accounts.c.seat == presence.c.seat)))
+                .where(presence.c.until > now, ~exists().where(  # a player with a page open counts once
+                    lobby_people.c.person == literal("a") + cast(seat_accounts.c.account_id, String))))
                       ).scalar() or 0
+            players = (await conn.execute(select(accounts.c.name).select_from(lobby_people.join(
+                accounts, lobby_people.c.person == literal("a") + cast(accounts.c.id, String)))
+                .where(accounts.c.deleted.is_(False)).order_by(accounts.c.name_key).limit(PLAYERS_LISTED))
+                       ).scalars().all()
             in_play = (select(func.count(func.distinct(presence.c.match_id)))
                        .select_from(presence.join(matches, matches.c.id == presence.c.match_id))
                        .where(and_(presence.c.until > now, matches.c.over.is_(False))))
             playing = (await conn.execute(in_play)).scalar() or 0
         self.counts = {"online": int(online) + int(seated), "playing": int(playing)}
-        return [str(g) for (g,) in gone]
+        self.players = [str(name) for name in players]
+        return [gone_note(stored(row), "expired") for row in gone] + [gone_note(stored(row), "left") for row in away]
 
     async def heartbeat(self) -> None:
-        """Every few seconds: the seeks of the people here kept, the stale ones gone, the counts sent."""
-        before = dict(self.counts)
-        for seek_id in await self._refresh(sorted(self.people)):
-            await self.tell({"k": "gone", "id": seek_id})
-        if self.counts != before:
-            self._send_all({"type": "counts"} | self.counts)
+        """Every few seconds: the seeks of the people here kept, the stale ones gone (the
+        challenges expired, or whose player left, told to their players), the counts and the
+        players online sent."""
+        before = dict(self.counts), list(self.players)
+        for note in await self._refresh(sorted(self.people)):
+            await self.tell(note)
+        if (self.counts, self.players) != before:
+            self._send_all({"type": "counts"} | self.counts | {"players": self.players})
 
 
 def stored(row: Any) -> dict[str, Any]:
     """A seek as its database row holds it."""
     return {"id": str(row.id), "owner": row.owner, "account_id": row.account_id, "name": row.name,
-            "rating": float(row.rating), "settings": json.loads(row.settings), "created": float(row.created)}
+            "rating": float(row.rating), "settings": json.loads(row.settings), "created": float(row.created),
+            "target": row.target or OPEN, "until": float(row.until)}
+
+
+def gone_note(seek: dict[str, Any], why: str) -> dict[str, Any]:
+    """The note that ``seek`` went (``why``: accepted, paired, cancelled, declined, expired, left):
+    a challenge's says so to its two players, in words they can be told."""
+    if seek["target"] == OPEN:
+        return {"k": "gone", "id": seek["id"]}
+    return {"k": "gone", "id": seek["id"], "owner": seek["owner"], "target": seek["target"], "why": why,
+            "from": seek["name"], "to": seek["settings"].get("to")}
+
+
+def challenge_shown(seek: dict[str, Any], viewer: str, now: float) -> dict[str, Any]:
+    """A challenge as its two players are shown it (``mine``: ``viewer`` sent it)."""
+    settings = seek["settings"]
+    return {"id": seek["id"], "from": seek["name"], "to": settings.get("to"), "rating": round(seek["rating"]),
+            "length": settings["length"], "games": settings["games"], "clock": settings["clock"],
+            "rated": settings["rated"], "expires": round(max(0.0, seek["until"] - now)),
+            "mine": seek["owner"] == viewer}
 
 
 def shown(seek: dict[str, Any], viewer: str | None, now: float) -> dict[str, Any]:

@@ -56,6 +56,9 @@ class LiveMatch:
     ratings: dict[str, Any] | None = None
     """How the finished rated match moved its players' ratings, once its result is kept
     (``tavli.server.realtime.state_message.ratings_of``)."""
+    seat_ratings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """In a rated match, each seat's rating in its pool as the board shows it beside the name, by
+    seat, looked up once (``tavli.server.realtime.state_message.look_up_seat_ratings``)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     _listed: tuple[object, dict[str, int]] | None = None

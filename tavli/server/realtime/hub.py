@@ -20,7 +20,13 @@ from tavli.server.play.service import MatchService
 from tavli.server.play.view import joined, step_tree_json
 from tavli.server.realtime.outbox import Outbox
 from tavli.server.realtime.protocol import MESSAGE_BURST, MESSAGES_PER_SECOND, TokenBucket
-from tavli.server.realtime.state_message import ratings_of, seat_state, shared_state
+from tavli.server.realtime.state_message import (
+    look_up_seat_ratings,
+    ratings_of,
+    seat_ratings_due,
+    seat_state,
+    shared_state,
+)
 from tavli.server.storage.store import Announcement, Store
 
 
@@ -87,9 +93,11 @@ class Hub:
 
     async def look_up_ratings(self, live: LiveMatch) -> None:
         """How a finished rated match moved its players' ratings (``live.ratings``), once its
-        result is kept."""
+        result is kept; and, once per seat, the ratings its names show (``live.seat_ratings``)."""
         if live.ratings is None and live.match.is_over and live.row.settings.get("rated"):
             live.ratings = await ratings_of(self.store.engine, live)
+        if seat_ratings_due(live):
+            await look_up_seat_ratings(self.store.engine, live)
 
     def state_text(self, live: LiveMatch, conn: Connection, presence: tuple[dict[str, bool], dict[str, float]]) -> str:
         """The ``state`` message for one connection, with the presence looked up: the part every

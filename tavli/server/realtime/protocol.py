@@ -118,9 +118,28 @@ class Ping(_Message):
     id: MessageId = None
 
 
-Message = Hello | Roll | PlayMessage | Claim | Resign | Answer | Rematch | Abort | Hint | Chances | Ping
+class Say(_Message):
+    """A line of chat (``tavli.server.realtime.table_talk``): a quick phrase by its key, or a line
+    of text (cut to ``tavli.server.cafe.chat.MAX_LINE`` characters once cleaned); one of the two."""
+
+    type: Literal["say"]
+    phrase: Annotated[str, Field(max_length=40)] | None = None
+    text: Annotated[str, Field(max_length=2000)] | None = None
+    id: MessageId = None
+
+
+class Mute(_Message):
+    """A player mutes his opponent's lines (``on``), or hears them again."""
+
+    type: Literal["mute"]
+    on: bool = True
+    id: MessageId = None
+
+
+Message = Hello | Roll | PlayMessage | Claim | Resign | Answer | Rematch | Abort | Hint | Chances | Ping | Say | Mute
 _ADAPTER: TypeAdapter[Message] = TypeAdapter(Annotated[Message, Field(discriminator="type")])
-TYPES = ("hello", "roll", "play", "claim", "resign", "answer", "rematch", "abort", "hint", "chances", "ping")
+TYPES = ("hello", "roll", "play", "claim", "resign", "answer", "rematch", "abort", "hint", "chances", "ping",
+         "say", "mute")
 
 
 def size_in_bytes(text: str | bytes) -> int:

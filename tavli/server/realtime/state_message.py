@@ -15,11 +15,12 @@ from sqlalchemy import and_, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from tavli.fairdice import commitment
+from tavli.rating import Rating
 from tavli.server.cafe.results import both_chose
 from tavli.server.play.live import LiveMatch
 from tavli.server.play.seats import pool_of
 from tavli.server.play.view import joined, result_json, step_tree_json
-from tavli.server.storage.schema import match_results, rating_changes, seat_accounts
+from tavli.server.storage.schema import match_results, rating_changes, ratings, seat_accounts
 from tavli.variants import BLACK, WHITE
 
 
@@ -81,7 +82,8 @@ def seat_state(live: LiveMatch, you: str, *, steps: bool, connected: dict[str, b
                            "level": live.bot_level(color), "connected": connected.get(name, False),
                            "joined": connected.get(name, False) or name in joined,
                            "name": live.accounts.get(name) or live.names.get(name),
-                           "account": name in live.accounts}
+                           "account": name in live.accounts,
+                           "rating": live.seat_ratings.get(name)}
                     for name, color in (("white", WHITE), ("black", BLACK))},
         "can_roll": on_turn and match.dice is None and not match.game.is_over,
         "can_play": legal is not None and len(legal) > 0,
@@ -127,3 +129,41 @@ async def ratings_of(engine: AsyncEngine, live: LiveMatch) -> dict[str, Any] | N
         return {"pool": pool, "rated": False, "why": "often" if both_chose(live.match) else "early"}
     return {"pool": pool, "rated": True} | {
         str(r.seat): {"before": round(float(r.rating), 1), "after": round(float(r.new_rating), 1)} for r in moved}
+
+
+def seat_ratings_due(live: LiveMatch) -> bool:
+    """Whether a rated match has a seat whose account is known and whose rating is not looked up
+    yet (``look_up_seat_ratings``): asked before every state, so it looks at the match's memory only."""
+    return bool(live.row.settings.get("rated")) and not live.accounts.keys() <= live.seat_ratings.keys() \
+        and pool_of(live.row.settings.get("games", ())) is not None
+
+
+async def look_up_seat_ratings(engine: AsyncEngine, live: LiveMatch) -> None:
+    """Each seat's rating in a rated match's pool, as the board shows it beside the player's name
+    (``live.seat_ratings``, the state's ``players.*.rating``): looked up once per seat, when its
+    account is known, never again with each action. The rating before the match: the player's
+    rating in the pool now, or, for a match whose result is kept, the one it started from (so a
+    finished match shows what it was played for whichever server process loads it); a player
+    new to the pool has the newcomer's 1500, provisional."""
+    pool = pool_of(live.row.settings.get("games", ()))
+    if pool is None:
+        return
+    query = (select(seat_accounts.c.seat, ratings.c.rating, ratings.c.deviation,
+                    rating_changes.c.rating.label("before"), rating_changes.c.deviation.label("before_deviation"))
+             .select_from(seat_accounts
+                          .outerjoin(ratings, and_(ratings.c.account_id == seat_accounts.c.account_id,
+                                                   ratings.c.pool == pool))
+                          .outerjoin(rating_changes, and_(rating_changes.c.match_id == seat_accounts.c.match_id,
+                                                          rating_changes.c.account_id == seat_accounts.c.account_id)))
+             .where(seat_accounts.c.match_id == live.row.id))
+    async with engine.connect() as conn:
+        rows = (await conn.execute(query)).all()
+    for row in rows:
+        if row.before is not None:
+            rating = Rating(float(row.before), float(row.before_deviation))
+        elif row.rating is not None:
+            rating = Rating(float(row.rating), float(row.deviation))
+        else:
+            rating = Rating()
+        live.seat_ratings[str(row.seat)] = {"rating": round(rating.rating, 1), "provisional": rating.provisional,
+                                            "shown": rating.display()}

@@ -18,6 +18,7 @@ from tavli.server.cafe.results import Results
 from tavli.server.coach.review import Reviewer
 from tavli.server.play.service import MatchService
 from tavli.server.realtime.hub import Hub
+from tavli.server.realtime.table_talk import TableTalk
 from tavli.server.routes.limits import ANALYSES_AT_ONCE, RateLimiter
 from tavli.server.storage.store import Store
 
@@ -67,6 +68,10 @@ class AppContext:
     sign_ups: RateLimiter
     """New accounts per client address."""
     lobby: Lobby
+    talk: TableTalk
+    """The matches' chat (its lines, kept in ``talk.log``)."""
+    reports: RateLimiter
+    """Reports of players per client address (each person's are counted in the database too)."""
     analysing: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(ANALYSES_AT_ONCE))
     files_waiting: int = 0
     """Uploaded reviews waiting or being made now."""

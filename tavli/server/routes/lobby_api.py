@@ -1,18 +1,28 @@
-"""The lobby's routes (docs/cafe.md, "Lobby"): the seeks listed, posted, cancelled and accepted,
-and "play now"; the start page's lobby WebSocket (``/ws/lobby``) is
-``tavli.server.routes.lobby_socket``. The rules are ``tavli.server.cafe.lobby``'s; a guest is known
-by a cookie that these routes give him."""
+"""The lobby's routes (docs/cafe.md, "Lobby", "Challenges"): the seeks listed, posted, cancelled
+and accepted, "play now", and the challenges sent, accepted, declined and cancelled; the lobby
+WebSocket (``/ws/lobby``) is ``tavli.server.routes.lobby_socket``. The rules are
+``tavli.server.cafe.lobby``'s; a guest is known by a cookie that these routes give him."""
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from tavli.server.cafe.lobby import GUEST_COOKIE, NotYourSeek, Person, SeekError, SeekGone, TooManySeeks
+from tavli.server.cafe.lobby import (
+    GUEST_COOKIE,
+    ChallengeRefused,
+    NoSuchPlayer,
+    NotYourSeek,
+    Person,
+    SeekError,
+    SeekGone,
+    TooManySeeks,
+)
 from tavli.server.play.seats import MatchRequestError, player_name
 from tavli.server.routes.account_api import account_of
 from tavli.server.routes.context import context_of
@@ -48,7 +58,8 @@ def answer(body: Any, status: int, request: Request, new_guest: str | None) -> R
 async def list_seeks(request: Request) -> Response:
     lobby = context_of(request).lobby
     person, new = await person_of(request)
-    return answer({"seeks": await lobby.listed(person.key)} | lobby.counts, 200, request, new)
+    return answer({"seeks": await lobby.listed(person.key)} | lobby.counts | {"players": lobby.players},
+                  200, request, new)
 
 
 async def body_of(request: Request) -> Any:
@@ -68,9 +79,15 @@ async def post_seek(request: Request) -> Response:
 
 
 async def cancel_seek(request: Request) -> Response:
+    return await withdraw(request, context_of(request).lobby.cancel)
+
+
+async def withdraw(request: Request, act: Callable[[Person, str], Awaitable[None]]) -> Response:
+    """A seek or challenge of the path taken back by its owner (or declined by the one challenged):
+    204, or why not."""
     person, _ = await person_of(request)
     try:
-        await context_of(request).lobby.cancel(person, request.path_params["seek_id"])
+        await act(person, request.path_params["seek_id"])
     except SeekGone as exc:
         return error(exc, 404)
     except NotYourSeek as exc:
@@ -109,10 +126,37 @@ async def play_now(request: Request) -> Response:
     return answer({how: found}, 201 if how == "paired" else 202, request, new)
 
 
+async def post_challenge(request: Request) -> Response:
+    body = await body_of(request)
+    if isinstance(body, Response):
+        return body
+    person, new = await person_of(request)
+    try:
+        sent = await context_of(request).lobby.challenge(person, body)
+    except (SeekError, ValueError) as exc:
+        statuses: dict[type[Exception], int] = {TooManySeeks: 429, NoSuchPlayer: 404, ChallengeRefused: 409}
+        return error(exc, statuses.get(type(exc), 400))
+    return answer(sent, 201, request, new)
+
+
+async def decline_challenge(request: Request) -> Response:
+    return await withdraw(request, context_of(request).lobby.decline)
+
+
+async def list_challenges(request: Request) -> Response:
+    person, new = await person_of(request)
+    return answer({"challenges": await context_of(request).lobby.challenges_of(person.key)}, 200, request, new)
+
+
 ROUTES: list[BaseRoute] = [
     Route("/api/seeks", list_seeks),
     Route("/api/seeks", post_seek, methods=["POST"]),
     Route("/api/seeks/{seek_id}", cancel_seek, methods=["DELETE"]),
     Route("/api/seeks/{seek_id}/accept", accept_seek, methods=["POST"]),
     Route("/api/play", play_now, methods=["POST"]),
+    Route("/api/challenges", list_challenges),
+    Route("/api/challenges", post_challenge, methods=["POST"]),
+    Route("/api/challenges/{seek_id}", cancel_seek, methods=["DELETE"]),
+    Route("/api/challenges/{seek_id}/accept", accept_seek, methods=["POST"]),
+    Route("/api/challenges/{seek_id}/decline", decline_challenge, methods=["POST"]),
 ]

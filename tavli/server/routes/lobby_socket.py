@@ -1,6 +1,7 @@
-"""The start page's lobby WebSocket (``/ws/lobby``, docs/cafe.md, "Lobby"): the seeks as they
-come and go, the counts, the seeker's match. What it is told is ``tavli.server.cafe.lobby``'s;
-who asks is ``tavli.server.routes.lobby_api.person_of``."""
+"""The lobby WebSocket (``/ws/lobby``, docs/cafe.md, "Lobby"): the start page's, with the seeks as
+they come and go, the counts and the players online; and every other page's (``?only=notes``),
+the person's own notes alone: his match made, the challenges he sends and is sent. What it is told
+is ``tavli.server.cafe.lobby``'s; who asks is ``tavli.server.routes.lobby_api.person_of``."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.types import Message as AsgiMessage
 from starlette.websockets import WebSocket
@@ -22,23 +24,28 @@ from tavli.server.routes.match_socket import closed, opened
 
 @dataclass(eq=False)
 class LobbySocket:
-    """A start page's lobby connection, and the person it is."""
+    """A page's lobby connection, and the person it is."""
 
     socket: WebSocket
     person: str
+    seeks: bool = True
+    """A start page's: told of the seeks and the counts (else only of its person's notes)."""
     out: Outbox = field(init=False)
     """What is sent to it: queued, so that no send waits on the peer (``tavli.server.realtime.outbox``)."""
-    held: list[dict[str, Any]] | None = field(default=None, init=False)
-    """While it joins: what it is told meanwhile, sent after the list of seeks (``Lobby.join``)."""
+    held: list[str] | None = field(default=None, init=False)
+    """While it joins: what it is told meanwhile (as sent), sent after the list of seeks (``Lobby.join``)."""
 
     def __post_init__(self) -> None:
         self.out = Outbox(self.socket)
 
     def send(self, message: dict[str, Any]) -> None:
+        self.send_text(orjson.dumps(message).decode())
+
+    def send_text(self, text: str) -> None:
         if self.held is not None:
-            self.held.append(message)
+            self.held.append(text)
         else:
-            self.out.send(message)
+            self.out.send_text(text)
 
 
 async def lobby_socket(websocket: WebSocket) -> None:
@@ -49,7 +56,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
     if address is None:
         return
     person, _ = await person_of(websocket)
-    conn = LobbySocket(websocket, person.key)
+    conn = LobbySocket(websocket, person.key, websocket.query_params.get("only") != "notes")
     options = context.options
     bucket, refusals = TokenBucket(options.messages_per_second, options.message_burst), 0
     await context.lobby.join(conn)

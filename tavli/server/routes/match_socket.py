@@ -19,7 +19,7 @@ from tavli.server.cafe.accounts import COOKIE, Account
 from tavli.server.coach.review import coach_hint
 from tavli.server.play.live import LiveMatch
 from tavli.server.play.reasons import reason_json
-from tavli.server.play.seats import MATCH_ID, SEATS, ActionError, MatchRequestError, watchable
+from tavli.server.play.seats import MATCH_ID, SEATS, ActionError, MatchRequestError, player_name, watchable
 from tavli.server.realtime.hub import Connection
 from tavli.server.realtime.protocol import (
     REFUSALS_BEFORE_CLOSE,
@@ -31,11 +31,13 @@ from tavli.server.realtime.protocol import (
     Hint,
     Message,
     MessageError,
+    Mute,
     Ping,
     PlayMessage,
     Rematch,
     Resign,
     Roll,
+    Say,
     TokenBucket,
     message_id,
     parse,
@@ -132,6 +134,7 @@ async def session(context: AppContext, websocket: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        context.talk.left(conn)
         await conn.out.finish()
         # in a task of its own, so that a cancelled session still records the absence
         leaving = asyncio.create_task(context.hub.leave(conn))
@@ -169,6 +172,12 @@ async def dispatch(context: AppContext, conn: Connection, match_id: str, msg: Me
     match msg:
         case Ping():
             conn.send({"type": "pong", "id": msg.id})
+        case Say():  # chat: never the match's (no action, no seq, no lock)
+            joined_as(conn)
+            await context.talk.say(conn, msg.phrase, msg.text)
+        case Mute():
+            joined_as(conn)
+            await context.talk.mute(conn, msg.on)
         case Hello():
             await hello(context, conn, match_id, msg)
         case Hint():
@@ -195,6 +204,15 @@ async def dispatch(context: AppContext, conn: Connection, match_id: str, msg: Me
             await service.abort(match_id, joined_as(conn), msg.seq)
         case _:
             assert_never(msg)
+
+
+def spectator_name(given: str | None) -> str | None:
+    """A guest spectator's name in the spectators' chat: the one his page gave, if it is one
+    (``player_name``), else none."""
+    try:
+        return player_name(given)
+    except MatchRequestError:
+        return None
 
 
 def joined_as(conn: Connection) -> str:
@@ -266,7 +284,9 @@ async def hello(context: AppContext, conn: Connection, match_id: str, msg: Hello
         await hub.broadcast(live)
     else:  # a spectator changes nothing the others see: only he is sent the state
         conn.send_text(await hub.state_for(live, conn))
-    await service.wake(match_id)
+    await service.wake(match_id)  # the bot's move first: the chat's history never holds up the match
+    await context.talk.joined(conn, live, account.id if account is not None else None,
+                              account.name if account is not None else spectator_name(msg.name))
 
 
 ROUTES: list[BaseRoute] = [WebSocketRoute("/ws/{match_id}", socket)]

@@ -1,6 +1,7 @@
 """The web app's pages, and the scripts made from the library for them: ``/static/reasons.js``
 (the Greek words of every reason) and ``/static/games.js`` (the games' names,
-``tavli.variants.GAMES``, and the clocks' presets, ``tavli.server.play.clocks.PRESETS``)."""
+``tavli.variants.GAMES``, the clocks' presets, ``tavli.server.play.clocks.PRESETS``, and the chat's
+quick phrases, reasons to report a player and longest line, ``tavli.server.cafe.chat``)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from starlette.routing import BaseRoute, Mount, Route, Router
 from starlette.staticfiles import StaticFiles
 
 from tavli.errors import translations
+from tavli.server.cafe.chat import MAX_LINE, MAX_NOTE, PHRASES, REPORT_REASONS
 from tavli.server.cafe.watchlist import worth_watching
 from tavli.server.play.clocks import PRESETS
 from tavli.server.routes.context import context_of
@@ -26,9 +28,12 @@ REASONS_SCRIPT = b"export const REASONS_EL = " + orjson.dumps(dict(translations(
 REASONS_TAG = '"' + hashlib.sha256(REASONS_SCRIPT).hexdigest()[:16] + '"'
 
 GAMES_SCRIPT = (b"export const GAMES = " + orjson.dumps(list(GAMES)) + b";\n"
-                + b"export const CLOCK_PRESETS = " + orjson.dumps(PRESETS) + b";\n")
-"""The games' names in the order a Tavli match plays them, and the café's clocks by name (delay,
-reserve), as the pages import them."""
+                + b"export const CLOCK_PRESETS = " + orjson.dumps(PRESETS) + b";\n"
+                + b"export const CHAT = " + orjson.dumps({"phrases": PHRASES, "reasons": REPORT_REASONS,
+                                                         "line": MAX_LINE, "note": MAX_NOTE}) + b";\n")
+"""The games' names in the order a Tavli match plays them, the café's clocks by name (delay,
+reserve), and the chat's quick phrases (by key), the reasons to report a player and the longest
+line and note, as the pages import them."""
 GAMES_TAG = '"' + hashlib.sha256(GAMES_SCRIPT).hexdigest()[:16] + '"'
 
 

@@ -26,9 +26,11 @@ HEAD = """<meta charset="utf-8">
   <title>Tavli</title>
   <link rel="stylesheet" href="/static/tavli.css">
   <link rel="icon" href="data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 viewBox=%220 0 10 10%22%3E\
-%3Ccircle cx=%225%22 cy=%225%22 r=%224%22 fill=%22%237a4a23%22/%3E%3C/svg%3E">"""
+%3Ccircle cx=%225%22 cy=%225%22 r=%224%22 fill=%22%237a4a23%22/%3E%3C/svg%3E">
+  <script type="module" src="/static/notes.js"></script>"""
 """The head every page shares, written once: the title its script translates, the style, the icon
-(the board page turns it green on the player's turn)."""
+(the board page turns it green on the player's turn), and the person's notes (``static/notes.js``:
+the page's lobby connection, his challenges and his matches made, on every page)."""
 
 
 @functools.lru_cache(maxsize=64)

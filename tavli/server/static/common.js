@@ -3,7 +3,7 @@
 // page's language. Nothing here touches the page until it is called, so that a test can import it
 // (tests/test_static_js.py runs it in node).
 import { playText } from "/static/board.js";
-import { GAMES } from "/static/games.js";
+import { CLOCK_PRESETS, GAMES } from "/static/games.js";
 import { num, t } from "/static/strings.js";
 
 /** The page's element with `id`. */
@@ -31,6 +31,15 @@ export function isTavli(games) { return games.join(",") === GAMES.join(","); }
 /** A match's games in words: `tavli`'s words for the three in turn, else each game's name. */
 export function gamesName(games, tavli = "orderTavli") {
   return isTavli(games) ? t(tavli) : games.map(gameName).join(", ");
+}
+
+/** A clock in words: a preset's short name ("Kafeneio 8 s + 1 min"), its figures, or "No clock". */
+export function clockName(clock) {
+  if (!clock) return t("clock-none");
+  for (const [name, [d, r]] of Object.entries(CLOCK_PRESETS)) {
+    if (clock.delay === d && clock.reserve === r) return t(`clockShort-${name}`);
+  }
+  return t("clockCustom", { delay: clock.delay, reserve: clock.reserve });
 }
 
 /** A rating pool's name: the three games together, or one game's. */

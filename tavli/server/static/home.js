@@ -303,4 +303,4 @@ loadOpen();
 setInterval(loadOpen, 5000);
 loadWatch();
 setInterval(loadWatch, 15000);
-startLobby(() => !!me);
+startLobby(() => !!me, () => me);

@@ -1,61 +1,43 @@
-// The start page's lobby: the seeks listed live (pushed over /ws/lobby), a seek posted, cancelled or
-// accepted in one click, "play now", the counts of players online and matches in play; the page
-// goes to the board as soon as the server says a match is made (docs/cafe.md, "Lobby").
-import { $, gamesName } from "/static/common.js";
-import { CLOCK_PRESETS } from "/static/games.js";
-import { keepMine, onWhoChanges, shownName } from "/static/session.js";
+// The start page's lobby: the seeks listed live (pushed over /ws/lobby, the page's one connection,
+// which notes.js opens and keeps), a seek posted, cancelled or accepted in one click, "play now", the
+// counts of players online and matches in play, the players online by name, each to be challenged;
+// the page goes to the board as soon as the server says a match is made (docs/cafe.md, "Lobby").
+import { $, clockName, gamesName } from "/static/common.js";
+import { challengeForm, onLobby } from "/static/notes.js";
+import { keepMine, onWhoChanges, playerLink, shownName } from "/static/session.js";
 import { sayable, t } from "/static/strings.js";
 
 let seeks = [];            // as the server lists them, oldest first
 let counts = null;         // {online, playing}
+let players = [];          // the names of the signed-in players online, A to Z
 let bot = null;            // a bot offered after waiting alone in "play now": {level, rating}
 let loggedIn = () => false;
-let socket = null;
-let retry = 0;
+let myName = () => null;
 
-/** Start the lobby; ``isLoggedIn()`` says whether a rated seek may be posted. */
-export async function startLobby(isLoggedIn) {
+/** Start the lobby; ``isLoggedIn()`` says whether a rated seek may be posted, ``me()`` who is
+ * signed in here (null: a guest), who may challenge the players online but himself. */
+export function startLobby(isLoggedIn, me = () => null) {
   loggedIn = isLoggedIn;
+  myName = me;
   $("seek-post").addEventListener("click", () => postSeek("/api/seeks"));
   $("seek-play-now").addEventListener("click", () => postSeek("/api/play"));
   $("seek-bot").addEventListener("click", playBot);
-  try { await fetch("/api/seeks", { cache: "no-store" }); } catch { /* the socket says it again */ }
-  connect();
-  onWhoChanges(reopen);
+  onLobby(heard);
+  // who this browser is changed: notes.js opens the connection again as him (his seeks, his
+  // pairings; a guest's seek goes with him: docs/cafe.md, "Lobby")
+  onWhoChanges(() => { bot = null; $("lobby-challenge").replaceChildren(); });
 }
 
-/** Who this browser is changed: the server knows the person of a lobby connection from its
- * cookies as it opens, so a new one is opened as him (his seeks, his pairings), and the old one
- * closed once it is open (a guest's seek goes with him: docs/cafe.md, "Lobby"). */
-function reopen() {
-  bot = null;
-  connect(socket);
-}
-
-/** Open the lobby's connection; `previous` (the one it replaces) is closed once it is open. */
-function connect(previous = null) {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const mine = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
-  socket = mine;
-  mine.addEventListener("open", () => { retry = 0; previous?.close(); });
-  mine.addEventListener("message", (event) => {
-    let msg;
-    try { msg = JSON.parse(event.data); } catch { return; }
-    if (msg.type === "paired") { paired(msg); return; }  // a match made for who this browser was, too
-    if (socket !== mine) return;  // the rest is the new connection's to say
-    if (msg.type === "seeks") { seeks = msg.seeks; counts = { online: msg.online, playing: msg.playing }; }
-    else if (msg.type === "seek") seeks = [...seeks.filter((s) => s.id !== msg.seek.id), msg.seek];
-    else if (msg.type === "gone") seeks = seeks.filter((s) => s.id !== msg.id);
-    else if (msg.type === "counts") counts = { online: msg.online, playing: msg.playing };
-    else if (msg.type === "bot") bot = { level: msg.level, rating: msg.rating };
-    renderLobby();
-  });
-  mine.addEventListener("close", () => {
-    previous?.close();
-    if (socket !== mine) return;
-    retry += 1;
-    setTimeout(() => connect(), Math.min(5000, 250 * 2 ** Math.min(retry, 5)));
-  });
+function heard(msg) {
+  if (msg.type === "seeks") {
+    seeks = msg.seeks;
+    counts = { online: msg.online, playing: msg.playing };
+    players = msg.players ?? [];
+  } else if (msg.type === "seek") seeks = [...seeks.filter((s) => s.id !== msg.seek.id), msg.seek];
+  else if (msg.type === "gone") seeks = seeks.filter((s) => s.id !== msg.id);
+  else if (msg.type === "counts") { counts = { online: msg.online, playing: msg.playing }; players = msg.players ?? players; }
+  else if (msg.type === "bot") bot = { level: msg.level, rating: msg.rating };
+  renderLobby();
 }
 
 /** A match made for this player: on to its board. */
@@ -116,14 +98,6 @@ async function playBot() {
   if (answer && answer.ok) paired(await answer.json());
 }
 
-function clockName(clock) {
-  if (!clock) return t("clock-none");
-  for (const [name, [d, r]] of Object.entries(CLOCK_PRESETS)) {
-    if (clock.delay === d && clock.reserve === r) return t(`clockShort-${name}`);
-  }
-  return t("clockCustom", { delay: clock.delay, reserve: clock.reserve });
-}
-
 function seekRow(s) {
   const li = document.createElement("li");
   li.dataset.testid = "seek";
@@ -148,7 +122,26 @@ function seekRow(s) {
   return li;
 }
 
+/** A player online: his name, linked to his page, and Challenge (for a signed-in player, not himself). */
+function playerRow(name) {
+  const li = document.createElement("li");
+  li.dataset.testid = "player-online";
+  li.append(playerLink(name));
+  if (loggedIn() && name !== myName()) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "secondary small";
+    button.dataset.testid = "player-challenge";
+    button.textContent = t("challenge");
+    button.addEventListener("click", () => challengeForm($("lobby-challenge"), name));
+    li.append(button);
+  }
+  return li;
+}
+
 export function renderLobby() {
+  $("players-online").replaceChildren(...players.map(playerRow));
+  $("players-none").hidden = players.length > 0;
   $("seek-list").replaceChildren(...seeks.map(seekRow));
   $("seek-none").hidden = seeks.length > 0;
   $("seek-rated-label").hidden = !loggedIn();

@@ -3,6 +3,7 @@
 // The server is authoritative (docs/web.md): the page only proposes. A move is built here step by
 // step from the server's tree of legal steps, can be taken back, and is sent whole on Confirm.
 import { BoardView, diceFaces, other, portraitScreen } from "/static/board.js";
+import { ChatPanel } from "/static/chat.js";
 import { ClockView } from "/static/clock.js";
 import { $, botName, colorName, diceText, gameName, playWords, poolName, signed } from "/static/common.js";
 import { checkGame, rematchToken, spectatorRematchToken } from "/static/fairdice.js";
@@ -51,10 +52,12 @@ const page = {
   autoPlayed: -1,          // the state (its seq) whose only play was made by itself (once)
   madePublic: false,       // this page made the match public (the states keep the settings they began with)
   toastTimer: null,        // the timer that hides the toast
-  audio: null,             // the sounds' AudioContext, made at the first sound
+  audio: null,             // the sounds' AudioContext, made at the player's first gesture (wakeAudio)
+  gestured: false,         // the player has clicked, tapped or pressed a key here: sound is allowed
 };
 const input = new StepInput(() => page.state?.legal);  // the steps made on the board this turn, not yet confirmed
 const connections = [];    // one per seat held here: {token, socket, retry, seat}
+const chat = new ChatPanel({ matchId, send: (message) => send(message), toast: (text) => toast(text) });
 
 // -- board settings, kept in this browser ---------------------------------------------------------
 const SETTINGS = {  // element id: [localStorage key, default]
@@ -95,6 +98,7 @@ function connect(conn) {
     const name = hotSeat ? "" : localStorage.getItem("tavli:name") || "";
     const who = conn.token ? { token: conn.token } : {};  // no token: a spectator, by the address alone
     socket.send(JSON.stringify({ type: "hello", ...who, steps: true, ...(name ? { name } : {}) }));
+    chat.reconnected();
     ping(socket);
   });
   socket.addEventListener("message", (event) => {
@@ -106,6 +110,7 @@ function connect(conn) {
     else if (msg.type === "chances") receiveChances(msg);
     else if (msg.type === "error") serverError(msg);
     else if (msg.type === "joined") conn.byAccount = msg.by === "account";  // no token of the seat here
+    else if (msg.type === "chat" || msg.type === "muted") chat.receive(msg);
   });
   socket.addEventListener("close", () => {
     if (page.gaveUp) return;
@@ -242,6 +247,7 @@ function receive(next) {
   }
   askChances();
   for (const view of clocks) view.update(page.state.clock || null, page.state.over);
+  if (!hotSeat) chat.follow(page.state);  // two players on one device talk face to face
   render();
   autoBearOff();
   if (page.state.can_roll && $("auto-roll").checked && page.autoRollSent !== page.state.seq && page.reviewing === null) {
@@ -540,6 +546,21 @@ function panelGame() {
     result: g.result, finished: g };
 }
 
+/** A rated match's player's rating in its pool, after his name: " (1623)", or " (1500?)" while
+ * it is provisional, as the leaderboard marks it (the state's `players.*.rating`); nothing in a
+ * casual match or for a guest. The rating the match began with, even once it is over. */
+function seatRating(p, color) {
+  if (!p.rating) return [];
+  const mark = document.createElement("span");
+  mark.className = "seat-rating";
+  mark.dataset.testid = `rating-${color}`;
+  mark.textContent = `(${p.rating.shown})`;
+  const games = page.state.settings.games;  // a rated match's pool: one game alone, or the three in turn
+  mark.title = [t("seatRatingTitle", { pool: poolName(games.length === 1 ? games[0] : "tavli") }),
+    p.rating.provisional ? t("provisionalNote") : ""].filter(Boolean).join(" ");
+  return [" ", mark];
+}
+
 function renderPanel() {
   const s = page.state;
   const game = panelGame();
@@ -558,7 +579,7 @@ function renderPanel() {
     const row = $(`player-${color}`);
     // a bot is always there: only a person's presence is news; an account's name links to his
     // page, a guest's is marked as one
-    const named = p.name && p.kind !== "bot" ? shownName(p.name, p.account) : null;
+    const named = p.name && p.kind !== "bot" ? [...shownName(p.name, p.account), ...seatRating(p, color)] : null;
     const who = named ? (mine ? [...named, ` (${t("you")})`] : named) : [mine ? t("you") : t("human")];
     // the player's own presence is no news to him
     const presence = mine ? [] : [` · ${p.connected ? t("connected") : p.joined ? t("away") : t("notJoined")}`];
@@ -568,8 +589,16 @@ function renderPanel() {
     row.classList.toggle("on-turn", onTurn);
     // a phone's strip over the board: the name (or the colour), the clock, whose turn it is
     const chip = $(`chip-${color}`);
-    chip.querySelector(".chip-name").textContent = p.kind === "bot" ? botName(p.level)
-      : p.name || (mine ? t("you") : colorName(color));
+    const chipName = chip.querySelector(".chip-name");
+    chipName.textContent = p.kind === "bot" ? botName(p.level) : p.name || (mine ? t("you") : colorName(color));
+    if (p.kind !== "bot" && p.name && p.rating) {  // the rating under the name, so that neither crowds out the other
+      const [name, rating] = [document.createElement("span"), document.createElement("span")];
+      name.textContent = p.name;
+      rating.className = "chip-rating";
+      rating.dataset.testid = `chip-rating-${color}`;
+      rating.textContent = p.rating.shown;
+      chipName.replaceChildren(name, rating);
+    }
     chip.title = row.querySelector(".name").textContent;
     chip.classList.toggle("on-turn", onTurn);
     chip.classList.toggle("away", p.kind !== "bot" && !mine && !p.connected);
@@ -897,9 +926,23 @@ function toast(text, link = null) {
   page.toastTimer = setTimeout(() => { box.hidden = true; }, link ? 10000 : 4000);
 }
 
-// -- sounds (off unless the player turns them on; made on the spot by the Web Audio API) ----------
-function sound(kind) {
+// -- sounds (on unless the player turns them off; made on the spot by the Web Audio API) ---------
+// A browser lets a page make sound only once the player has clicked, tapped or pressed a key on
+// it: the AudioContext is made (or woken) at that first gesture, and a sound asked for before it
+// is left unmade, quietly (no context made too early, so no warning in the console either).
+function wakeAudio() {
+  if (navigator.userActivation && !navigator.userActivation.isActive) return;  // not a gesture that allows sound
+  page.gestured = true;
   if (!$("sounds").checked) return;
+  try {
+    page.audio = page.audio || new AudioContext();
+    if (page.audio.state === "suspended") page.audio.resume().catch(() => {});
+  } catch { page.audio = null; /* no sound on this browser */ }
+}
+for (const kind of ["pointerdown", "pointerup", "click", "keydown", "touchend"]) window.addEventListener(kind, wakeAudio, true);
+
+function sound(kind) {
+  if (!$("sounds").checked || !page.gestured) return;
   try {
     page.audio = page.audio || new AudioContext();
     const now = page.audio.currentTime;
@@ -1052,7 +1095,7 @@ $("chances-on").addEventListener("change", () => {
   askChances();
   renderChances();
 });
-$("sounds").checked = localStorage.getItem("tavli:sounds") === "1";
+$("sounds").checked = localStorage.getItem("tavli:sounds") !== "0";  // on unless the player turned them off
 $("sounds").addEventListener("change", () => localStorage.setItem("tavli:sounds", $("sounds").checked ? "1" : "0"));
 for (const button of document.querySelectorAll("[data-copy]")) {
   button.addEventListener("click", async () => {
@@ -1071,7 +1114,7 @@ document.addEventListener("keydown", (event) => {
 window.addEventListener("resize", () => render());
 setInterval(() => { if (page.state) renderClaim(); }, 1000);
 setInterval(() => { for (const conn of connections) if (conn.socket && page.state?.clock) ping(conn.socket); }, 5000);
-languageSwitch($("lang"), () => { render(); if (typeof page.gaveUp === "string") $("bad-link-text").textContent = t(page.gaveUp); });
+languageSwitch($("lang"), () => { render(); chat.render(); if (typeof page.gaveUp === "string") $("bad-link-text").textContent = t(page.gaveUp); });
 translatePage();
 if (!matchId) badLink("badLink");
 else {

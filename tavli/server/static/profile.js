@@ -1,14 +1,17 @@
 // A player's page (/@/NAME): his rating in each pool with its chart, his record by game, his
-// error-rate trend and every match he played, each with its board, review and record.
+// error-rate trend and every match he played, each with its board, review and record; and, for a
+// signed-in player on another's page, Challenge (notes.js).
 // Names are data: each is set as text, never as markup.
 import { $, POOLS, gameName, gamesName, poolName, signed, textLink } from "/static/common.js";
 import { GAMES } from "/static/games.js";
+import { challengeForm } from "/static/notes.js";
 import { dateText, mineOf, opponentName, sessionBar } from "/static/session.js";
 import { languageSwitch, num, say, t, translatePage } from "/static/strings.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const name = decodeURIComponent(location.pathname.slice("/@/".length));
 let player = null;  // the page's data, from /api/players/NAME
+let me = null;      // who is signed in here (null: a guest)
 
 function svg(tag, attributes) {
   const el = document.createElementNS(SVG, tag);
@@ -177,7 +180,15 @@ function renderMatches() {
   rows.closest("table").hidden = player.matches.length === 0;
 }
 
+/** Challenge: for a signed-in player on another player's page. */
+function renderChallenge() {
+  const other = player && me && player.name.toLowerCase() !== me.toLowerCase();
+  $("challenge-open").hidden = !other || $("challenge-box").firstChild !== null;
+  if (!other) $("challenge-box").replaceChildren();
+}
+
 function render() {
+  renderChallenge();
   if (!player) return;
   $("player-name").textContent = player.name;
   document.title = `${player.name} · ${t("title")}`;
@@ -202,7 +213,14 @@ async function load() {
   render();
 }
 
-languageSwitch($("lang"), render);
+/** The challenge's form, in place of its button until it is sent. */
+function openChallenge() {
+  $("challenge-open").hidden = true;
+  challengeForm($("challenge-box"), player.name, renderChallenge);
+}
+
+languageSwitch($("lang"), () => { render(); if ($("challenge-box").firstChild) openChallenge(); });
 translatePage();
-sessionBar($("session"));
+$("challenge-open").addEventListener("click", openChallenge);
+sessionBar($("session"), (name) => { me = name; renderChallenge(); });
 load();

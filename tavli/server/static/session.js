@@ -100,10 +100,11 @@ export async function send(method, path, body) {
   return [answer.ok, await answer.json().catch(() => ({}))];
 }
 
-function button(key, testid, onClick) {
+/** A button with the words of ``key`` (kept in the page's language) and a test id. */
+export function button(key, testid, onClick, style = "quiet") {
   const b = document.createElement("button");
   b.type = "button";
-  b.className = "quiet";
+  b.className = style;
   b.dataset.testid = testid;
   b.dataset.i18n = key;
   b.textContent = t(key);

@@ -33,7 +33,7 @@ def head() -> str:
     """The newest migration's name: the schema this version of Tavli uses.
 
     >>> head()
-    '0008_game_endings'
+    '0010_chat'
     """
     found = ScriptDirectory.from_config(config()).get_current_head()
     assert found is not None

@@ -202,9 +202,10 @@ outages = Table(
 seeks = Table(
     "seeks", metadata,
     # the lobby's seeks: a person asking for a match (one at a time), listed until someone accepts
-    # it, its owner cancels it or leaves (``until``: his lobby connection keeps it fresh)
+    # it, its owner cancels it or leaves (``until``: his lobby connection keeps it fresh); and the
+    # challenges, a seek addressed to one person (``target``), which expire at ``until``
     Column("id", String(16), primary_key=True),
-    Column("owner", String(64), nullable=False, unique=True),  # the person: an account or a guest
+    Column("owner", String(64), nullable=False),  # the person: an account or a guest
     Column("account_id", Integer, ForeignKey("accounts.id")),
     Column("name", String(32)),
     Column("rating", Float, nullable=False),
@@ -212,6 +213,10 @@ seeks = Table(
     Column("created", Float, nullable=False),
     Column("until", Float, nullable=False),
     Column("address", String(64), index=True),  # the client's (``limits.client_address``): a few seeks each
+    # the person challenged (an account's key), or "" for a seek anyone may accept: one open seek
+    # per owner, one live challenge from one person to another
+    Column("target", String(64), nullable=False, server_default="", index=True),
+    Index("ix_seeks_owner_target", "owner", "target", unique=True),
 )
 
 lobby_paired = Table(
@@ -228,4 +233,49 @@ lobby_people = Table(
     # who is on the start page, for the count of players online
     Column("person", String(64), primary_key=True),
     Column("until", Float, nullable=False),
+)
+
+chat_lines = Table(
+    "chat_lines", metadata,
+    # what was said at a match's table (docs/cafe.md, "Talk across the table"): a quick phrase by
+    # its key, or a line of text as kept (``tavli.server.cafe.chat.clean_line``), in one of the
+    # match's two rooms, its players' (``players``) and its spectators' (``spectators``)
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("match_id", String(32), ForeignKey("matches.id"), nullable=False),
+    Column("room", String(12), nullable=False),
+    Column("seat", String(16), nullable=False),  # white, black or spectator
+    Column("account_id", Integer, ForeignKey("accounts.id")),
+    Column("name", String(32)),  # who, as the match names him when he spoke (None: a seat's colour)
+    Column("phrase", String(32)),  # a quick phrase's key, or None for a line of text
+    Column("text", Text),
+    Column("at", Float, nullable=False),
+    Index("ix_chat_lines_match_room", "match_id", "room", "id"),
+)
+
+chat_mutes = Table(
+    "chat_mutes", metadata,
+    # the players a signed-in player has muted: an account (``a7``: in every match) or a guest's
+    # seat of one match (``mMATCH:black``), as ``tavli.server.cafe.chat.mute_key`` writes them
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("muted", String(64), primary_key=True),
+    Column("at", Float, nullable=False),
+)
+
+reports = Table(
+    "reports", metadata,
+    # a player reported (``POST /api/reports``), for a moderator to read: who reported (a person's
+    # key, as the lobby writes it), whom (his name, and his account where he has one), in which
+    # match, why (``tavli.server.cafe.chat.REPORT_REASONS``) and a note; "open" until dealt with
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("reporter", String(64), nullable=False),
+    Column("reporter_name", String(32)),
+    Column("reported", String(32), nullable=False),
+    Column("reported_account", Integer, ForeignKey("accounts.id")),
+    Column("match_id", String(32)),
+    Column("reason", String(16), nullable=False),
+    Column("note", Text, nullable=False, server_default=""),
+    Column("at", Float, nullable=False),
+    Column("status", String(12), nullable=False, server_default="open"),
+    Index("ix_reports_status_at", "status", "at"),
+    Index("ix_reports_reporter_at", "reporter", "at"),
 )

@@ -66,6 +66,8 @@ CHANNEL = "tavli_actions"
 _NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', payload) FROM unnest(CAST(:payloads AS text[])) AS payload")
 LOBBY_CHANNEL = "tavli_lobby"
 """The PostgreSQL channel of the lobby (``tavli.server.cafe.lobby``): seeks posted and gone, pairings."""
+CHAT_CHANNEL = "tavli_chat"
+"""The PostgreSQL channel of the matches' chat lines (``tavli.server.storage.chat_log``)."""
 OUTAGE_SECONDS = 0.5
 """A gap in the heartbeat longer than this, found by a process as it starts, is an outage (no
 process was alive); a shorter one is a late heartbeat of a live process (they beat ten times a second)."""
@@ -244,6 +246,8 @@ class Store:
         schema = make_url(async_url(url)).query.get("schema")
         self.lobby_channel = f"{LOBBY_CHANNEL}_{schema}" if schema else LOBBY_CHANNEL
         """The lobby's channel: a schema's own, so that sites sharing a database keep their lobbies apart."""
+        self.chat_channel = f"{CHAT_CHANNEL}_{schema}" if schema else CHAT_CHANNEL
+        """The chat lines' channel, a schema's own as the lobby's is."""
         self.notifies = full.startswith("postgresql")
         """Whether stored actions are announced to other processes (PostgreSQL NOTIFY)."""
         self._insert = insert_for(self.engine.dialect.name)
@@ -325,11 +329,13 @@ class Store:
                 [ActionRow(a.seq, a.seat, a.kind, json.loads(a.data), a.at) for a in action_rows])
 
     async def listen(self, on_action: Callable[[Announcement], None],
-                     on_lobby: Callable[[str], None] | None = None) -> bool:
+                     on_lobby: Callable[[str], None] | None = None,
+                     on_chat: Callable[[str], None] | None = None) -> bool:
         """Call ``on_action`` with each announcement of another server process: actions it stored
         (with the actions themselves when they fit in one message), or a seat that joined or
         left there (PostgreSQL's LISTEN/NOTIFY); False where the database cannot tell (SQLite).
-        ``on_lobby`` hears each payload on the lobby's channel (``lobby_channel``), this process's own included."""
+        ``on_lobby`` hears each payload on the lobby's channel (``lobby_channel``), this process's own included,
+        and ``on_chat`` each on the chat's (``chat_channel``)."""
         if not self.notifies:
             return False
         import asyncpg  # type: ignore[import-untyped]
@@ -349,6 +355,8 @@ class Store:
         await connection.add_listener(CHANNEL, heard)
         if on_lobby is not None:
             await connection.add_listener(self.lobby_channel, lambda _c, _p, _ch, payload: on_lobby(payload))
+        if on_chat is not None:
+            await connection.add_listener(self.chat_channel, lambda _c, _p, _ch, payload: on_chat(payload))
         self._listener = connection
         return True
 
