@@ -314,6 +314,7 @@ def test_the_chat_migration_keeps_every_row_of_the_version_before(tmp_path: Path
     tables = ("matches", "accounts", "tokens", "actions", "seeds", "sessions", "seat_accounts")
     with sqlite3.connect(db) as conn:
         before = {t: conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall() for t in tables}
+        columns = {t: [c[1] for c in conn.execute(f"PRAGMA table_info({t})")] for t in tables}
     assert len(before["matches"]) == 2 and before["actions"] and before["accounts"]
     with make_client(db) as client:  # upgraded as the server starts; the matches go on
         with as_player(client, eleni), client.websocket_connect(f"/ws/{bot['match']}") as ws:
@@ -324,12 +325,12 @@ def test_the_chat_migration_keeps_every_row_of_the_version_before(tmp_path: Path
             assert chat(ws)["lines"][0]["phrase"] == "hello"
     engine = create_engine(f"sqlite:///{db}")
     with engine.connect() as conn:
-        assert current(conn) == head() == "0010_chat"
+        assert current(conn) == head()
         assert {"chat_lines", "chat_mutes", "reports"} <= set(inspect(conn).get_table_names())
     engine.dispose()
     with sqlite3.connect(db) as conn:
         for table, rows in before.items():
-            kept = conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+            kept = conn.execute(f"SELECT {', '.join(columns[table])} FROM {table} ORDER BY 1, 2").fetchall()
             assert set(rows) <= set(kept), table
         assert conn.execute("SELECT phrase FROM chat_lines").fetchall() == [("hello",)]
 

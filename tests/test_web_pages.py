@@ -30,7 +30,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dic
     pages = {"home": "/", "board": f"/match/{match}#t={token}", "review": f"/match/{match}/review#t={token}",
              "review-file": "/review", "openings": "/openings", "practice": "/practice", "position": "/position",
              "rules": "/rules", "account": "/account", "profile": "/@/Eleni", "leaderboard": "/leaderboard",
-             "not-found": "/no/such/page"}
+             "moderation": "/moderation", "not-found": "/no/such/page"}
     yield server, pages
     server.stop(signal.SIGKILL)
 

@@ -170,6 +170,7 @@ def users() -> None:
     tavli users reset-password Eleni      (asks the new password, or reads TAVLI_PASSWORD)
     tavli users disable Eleni --database postgresql://tavli@localhost/tavli
     tavli users pairs --days 3            (many rated matches between two, most won by one)
+    tavli users moderator Nikos           (reads the reports on /moderation; --revoke takes it back)
     """
 
 
@@ -207,6 +208,19 @@ def disable(name: str, database: str, enable: bool) -> None:
         await accounts.disable((await found(accounts, name)).id, not enable)
     with_accounts(database, change)
     click.echo(f"{name}: {'enabled' if enable else 'disabled'}")
+
+
+@users.command()
+@click.argument("name")
+@database_option
+@click.option("--revoke", is_flag=True, help="take the moderator's role back")
+def moderator(name: str, database: str, revoke: bool) -> None:
+    """Make NAME's account one of the café's moderators (docs/cafe.md, "Moderators"): he reads the
+    reports on the /moderation page and may warn, mute, rename or close; --revoke takes it back."""
+    async def change(accounts: Any) -> None:
+        await accounts.set_moderator((await found(accounts, name)).id, not revoke)
+    with_accounts(database, change)
+    click.echo(f"{name}: {'no longer a moderator' if revoke else 'a moderator'}")
 
 
 @users.command()

@@ -23,6 +23,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from tavli.server.cafe.accounts import Accounts
 from tavli.server.cafe.lobby import SEEKS_PER_ADDRESS, Lobby
+from tavli.server.cafe.moderation import Moderation
 from tavli.server.cafe.results import Results
 from tavli.server.coach.review import REVIEW_DEPTH, Reviewer
 from tavli.server.lifespan import lifespan
@@ -31,7 +32,16 @@ from tavli.server.play.service import MatchService
 from tavli.server.realtime.hub import Hub
 from tavli.server.realtime.protocol import MESSAGE_BURST, MESSAGES_PER_SECOND
 from tavli.server.realtime.table_talk import TableTalk
-from tavli.server.routes import account_api, json_api, lobby_api, lobby_socket, match_socket, pages, report_api
+from tavli.server.routes import (
+    account_api,
+    json_api,
+    lobby_api,
+    lobby_socket,
+    match_socket,
+    moderation_api,
+    pages,
+    report_api,
+)
 from tavli.server.routes.context import POLL_SECONDS, AppContext, AppOptions
 from tavli.server.routes.cross_site import SameOriginOnly
 from tavli.server.routes.limits import (
@@ -46,6 +56,7 @@ from tavli.server.routes.limits import (
     check_proxies,
 )
 from tavli.server.storage.chat_log import ChatLog
+from tavli.server.storage.moderation_log import ModerationLog
 from tavli.server.storage.store import Store
 
 __all__ = ["create_app"]
@@ -89,6 +100,7 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
     middleware = [Middleware(ProxyHeadersMiddleware, trusted_hosts=proxies)] if proxies else []
     middleware.append(Middleware(SameOriginOnly, origins=options.origins))
     app = Starlette(routes=pages.ROUTES + json_api.ROUTES + account_api.ROUTES + lobby_api.ROUTES + report_api.ROUTES
+                    + moderation_api.ROUTES
                     + lobby_socket.ROUTES + match_socket.ROUTES,  # /ws/lobby before /ws/{match_id}
                     lifespan=lifespan, middleware=middleware, exception_handlers={404: pages.not_found})
     app.state.context = context  # what the handlers share (tavli.server.routes.context.context_of)
@@ -105,14 +117,18 @@ def make_context(database: str, options: AppOptions, *, claim_after: float, bot_
     results = Results(store.engine, on_finished=lambda match_id: reviewer.review(match_id, None))
     accounts = Accounts(store.engine)
     hub = Hub(service, store)
+    moderation_log, talk = ModerationLog(store.engine), TableTalk(hub, ChatLog(store))
+    lobby = Lobby(store, service, accounts, options.seeks_per_address, moderation_log=moderation_log)
+    # a moderator's action reaches every process's chat and its matches' names
+    lobby.account_listeners[:] = [talk.account_changed, service.account_renamed]
     context = AppContext(options, store, service, hub, reviewer,
                          creations=RateLimiter(options.matches_per_minute, 60.0),
                          analyses=RateLimiter(options.analyses_per_minute, 60.0),
                          file_reviews=RateLimiter(options.file_reviews_per_minute, 60.0),
                          accounts=accounts, results=results,
                          sign_ups=RateLimiter(SIGN_UPS_PER_HOUR, 3600.0),
-                         lobby=Lobby(store, service, accounts, options.seeks_per_address),
-                         talk=TableTalk(hub, ChatLog(store)), reports=RateLimiter(REPORTS_PER_HOUR, 3600.0))
+                         lobby=lobby, talk=talk, reports=RateLimiter(REPORTS_PER_HOUR, 3600.0),
+                         moderation=Moderation(accounts, talk.log, moderation_log, lobby))
     # The service's listeners, wired here alone, in the order each action is told to them (its
     # match's lock held):
     # 1. the hub: every connection watching the match here is sent the state. The hub puts it in

@@ -174,18 +174,32 @@ class Account:
     created: float
     disabled: bool = False
     deleted: bool = False
+    moderator: bool = False
+    """A moderator of the café (``tavli users moderator``): reads the reports and acts on them."""
+    chat_banned_until: float | None = None
+    """Until when a moderator has closed the account's chat (None: never)."""
 
     @property
     def shown(self) -> str:
         """The name others see: a deleted account's matches stay, without its name."""
         return "(deleted)" if self.deleted else self.name
 
+    def chat_banned(self, now: float) -> bool:
+        """Whether a moderator's mute keeps the account out of the chat at ``now``.
+
+        >>> Account(1, "Eleni", 0.0, chat_banned_until=10.0).chat_banned(5.0)
+        True
+        """
+        return self.chat_banned_until is not None and now < self.chat_banned_until
+
 
 def _account(row: Any) -> Account:
-    return Account(int(row.id), str(row.name), float(row.created), bool(row.disabled), bool(row.deleted))
+    return Account(int(row.id), str(row.name), float(row.created), bool(row.disabled), bool(row.deleted),
+                   bool(row.moderator), None if row.chat_banned_until is None else float(row.chat_banned_until))
 
 
-_ACCOUNT_COLUMNS = (accounts.c.id, accounts.c.name, accounts.c.created, accounts.c.disabled, accounts.c.deleted)
+_ACCOUNT_COLUMNS = (accounts.c.id, accounts.c.name, accounts.c.created, accounts.c.disabled, accounts.c.deleted,
+                    accounts.c.moderator, accounts.c.chat_banned_until)
 
 
 class Accounts:
@@ -257,6 +271,42 @@ class Accounts:
             await conn.execute(update(accounts).where(accounts.c.id == account_id).values(
                 name="(deleted)", name_key=f"(deleted {account_id})", look_key=None, password="", deleted=True,
                 disabled=True))
+
+    async def set_moderator(self, account_id: int, moderator: bool = True) -> None:
+        """Grant the account the moderator's role (``moderator``), or take it back."""
+        async with self.engine.begin() as conn:
+            await conn.execute(update(accounts).where(accounts.c.id == account_id).values(moderator=moderator))
+
+    async def rename(self, account_id: int, name: object) -> str:
+        """Give the account a new name (a moderator's renaming of an offensive one): the name as
+        shown; ``AccountError`` for one that breaks the rules, ``NameTaken`` for another's."""
+        shown = account_name(name)
+        key, look = account_key(shown), look_alike_key(shown)[:LOOK_KEY_LENGTH]
+        try:
+            async with self.engine.begin() as conn:
+                clash = (await conn.execute(select(accounts.c.id).where(
+                    ((accounts.c.name_key == key) | (accounts.c.look_key == look)) & (accounts.c.id != account_id))))
+                if clash.first() is not None:
+                    raise NameTaken("that name is taken")
+                await conn.execute(update(accounts).where(accounts.c.id == account_id).values(
+                    name=shown, name_key=key, look_key=look))
+        except IntegrityError:
+            raise NameTaken("that name is taken") from None
+        return shown
+
+    async def ban_chat(self, account_id: int, until: float | None) -> None:
+        """Close the account's chat until ``until`` (a moderator's mute), or open it again (None)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(update(accounts).where(accounts.c.id == account_id).values(chat_banned_until=until))
+
+    async def close(self, account_id: int) -> None:
+        """Close an account for good (a moderator's): it logs in no more, its sessions end, its
+        matches stay under the neutral name a deleted account has, and its name stays taken (the
+        one who was closed cannot simply sign up again under it)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
+            await conn.execute(update(accounts).where(accounts.c.id == account_id).values(
+                name="(deleted)", password="", deleted=True, disabled=True, moderator=False))
 
     # -- logging in ---------------------------------------------------------
     async def verify(self, name: object, password: object, address: str, now: float | None = None) -> Account:

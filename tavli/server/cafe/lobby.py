@@ -25,11 +25,12 @@ import json
 import secrets
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import orjson
-from sqlalchemy import String, and_, cast, delete, exists, func, insert, literal, select, text, update
+from sqlalchemy import String, and_, cast, delete, exists, func, insert, literal, or_, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from tavli.bots.levels import LEVELS
@@ -38,6 +39,7 @@ from tavli.server.cafe.accounts import Account, Accounts
 from tavli.server.play.clocks import DEFAULT_FOR_PEOPLE, clock_settings
 from tavli.server.play.seats import player_name, pool_of, settings_from_request
 from tavli.server.play.service import MatchService
+from tavli.server.storage.moderation_log import ModerationLog
 from tavli.server.storage.schema import (
     accounts,
     insert_for,
@@ -79,6 +81,8 @@ PLAYERS_LISTED = 100
 """The most names of players online the lobby lists."""
 OPEN = ""
 """The ``target`` of a seek anyone may accept (a challenge's is the person challenged)."""
+CLOSED_CODE = 4003
+"""The WebSocket close code of a connection whose account a moderator has closed."""
 _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
@@ -200,6 +204,9 @@ class StartPage(Protocol):
     def send_text(self, text: str) -> None:
         """Send a message already encoded: news for many pages is encoded once."""
 
+    def close(self, code: int, reason: str) -> None:
+        """Close the connection (after what was sent before): a closed account's page."""
+
 
 @dataclass(eq=False)
 class Lobby:
@@ -215,6 +222,11 @@ class Lobby:
     counts: dict[str, int] = field(default_factory=lambda: {"online": 0, "playing": 0})
     players: list[str] = field(default_factory=list)
     """The names of the signed-in players with a page of the café open, A to Z (``PLAYERS_LISTED``)."""
+    moderation_log: ModerationLog | None = None
+    """Where the notices a player has still to read are kept (``join`` sends them)."""
+    account_listeners: list[Callable[[dict[str, Any]], None]] = field(default_factory=list)
+    """Who else is told of a moderator's action on an account, on every process (the chat: a mute
+    closes it, a closing ends the account's match connections)."""
     _accepting: asyncio.Lock = field(default_factory=asyncio.Lock)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
@@ -339,6 +351,14 @@ class Lobby:
                 raise NotYourSeek("only the player challenged may decline a challenge")
             await conn.execute(delete(seeks).where(seeks.c.id == seek_id))
         await self.tell(gone_note(stored(row), "declined"))
+
+    async def withdraw_all(self, key: str) -> None:
+        """Every seek and challenge of ``key`` (sent or received) goes: his account was closed."""
+        async with self.store.engine.begin() as conn:
+            rows = (await conn.execute(delete(seeks).where(or_(seeks.c.owner == key, seeks.c.target == key))
+                                       .returning(*seeks.c))).all()
+        for row in rows:
+            await self.tell(gone_note(stored(row), "left"))
 
     @unbroken
     async def challenges_of(self, key: str) -> list[dict[str, Any]]:
@@ -507,6 +527,19 @@ class Lobby:
             self._send_all({"type": "gone", "id": note["id"]})
         elif kind == "paired":
             self._send_to(note["person"], {"type": "paired"} | note["answer"])
+        elif kind == "account":  # a moderator's action on an account (``tavli.server.cafe.moderation``)
+            self.account_changed(note)
+
+    def account_changed(self, note: dict[str, Any]) -> None:
+        """A moderator acted on an account: its pages are shown the notice, or closed with it."""
+        key = f"a{note['id']}"
+        if note.get("notice") is not None:
+            self._send_to(key, {"type": "notice", "notice": note["notice"]})
+        if note.get("action") == "close":
+            for conn in list(self.people.get(key, ())):
+                conn.close(CLOSED_CODE, "account closed")
+        for listener in self.account_listeners:
+            listener(note)
 
     def _send_to(self, person: str, message: dict[str, Any]) -> None:
         """A note of ``person``'s own: to every page he has open."""
@@ -532,6 +565,8 @@ class Lobby:
         try:
             listed = await self.listed(conn.person) if conn.seeks else []
             challenges = await self.challenges_of(conn.person) if conn.person.startswith("a") else None
+            notices = ([action.notice() for action in await self.moderation_log.unread(int(conn.person[1:]))]
+                       if conn.person.startswith("a") and self.moderation_log is not None else [])
             went = await self._refresh([conn.person])
         finally:
             told, conn.held = conn.held, None
@@ -539,6 +574,8 @@ class Lobby:
             conn.send({"type": "seeks", "seeks": listed} | self.counts | {"players": self.players})
         if challenges is not None:
             conn.send({"type": "challenges", "challenges": challenges})
+        for notice in notices:
+            conn.send({"type": "notice", "notice": notice})
         for message in told:
             conn.send_text(message)
         for note in went:

@@ -283,6 +283,20 @@ class MatchService:
     def cached(self) -> list[str]:
         return self.replays.cached()
 
+    def account_renamed(self, note: dict[str, Any]) -> None:
+        """A moderator renamed or closed an account (``note``'s ``from`` and ``to``, on every
+        process): the matches kept here show it under its new name from their next state on."""
+        old, new = note.get("from"), note.get("to")
+        if not isinstance(old, str) or not isinstance(new, str):
+            return
+        for match_id in self.cached():
+            live = self.peek(match_id)
+            if live is None:
+                continue
+            for seat, name in list(live.accounts.items()):
+                if name == old:
+                    live.accounts[seat] = new
+
     async def get(self, match_id: str) -> LiveMatch | None:
         """The match, replayed from the database the first time it is asked for (a clocked one
         then watched for its flag)."""

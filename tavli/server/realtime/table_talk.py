@@ -20,8 +20,10 @@ import math
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
+from typing import Any
 
 from tavli.server.cafe.chat import PHRASES, clean_line, mute_key
+from tavli.server.cafe.lobby import CLOSED_CODE
 from tavli.server.play.live import LiveMatch
 from tavli.server.play.seats import SEATS, ActionError
 from tavli.server.realtime.hub import Connection, Hub
@@ -55,6 +57,8 @@ class Talker:
     """A player's: his opponent's lines are not shown to him."""
     text_ok: bool = False
     """Lines of text were found allowed (both seats are accounts: that cannot change back)."""
+    banned_until: float | None = None
+    """Until when a moderator has closed the account's chat (``Account.chat_banned_until``)."""
 
 
 def room_of(role: str) -> str:
@@ -90,10 +94,11 @@ class TableTalk:
             found = self.recent.setdefault(match_id, read)  # another join may have read it meanwhile
         return found
 
-    async def joined(self, conn: Connection, live: LiveMatch, account_id: int | None, name: str | None) -> None:
+    async def joined(self, conn: Connection, live: LiveMatch, account_id: int | None, name: str | None,
+                     banned_until: float | None = None) -> None:
         """``conn`` has joined its match (``Hub.join``): it is sent the recent lines of its rooms."""
         role, match_id = conn.role or "spectator", live.row.id
-        talker = Talker(account_id, name if role not in SEATS else None)
+        talker = Talker(account_id, name if role not in SEATS else None, banned_until=banned_until)
         if role in SEATS and account_id is not None:  # a signed-in player's mute is kept
             key = await self.opponent_key(match_id, role)
             talker.muted = key in await self.log.mutes_of(account_id)
@@ -131,6 +136,9 @@ class TableTalk:
     def take_turn(self, talker: Talker) -> None:
         """Let the line through the connection's chat rate, or refuse it (and close the chat of a
         connection that keeps flooding)."""
+        if talker.banned_until is not None and time.time() < talker.banned_until:
+            raise ActionError("chat-banned", "a moderator has closed your chat until {until}",
+                              until=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(talker.banned_until)))
         now = time.monotonic()
         if now < talker.closed_until:
             raise ActionError("chat-closed", "too many lines: your chat is closed for {seconds} s",
@@ -204,6 +212,18 @@ class TableTalk:
         if talker.account_id is not None:
             await self.log.set_mute(talker.account_id, await self.opponent_key(conn.match_id or "", conn.role), on)
         conn.send({"type": "muted", "on": on})
+
+    def account_changed(self, note: dict[str, Any]) -> None:
+        """A moderator acted on an account (``Lobby.account_changed``, on every process): a mute
+        closes its chat on the connections open here at once, a closing closes them."""
+        action, account_id = note.get("action"), note.get("id")
+        for conn, talker in list(self.talkers.items()):
+            if talker.account_id != account_id:
+                continue
+            if action in ("mute", "unmute"):
+                talker.banned_until = note.get("until")
+            elif action == "close":
+                conn.out.close(CLOSED_CODE, "account closed")
 
     def heard(self, payload: str) -> None:
         """A line another server process kept (``Store.chat_channel``): shown to its room here."""

@@ -131,9 +131,11 @@ async def log_out(request: Request) -> Response:
 
 
 async def who(request: Request) -> Response:
-    """``GET /api/session``: who is logged in here (``{"name": null}`` for a guest)."""
+    """``GET /api/session``: who is logged in here (``{"name": null}`` for a guest), and whether he
+    is one of the café's moderators."""
     account = await account_of(request)
-    return JSONResponse({"name": None if account is None else account.name}, headers={"Cache-Control": "no-store"})
+    return JSONResponse({"name": None if account is None else account.name,
+                         "moderator": account is not None and account.moderator}, headers={"Cache-Control": "no-store"})
 
 
 async def keep_guest_matches(request: Request) -> Response:

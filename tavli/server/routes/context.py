@@ -14,6 +14,7 @@ from starlette.requests import HTTPConnection
 
 from tavli.server.cafe.accounts import Accounts
 from tavli.server.cafe.lobby import Lobby
+from tavli.server.cafe.moderation import Moderation
 from tavli.server.cafe.results import Results
 from tavli.server.coach.review import Reviewer
 from tavli.server.play.service import MatchService
@@ -72,6 +73,8 @@ class AppContext:
     """The matches' chat (its lines, kept in ``talk.log``)."""
     reports: RateLimiter
     """Reports of players per client address (each person's are counted in the database too)."""
+    moderation: Moderation
+    """The moderators' reading of the reports and their actions."""
     analysing: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(ANALYSES_AT_ONCE))
     files_waiting: int = 0
     """Uploaded reviews waiting or being made now."""

@@ -47,6 +47,13 @@ class LobbySocket:
         else:
             self.out.send_text(text)
 
+    def close(self, code: int, reason: str) -> None:
+        if self.held is not None:  # joining: what it was told goes first
+            for text in self.held:
+                self.out.send_text(text)
+            self.held = []
+        self.out.close(code, reason)
+
 
 async def lobby_socket(websocket: WebSocket) -> None:
     """The start page's lobby: the seeks as they come and go, the counts, the seeker's match.

@@ -286,7 +286,8 @@ async def hello(context: AppContext, conn: Connection, match_id: str, msg: Hello
         conn.send_text(await hub.state_for(live, conn))
     await service.wake(match_id)  # the bot's move first: the chat's history never holds up the match
     await context.talk.joined(conn, live, account.id if account is not None else None,
-                              account.name if account is not None else spectator_name(msg.name))
+                              account.name if account is not None else spectator_name(msg.name),
+                              account.chat_banned_until if account is not None else None)
 
 
 ROUTES: list[BaseRoute] = [WebSocketRoute("/ws/{match_id}", socket)]

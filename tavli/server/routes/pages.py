@@ -90,6 +90,11 @@ async def tv_page(request: Request) -> Response:
                             headers={"Cache-Control": "no-store"})
 
 
+async def moderation_page(request: Request) -> Response:
+    """The moderators' page: its script reads ``/api/moderation``, which answers moderators alone."""
+    return static_page("moderation.html")
+
+
 async def not_found(request: Request, exc: Exception) -> Response:
     """An unknown address: a page in the player's language with the way back, except where a
     program asks (``/api/``: a JSON error as every route there answers; ``/static/``: a missing
@@ -129,6 +134,7 @@ ROUTES: list[BaseRoute] = [
     Route("/@/{name}", player_page),
     Route("/leaderboard", leaderboard_page),
     Route("/tv", tv_page),
+    Route("/moderation", moderation_page),
     # the pages' files compressed (their words in two languages are most of what a page loads)
     Mount("/static", GZipMiddleware(Router([
         Route("/reasons.js", reasons_script),

@@ -1,13 +1,18 @@
 // The account page (/account): change the password, or delete the account (its password again,
-// and a box ticked: it cannot be undone).
+// and a box ticked: it cannot be undone); for a moderator, the way to the moderators' page.
 import { $ } from "/static/common.js";
 import { errorWords, send, sessionBar, whoChanged } from "/static/session.js";
 import { languageSwitch, say, translatePage } from "/static/strings.js";
 
-/** What the page shows: the forms to a player, a word to log in to a guest. */
-function show(name) {
+/** What the page shows: the forms to a player, a word to log in to a guest; and to a moderator
+ * the link to his page. */
+async function show(name) {
   $("guest").hidden = !!name;
   $("password-form").hidden = $("delete-form").hidden = !name;
+  $("moderation").hidden = true;
+  if (!name) return;
+  const me = await fetch("/api/session", { cache: "no-store" }).then((a) => (a.ok ? a.json() : {})).catch(() => ({}));
+  $("moderation").hidden = me.moderator !== true;
 }
 
 /** Say `key`'s words in `el`, as good news or as an error. */

@@ -2,22 +2,27 @@
 // /ws/lobby, opened here for every page by the common head. The start page's carries the lobby's
 // seeks and counts too (lobby.js listens with `onLobby`); every other page's (`?only=notes`, for a
 // signed-in player) only what is his: his match made (the page goes to its board), the challenges
-// he is sent (a card: Accept, Decline) and those he sent (Cancel; the answer told in words). A later
-// note of one person's (a tournament's pairing, a daily turn) is a type of message and its handler
-// here. Names are data: set as text, never as markup.
+// he is sent (a card: Accept, Decline) and those he sent (Cancel; the answer told in words), and a
+// moderator's notices (a warning, his chat closed, his account renamed: a card until he says "I
+// understand"). A later note of one person's (a tournament's pairing, a daily turn) is a type of
+// message and its handler here. His account closed by a moderator, the server closes the socket
+// with code 4003: the page says so once. Names are data: set as text, never as markup.
 import { $, clockName, gamesName } from "/static/common.js";
 import { CLOCK_PRESETS, GAMES } from "/static/games.js";
-import { button, keepMine, onWhoChanges, whoAmI } from "/static/session.js";
+import { button, dateTimeText, keepMine, onWhoChanges, whoAmI, whoChanged, whoChangedHere } from "/static/session.js";
 import { sayable, t } from "/static/strings.js";
 
 const START = document.body.classList.contains("start-page");
-const PERSONAL = new Set(["paired", "challenges", "challenge", "challenge-gone"]);
+const PERSONAL = new Set(["paired", "challenges", "challenge", "challenge-gone", "notice"]);
+const ACCOUNT_CLOSED = 4003;  // the close code of a socket whose account a moderator closed
 const lobbyListeners = [];
 let held = [];              // the lobby's messages that came before lobby.js listened
 let socket = null;
 let retry = 0;
 let challenges = new Map(); // id → a challenge sent or received, as the server shows it
 let told = [];              // challenges gone, said in words: [{id, key, name}]
+let notices = new Map();    // id → a moderator's notice not yet acknowledged
+let closedAccount = false;  // this page was told its account is closed (said once)
 
 /** `listener(message)` hears the lobby's messages (the start page's seeks, counts, players). */
 export function onLobby(listener) {
@@ -47,8 +52,9 @@ function connect(previous = null) {
     if (lobbyListeners.length) for (const listener of lobbyListeners) listener(msg);
     else held.push(msg);
   });
-  mine.addEventListener("close", () => {
+  mine.addEventListener("close", (event) => {
     previous?.close();
+    if (event.code === ACCOUNT_CLOSED) { accountClosed(); return; }
     if (socket !== mine) return;
     retry += 1;
     setTimeout(() => { if (socket === mine) connect(); }, Math.min(5000, 250 * 2 ** Math.min(retry, 5)));
@@ -62,8 +68,17 @@ function disconnect() {
   old?.close();
 }
 
+/** A moderator closed this account: said once, and the page is a guest's from now (his sessions
+ * are over: no connection of his to open again). */
+function accountClosed() {
+  if (closedAccount) return;
+  closedAccount = true;
+  whoChangedHere(null);
+}
+
 function heard(msg) {
-  if (msg.type === "challenges") challenges = new Map(msg.challenges.map((c) => [c.id, c]));
+  if (msg.type === "notice") notices.set(msg.notice.id, msg.notice);
+  else if (msg.type === "challenges") challenges = new Map(msg.challenges.map((c) => [c.id, c]));
   else if (msg.type === "challenge") challenges.set(msg.challenge.id, msg.challenge);
   else if (msg.type === "challenge-gone") {
     challenges.delete(msg.id);
@@ -140,6 +155,56 @@ function challengeCard(c) {
   return card;
 }
 
+/** A moderator's notice, in words: his warning's own words, the chat closed until when, the new
+ * name. */
+function noticeWords(notice) {
+  if (notice.action === "mute") return t("noticeMute", { date: dateTimeText(notice.until) });
+  if (notice.action === "rename") return t("noticeRename", { name: notice.name });
+  return notice.note;
+}
+
+/** A notice, until "I understand" (the server then sends it no more). */
+function noticeCard(notice) {
+  const card = document.createElement("div");
+  card.className = "note-card notice";
+  card.dataset.testid = "notice-card";
+  card.setAttribute("role", "alert");
+  const title = line(t(notice.action === "warn" ? "noticeWarnTitle" : "noticeTitle"), "notice-title");
+  title.className = "notice-title";
+  const words = line(noticeWords(notice), "notice-text");
+  words.dir = "auto";
+  const error = line("", "notice-error");
+  error.className = "error";
+  const seen = button("noticeSeen", "notice-seen", async () => {
+    seen.disabled = true;
+    const [answer, body] = await post("POST", `/api/notices/${encodeURIComponent(notice.id)}/seen`);
+    if (answer?.ok) {
+      notices.delete(notice.id);
+      render();
+      if (notice.action === "rename") whoChanged(notice.name);  // the header's name, on each of his pages
+      return;
+    }
+    error.textContent = sayable(body.reason) ?? t("requestFailed");
+    seen.disabled = false;
+  }, "primary");
+  card.append(title, words, seen, error);
+  return card;
+}
+
+/** His account closed by a moderator. */
+function closedCard() {
+  const card = document.createElement("div");
+  card.className = "note-card told";
+  card.dataset.testid = "account-closed";
+  card.setAttribute("role", "alert");
+  const close = button("closeNote", "account-closed-close", () => {
+    closedAccount = "said";
+    render();
+  });
+  card.append(line(t("accountClosed"), "account-closed-text"), close);
+  return card;
+}
+
 function toldCard(note) {
   const card = document.createElement("div");
   card.className = "note-card told";
@@ -163,7 +228,8 @@ function render() {
     box.setAttribute("aria-live", "polite");
     document.body.append(box);
   }
-  box.replaceChildren(...[...challenges.values()].map(challengeCard), ...told.map(toldCard));
+  box.replaceChildren(...(closedAccount === true ? [closedCard()] : []), ...[...notices.values()].map(noticeCard),
+    ...[...challenges.values()].map(challengeCard), ...told.map(toldCard));
   box.hidden = box.childElementCount === 0;
 }
 
@@ -251,6 +317,7 @@ async function start() {
 onWhoChanges((name) => {
   challenges = new Map();
   told = [];
+  notices = new Map();
   render();
   if (START || name) connect(socket);
   else disconnect();

@@ -48,6 +48,12 @@ export function whoChanged(name) {
   tellWho(name);
 }
 
+/** This page is `name`'s now (null: a guest's), its other pages untold: each learns it for itself
+ * (an account closed by a moderator: the server closes each page's sockets). */
+export function whoChangedHere(name) {
+  tellWho(name);
+}
+
 /** The name of the player logged in here, or null for a guest. */
 export async function whoAmI() {
   try {
@@ -87,6 +93,12 @@ export function opponentName(opponent) {
 export function dateText(seconds) {
   return new Date(seconds * 1000).toLocaleDateString(language() === "el" ? "el-GR" : "en-GB",
     { day: "numeric", month: "short", year: "numeric" });
+}
+
+/** A moment (seconds since 1970) as the page's language writes it, to the minute: 6 Dec 2026, 14:05. */
+export function dateTimeText(seconds) {
+  return new Date(seconds * 1000).toLocaleString(language() === "el" ? "el-GR" : "en-GB",
+    { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
 }
 
 /** A server's error answer in the page's language: its reason, or else `fallback`'s words. */

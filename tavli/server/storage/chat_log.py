@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import delete, func, insert, select, text
+from sqlalchemy import delete, func, insert, select, text, update
 
 from tavli.server.storage.schema import chat_lines, chat_mutes, insert_for, reports
 from tavli.server.storage.store import Store, unbroken
@@ -153,3 +153,26 @@ class ChatLog:
             rows = (await conn.execute(query)).all()
         return [Report(int(r.id), r.reporter, r.reporter_name, r.reported, r.reported_account, r.match_id, r.reason,
                        r.note, float(r.at), r.status) for r in rows]
+
+    @unbroken
+    async def open_report(self, report_id: int) -> Report | None:
+        """The report ``report_id`` if it is still open."""
+        query = select(reports).where(reports.c.id == report_id, reports.c.status == "open")
+        async with self.engine.connect() as conn:
+            r = (await conn.execute(query)).first()
+        return None if r is None else Report(int(r.id), r.reporter, r.reporter_name, r.reported, r.reported_account,
+                                             r.match_id, r.reason, r.note, float(r.at), r.status)
+
+    @unbroken
+    async def settle(self, report_id: int, status: str) -> bool:
+        """A moderator has dealt with the open report (``status``: what he did); whether it was open."""
+        async with self.engine.begin() as conn:
+            done = await conn.execute(update(reports).where(reports.c.id == report_id, reports.c.status == "open")
+                                      .values(status=status))
+            return bool(done.rowcount)
+
+    @unbroken
+    async def lines_of(self, match_id: str, limit: int) -> list[ChatLine]:
+        """The last ``limit`` lines of each room of the match, oldest first (a moderator reads both)."""
+        found = [*await self.recent(match_id, "players", limit), *await self.recent(match_id, "spectators", limit)]
+        return sorted(found, key=lambda line: line.id)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, MetaData, String, Table, Text
+from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, MetaData, String, Table, Text, false
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -109,6 +109,10 @@ accounts = Table(
     # the name's look-alike key (tavli.server.storage.names): no two accounts' names look the same; null
     # for a deleted account, and for the younger of two made before the rule
     Column("look_key", String(LOOK_KEY_LENGTH)),
+    # a moderator of the café (``tavli users moderator``): reads the reports and acts on them
+    Column("moderator", Boolean, nullable=False, default=False, server_default=false()),
+    # a moderator closed the account's chat until this time (None: never)
+    Column("chat_banned_until", Float),
     Index("ix_accounts_look_key", "look_key", unique=True),
 )
 
@@ -278,4 +282,23 @@ reports = Table(
     Column("status", String(12), nullable=False, server_default="open"),
     Index("ix_reports_status_at", "status", "at"),
     Index("ix_reports_reporter_at", "reporter", "at"),
+)
+
+moderation_actions = Table(
+    "moderation_actions", metadata,
+    # every moderator's action (docs/cafe.md, "Moderators"): who did what to which account (its
+    # name then), settling which report, why, and its details (JSON: a mute's days, a renaming's
+    # names); ``seen`` is False while a warning, mute or renaming waits for its player to read it
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("moderator_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id")),
+    Column("account_name", String(40)),
+    Column("action", String(12), nullable=False),
+    Column("report_id", Integer),
+    Column("note", Text, nullable=False, server_default=""),
+    Column("detail", Text, nullable=False, server_default="{}"),
+    Column("at", Float, nullable=False),
+    Column("seen", Boolean),
+    Index("ix_moderation_actions_at", "at"),
+    Index("ix_moderation_actions_account_seen", "account_id", "seen"),
 )
