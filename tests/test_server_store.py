@@ -15,11 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 from tavli.fairdice import SeededRoller
 from tavli.match import Match
 from tavli.server.play.seats import SEATS, ActionError, settings_of
 from tavli.server.play.service import MatchService
+from tavli.server.storage.schema import chat_lines
 from tavli.server.storage.store import ActionRow, Conflict, Store, async_url
 
 URLS = ["sqlite"] + ([pytest.param("postgresql", marks=pytest.mark.postgres)] if os.environ.get("TAVLI_TEST_POSTGRES")
@@ -292,6 +294,35 @@ def test_a_roll_and_its_pass_are_stored_together(kind: str, tmp_path: Path) -> N
         assert row.seq == 2 and seeds == [b"\x02" * 32]
         assert [(a.seq, a.kind) for a in actions] == [(1, "roll"), (2, "play")]
         assert await store.seqs([mid]) == {mid: 2}
+        await store.close()
+
+    run(kind, tmp_path, test)
+
+
+@pytest.mark.parametrize("kind", URLS)
+def test_rows_of_other_tables_go_in_the_actions_group_commit_and_survive_a_conflict(kind: str, tmp_path: Path) -> None:
+    async def test(url: str) -> None:
+        store = Store(url)
+        await store.create_tables()
+        mid = secrets.token_urlsafe(9)
+        await store.create_match(mid, {"length": 1}, "human", "human", {secrets.token_urlsafe(): "white"})
+        await store.append(mid, 1, "white", "roll", {"dice": [6, 2]}, {1: b"\x01" * 32}, False)
+
+        def line(text: str) -> dict[str, Any]:
+            return {"match_id": mid, "room": "players", "seat": "white", "name": None, "phrase": None, "text": text,
+                    "at": time.time(), "account_id": None}
+        # queued together: one taken action (a conflict) among them sends each on its own, and
+        # every row is still written once, each with an id of its own
+        results = await asyncio.gather(
+            store.add_row(chat_lines, line("one")), store.append(mid, 2, "white", "play", {"play": ""}, {}, False),
+            store.add_row(chat_lines, line("two")), store.append(mid, 2, "black", "roll", {"dice": [1, 1]}, {}, False),
+            store.add_row(chat_lines, line("three")), return_exceptions=True)
+        ids = [results[0], results[2], results[4]]
+        assert all(isinstance(i, int) for i in ids) and len(set(ids)) == 3, results
+        assert sum(isinstance(r, Conflict) for r in (results[1], results[3])) == 1, results
+        async with store.engine.connect() as conn:
+            rows = (await conn.execute(select(chat_lines.c.id, chat_lines.c.text).order_by(chat_lines.c.id))).all()
+        assert [tuple(r) for r in rows] == sorted(zip(ids, ["one", "two", "three"], strict=True))
         await store.close()
 
     run(kind, tmp_path, test)

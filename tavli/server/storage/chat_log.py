@@ -9,7 +9,7 @@ The rules of what may be said are ``tavli.server.cafe.chat``'s; this module stor
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import orjson
@@ -91,15 +91,12 @@ class ChatLog:
 
     @unbroken
     async def add(self, line: ChatLine) -> ChatLine:
-        """Store ``line`` (and, on PostgreSQL, announce it in the same transaction); the line with its id."""
+        """Store ``line`` with the actions' next group commit (``Store.add_row``: and, on PostgreSQL,
+        announce it in the same transaction); the line with its id."""
         values = {k: v for k, v in asdict(line).items() if k != "id"}
-        async with self.engine.begin() as conn:
-            found = (await conn.execute(insert(chat_lines).values(**values).returning(chat_lines.c.id))).scalar_one()
-            kept = ChatLine(**values, id=int(found))
-            if self.store.notifies:
-                await conn.execute(_NOTIFY, {"channel": self.store.chat_channel,
-                                             "payload": kept.announcement(self.store.origin)})
-        return kept
+        found = await self.store.add_row(chat_lines, values, self.store.chat_channel,
+                                         lambda key: replace(line, id=key).announcement(self.store.origin))
+        return replace(line, id=found)
 
     @unbroken
     async def recent(self, match_id: str, room: str, limit: int) -> list[ChatLine]:

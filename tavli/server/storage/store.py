@@ -22,6 +22,7 @@ from typing import Any, ParamSpec, TypeVar
 
 import orjson
 from sqlalchemy import (
+    Table,
     bindparam,
     delete,
     event,
@@ -216,6 +217,31 @@ class _Append:
             self.done.set_exception(exc)
 
 
+@dataclass
+class _Row:
+    """A row of another table (a chat line) written in the next group commit, announced on
+    ``channel`` in the same transaction (``announce`` makes the payload from the row's id), and the
+    future of its id."""
+
+    table: Table
+    values: dict[str, Any]
+    channel: str | None
+    announce: Callable[[int], str] | None
+    done: asyncio.Future[int]
+    id: int = 0
+
+    def settle(self, _at: float) -> None:
+        if not self.done.done():
+            self.done.set_result(self.id)
+
+    def fail(self, exc: BaseException) -> None:
+        if not self.done.done():
+            self.done.set_exception(exc)
+
+
+_ANNOUNCE = text("SELECT pg_notify(:channel, :payload)")
+
+
 class Store:
     """All database access of the web app."""
 
@@ -254,7 +280,7 @@ class Store:
         self._set_presence = _presence_upsert(self._insert)
         self.origin = secrets.token_hex(8)
         """This process's name in the announcements, so that it ignores its own."""
-        self._queue: list[_Append] = []
+        self._queue: list[_Append | _Row] = []
         self._writer: asyncio.Task[None] | None = None
         self._listener: Any = None
 
@@ -378,10 +404,23 @@ class Store:
         Appends that arrive while a transaction is being written wait and go together in the
         next one (group commit): under load one transaction carries many matches' actions."""
         done: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Append(match_id, seq, entries, new_seeds, over, done))
+        self._enqueue(_Append(match_id, seq, entries, new_seeds, over, done))
+        return await done
+
+    async def add_row(self, table: Table, values: dict[str, Any], channel: str | None = None,
+                      announce: Callable[[int], str] | None = None) -> int:
+        """Insert a row of ``table`` (a chat line) in the next group commit, with the actions: its
+        id. On PostgreSQL, ``announce(id)`` is sent on ``channel`` in the same transaction. A write
+        of its own would hold SQLite's one write lock across the event loop's turns while the
+        actions wait for it; in the group commit it waits for nobody."""
+        done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._enqueue(_Row(table, values, channel, announce, done))
+        return await done
+
+    def _enqueue(self, item: _Append | _Row) -> None:
+        self._queue.append(item)
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_queued())
-        return await done
 
     async def _write_queued(self) -> None:
         while self._queue:
@@ -393,7 +432,8 @@ class Store:
                     try:
                         item.settle(await self._write([item]))
                     except (Conflict, IntegrityError) as exc:
-                        item.fail(Conflict(item.match_id) if isinstance(exc, IntegrityError) else exc)
+                        item.fail(Conflict(item.match_id) if isinstance(exc, IntegrityError)
+                                  and isinstance(item, _Append) else exc)
                     except Exception as exc:
                         item.fail(exc)
             except Exception as exc:  # the database failed: every waiting action hears it
@@ -403,9 +443,18 @@ class Store:
                 for item in batch:
                     item.settle(at)
 
-    async def _write(self, batch: list[_Append]) -> float:
+    async def _write(self, queued: list[_Append | _Row]) -> float:
         now = time.time()
+        batch = [a for a in queued if isinstance(a, _Append)]
         async with self.engine.begin() as conn:
+            for row in queued:
+                if isinstance(row, _Row):
+                    row.id = int((await conn.execute(insert(row.table).values(**row.values)
+                                                     .returning(row.table.c.id))).scalar_one())
+                    if self.notifies and row.announce is not None:
+                        await conn.execute(_ANNOUNCE, {"channel": row.channel, "payload": row.announce(row.id)})
+            if not batch:
+                return now
             moves = [{"mid": a.match_id, "prev": a.seq - 1, "next": a.seq + len(a.entries) - 1, "over": a.over,
                       "now": now} for a in batch]
             if self.engine.dialect.supports_sane_multi_rowcount:
