@@ -73,15 +73,15 @@ def test_names_are_unique_ignoring_case_and_form() -> None:
 
 def test_sign_up_log_in_and_out(client: TestClient) -> None:
     secret = sign_up(client, "Ελένη")
-    assert client.get("/api/session").json() == {"name": "Ελένη"}
+    assert client.get("/api/session").json() == {"name": "Ελένη", "moderator": False}
     taken = client.post("/api/accounts", json={"name": "ελένη", "password": PASSWORD})
     assert taken.status_code == 409 and taken.json()["error"] == "that name is taken"
     short = client.post("/api/accounts", json={"name": "Nikos", "password": "short"})
     assert short.status_code == 400 and short.json()["error"] == "a password has 8 to 200 characters"
     out = client.delete("/api/session")
-    assert out.status_code == 200 and client.get("/api/session").json() == {"name": None}
+    assert out.status_code == 200 and client.get("/api/session").json() == {"name": None, "moderator": False}
     with as_player(client, secret):  # logging out ended the session: the old cookie is worth nothing
-        assert client.get("/api/session").json() == {"name": None}
+        assert client.get("/api/session").json() == {"name": None, "moderator": False}
     login = client.post("/api/session", json={"name": "ΕΛΈΝΗ", "password": PASSWORD})
     assert login.status_code == 200 and login.json()["name"] == "Ελένη"
     assert login.cookies[COOKIE] != secret  # a new session id at every login
@@ -128,7 +128,7 @@ def test_cross_site_requests_are_refused(client: TestClient) -> None:
         for method, path in (("POST", "/api/matches"), ("DELETE", "/api/session"), ("DELETE", "/api/account")):
             answer = client.request(method, path, json={}, headers={"sec-fetch-site": "cross-site"})
             assert answer.status_code == 403, (method, path)
-        assert client.get("/api/session").json() == {"name": "Nikos"}  # still logged in
+        assert client.get("/api/session").json() == {"name": "Nikos", "moderator": False}  # still logged in
         same = client.post("/api/matches", json={"opponent": "friend"}, headers={"origin": "http://testserver"})
         assert same.status_code == 201
 
@@ -161,7 +161,7 @@ def test_change_password_and_delete_the_account(client: TestClient) -> None:
     changed = client.post("/api/account/password", json={"password": PASSWORD, "new_password": "a new one!"})
     assert changed.status_code == 200 and changed.cookies[COOKIE] != old
     with as_player(client, old):
-        assert client.get("/api/session").json() == {"name": None}  # the other sessions ended
+        assert client.get("/api/session").json() == {"name": None, "moderator": False}  # the other sessions ended
     client.cookies.clear()
     assert client.post("/api/session", json={"name": "Nikos", "password": PASSWORD}).status_code == 401
     assert client.post("/api/session", json={"name": "Nikos", "password": "a new one!"}).status_code == 200
@@ -323,7 +323,7 @@ def test_the_session_is_good_on_every_store_of_the_database(db: Path) -> None:
     with make_client(db) as one:
         secret = sign_up(one, "Eleni")
     with make_client(db) as other, as_player(other, secret):  # another process on the same database
-        assert other.get("/api/session").json() == {"name": "Eleni"}
+        assert other.get("/api/session").json() == {"name": "Eleni", "moderator": False}
 
 
 def test_session_lookups_refuse_junk() -> None:
