@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +82,18 @@ def closed_code(ws: Any) -> int:
     raise AssertionError("the socket was never closed")
 
 
+@contextmanager
+def at_table(client: TestClient, white: str, black: str) -> Iterator[tuple[Message, Any, Any]]:
+    """A match between two signed-in friends, both seated: its links and the two sockets."""
+    with as_player(client, white):
+        links = new_match(client, opponent="friend", seat="white", games="portes", length=3)
+    with as_player(client, white), client.websocket_connect(f"/ws/{links['match']}") as white_ws, \
+            as_player(client, black), client.websocket_connect(f"/ws/{links['match']}") as black_ws:
+        hello(white_ws, links["token"])
+        hello(black_ws, token_of(links["friend"]))
+        yield links, white_ws, black_ws
+
+
 def quiet(ws: Any) -> list[Message]:
     """What ``ws`` (a lobby socket) is sent before the answer to a ping: nothing else is queued."""
     ws.send_json({"type": "ping", "id": "q"})
@@ -110,12 +124,7 @@ def test_only_a_moderator_reads_the_reports_and_acts(client: TestClient) -> None
 
 def test_a_report_shows_the_matchs_chat_as_text_and_an_action_settles_it(client: TestClient) -> None:
     eleni, troll, nikos = sign_up(client, "Eleni"), sign_up(client, "Troll"), moderator(client)
-    with as_player(client, eleni):
-        links = new_match(client, opponent="friend", seat="white", games="portes", length=3)
-    with as_player(client, eleni), client.websocket_connect(f"/ws/{links['match']}") as white, \
-            as_player(client, troll), client.websocket_connect(f"/ws/{links['match']}") as black:
-        hello(white, links["token"])
-        hello(black, token_of(links["friend"]))
+    with at_table(client, eleni, troll) as (links, white, black):
         black.send_json({"type": "say", "text": f"you lose {HOSTILE}\u202e"})
         until(white, lambda m: m["type"] == "chat")
     first = report(client, eleni, "Troll", match=links["match"], seat="black", note=f"rude {HOSTILE}")
@@ -169,12 +178,7 @@ def test_a_warning_reaches_the_players_pages_at_once_and_again_until_he_has_read
 def test_a_mute_closes_the_players_chat_at_once_and_unmute_opens_it(client: TestClient) -> None:
     eleni, troll, nikos = sign_up(client, "Eleni"), sign_up(client, "Troll"), moderator(client)
     troll_id = account_id(client, "Troll")
-    with as_player(client, eleni):
-        links = new_match(client, opponent="friend", seat="white", games="portes", length=3)
-    with as_player(client, eleni), client.websocket_connect(f"/ws/{links['match']}") as white, \
-            as_player(client, troll), client.websocket_connect(f"/ws/{links['match']}") as black:
-        hello(white, links["token"])
-        hello(black, token_of(links["friend"]))
+    with at_table(client, eleni, troll) as (links, white, black):
         assert act(client, nikos, action="mute", account=troll_id, days=7, note="insults").status_code == 200
         for said in ({"phrase": "hello"}, {"text": "hi"}):
             black.send_json({"type": "say", **said})
