@@ -245,6 +245,7 @@ def test_a_moderator_reads_the_reports_and_acts_and_the_player_is_told(
     # his chat closed for 7 days: the one notice he has not read is that one
     act(mod, reports[1], "mod-mute", {"mod-mute-days": "7", "mod-reason": "flooding"})
     expect(troll.get_by_test_id("notice-text")).to_contain_text("A moderator has closed your chat until")
+    expect(troll.get_by_test_id("notice-reason")).to_have_text("The moderator's reason: flooding")
     expect(troll.get_by_test_id("notice-card")).to_have_count(1)  # the warning he read stays read
     card_fits(troll, "notice-card")
     shoot(troll, "moderation-notice-mute-en-1366x768")
@@ -258,6 +259,7 @@ def test_a_moderator_reads_the_reports_and_acts_and_the_player_is_told(
     expect(report(mod, reports[2]).get_by_test_id("report-error")).to_contain_text("taken")
     act(mod, reports[2], "mod-rename", {"mod-new-name": "Troll7", "mod-reason": "an offensive name"})
     expect(troll.get_by_test_id("notice-text")).to_have_text("A moderator has renamed your account to Troll7.")
+    expect(troll.get_by_test_id("notice-reason")).to_have_text("The moderator's reason: an offensive name")
     troll.get_by_test_id("notice-seen").click()
     expect(troll.get_by_test_id("me")).to_have_text("Troll7")
     expect(report(mod, reports[3]).get_by_test_id("report-reported")).to_contain_text("Troll7")

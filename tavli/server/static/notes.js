@@ -173,6 +173,9 @@ function noticeCard(notice) {
   title.className = "notice-title";
   const words = line(noticeWords(notice), "notice-text");
   words.dir = "auto";
+  // a mute's or a renaming's reason, as the moderator gave it (a warning's words are its text)
+  const reason = notice.action !== "warn" && notice.note ? line(t("noticeReason", { reason: notice.note }), "notice-reason") : null;
+  if (reason) reason.dir = "auto";
   const error = line("", "notice-error");
   error.className = "error";
   const seen = button("noticeSeen", "notice-seen", async () => {
@@ -187,7 +190,7 @@ function noticeCard(notice) {
     error.textContent = sayable(body.reason) ?? t("requestFailed");
     seen.disabled = false;
   }, "primary");
-  card.append(title, words, seen, error);
+  card.append(...[title, words, reason, seen, error].filter(Boolean));
   return card;
 }
 

@@ -669,6 +669,7 @@ export const WORDS = {
   noticeWarnTitle: "A warning from the café's moderators",
   noticeMute: "A moderator has closed your chat until {date}.",
   noticeRename: "A moderator has renamed your account to {name}.",
+  noticeReason: "The moderator's reason: {reason}",
   noticeSeen: "I understand",
   accountClosed: "This account was closed by a moderator.",
 };
