@@ -32,7 +32,7 @@ from tavli.server.play.clocks import PRESETS
 from tavli.server.realtime.protocol import MAX_MESSAGE_BYTES
 from tavli.server.routes.context import context_of
 from tavli.server.routes.limits import RateLimiter, client_address
-from tavli.server.routes.responses import HEAD, HEAD_MARK, STATIC
+from tavli.server.routes.responses import HEAD, HEAD_MARK, HEADER, HEADER_MARK, STATIC
 from tavli.variants import GAMES
 
 
@@ -98,6 +98,9 @@ def test_every_page_has_the_one_common_head(client: TestClient) -> None:
         assert answer.text.count(HEAD) == 1 and HEAD_MARK not in answer.text, address
         assert answer.headers["cache-control"] == "no-cache"
     assert client.get("/no/such/page").status_code == 404
+    for address in ("/account", "/@/nobody", "/leaderboard", "/moderation"):  # the plain pages' one top bar
+        answer = client.get(address)
+        assert answer.text.count(HEADER) == 1 and HEADER_MARK not in answer.text, address
 
 
 @pytest.mark.parametrize(("body", "words"), [

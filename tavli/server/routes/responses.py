@@ -33,6 +33,17 @@ HEAD = """<meta charset="utf-8">
 the page's lobby connection, his challenges and his matches made, on every page)."""
 
 
+HEADER_MARK = "<!-- the common header -->"
+"""Where a plain page of ``static/`` (the account's, a player's, the leaderboard, the moderators')
+has its top bar: ``static_page`` puts ``HEADER`` there."""
+HEADER = """<header class="top">
+    <a class="home-link" href="/" data-testid="home-link" data-i18n="title">Tavli</a>
+    <nav class="session" id="session" data-testid="session"></nav>
+    <label class="lang"><span data-i18n="language"></span> <select data-testid="lang" id="lang"></select></label>
+  </header>"""
+"""The top bar those pages share, written once: the way home, who is signed in, the language."""
+
+
 @functools.lru_cache(maxsize=64)
 def page_body(name: str, modified: int) -> bytes:
     """The page ``name`` of ``static/`` with the common head, read again once the file is
@@ -40,7 +51,7 @@ def page_body(name: str, modified: int) -> bytes:
     text = (STATIC / name).read_text(encoding="utf-8")
     if text.count(HEAD_MARK) != 1:
         raise ValueError(f"static/{name} must hold {HEAD_MARK} once")
-    return text.replace(HEAD_MARK, HEAD).encode()
+    return text.replace(HEAD_MARK, HEAD).replace(HEADER_MARK, HEADER).encode()
 
 
 def static_page(name: str, status_code: int = 200) -> Response:
