@@ -76,7 +76,10 @@ def test_the_highest_rated_first_then_the_newest_and_nothing_private_or_over(sit
         with as_player(client, None):
             bot = new_match(client, opponent="expert", length=1, games="fevga", name="Anna")
             bot_ws = stack.enter_context(client.websocket_connect(f"/ws/{bot['match']}"))
-            if hello(bot_ws, bot["token"])["seq"] == 0:
+            first = hello(bot_ws, bot["token"])
+            if first["seq"] == 0:  # not begun yet: the bot's first move comes, or the guest rolls first
+                if first["can_roll"]:
+                    bot_ws.send_json({"type": "roll", "seq": 0})
                 until(bot_ws, lambda m: m["type"] == "state" and m["seq"] > 0)
         # one not begun: its friend never came
         waiting = new_match(client, opponent="friend", length=1, games="portes")

@@ -78,7 +78,8 @@ def seek_and_be_taken(seeker: Page, accepter: Page, url: str, shot: str) -> None
     expect(seeker.get_by_test_id("seek-accept")).to_have_count(0)
     expect(seeker.get_by_test_id("seek-waiting")).to_be_visible()
     expect(accepter.get_by_test_id("seek-accept")).to_have_count(1)
-    seeker.get_by_test_id("seek-cancel").scroll_into_view_if_needed()
+    # in the page's own turn: the lobby may draw its list again meanwhile (the players online)
+    seeker.evaluate("document.querySelector('[data-testid=seek-cancel]')?.scrollIntoView({block: 'nearest'})")
     shoot(seeker, shot)
     accepter.click("[data-testid=seek-accept]")
     for page in (accepter, seeker):
