@@ -27,7 +27,9 @@ CLAIMED = "claimed: the opponent was absent"
 """Why a game ended that its winner claimed when his opponent stayed away (the web app's claim)."""
 LOST_ON_TIME = "lost on time"
 """Why a game ended whose loser's clock ran out (the web app's clocks): it ends the match."""
-MATCH_ENDINGS = (RESIGNED_MATCH, LOST_ON_TIME)
+FORFEITED = "forfeited: did not come"
+"""Why a match ended whose loser never came to his board in time (a tournament's forfeit): it ends the match."""
+MATCH_ENDINGS = (RESIGNED_MATCH, LOST_ON_TIME, FORFEITED)
 """The reasons that end a whole match at once: the winner scores the points still missing."""
 ABORTED = "aborted"
 """Why the first game ended when the match was called off before both sides had played
@@ -232,6 +234,18 @@ class Match:
         if self.is_over:
             raise GameOverError("the match is over")
         return self.concede(loser, LOST_ON_TIME, self.settings.length - self.score[loser.other])
+
+    def forfeit(self, loser: Color) -> GameResult:
+        """``loser`` did not come to the board in time (a tournament's forfeit): he loses the match,
+        the opponent scoring the points still missing.
+
+        >>> m = Match(MatchSettings(length=3, games=("portes",)), DiceRoller(seed=1))
+        >>> m.forfeit(BLACK).reason, m.score[WHITE], m.winner
+        ('forfeited: did not come', 3, <Color.WHITE: 0>)
+        """
+        if self.is_over:
+            raise GameOverError("the match is over")
+        return self.concede(loser, FORFEITED, self.settings.length - self.score[loser.other])
 
     def abort(self) -> GameResult:
         """Call the match off before both sides have played (``can_abort``): the first game ends

@@ -82,6 +82,7 @@ _RESULT_REASONS = {
     "resigned the match": Reason("resigned the match"),
     "lost on time": Reason("lost on time"),
     "claimed: the opponent was absent": Reason("claimed: the opponent was absent"),
+    "forfeited: did not come": Reason("forfeited: did not come"),
     "aborted": Reason("aborted"),
 }
 """Why a game ended, for the reasons the library gives (``Position.result``, ``Match.resign``,

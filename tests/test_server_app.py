@@ -92,13 +92,14 @@ def test_every_page_has_the_one_common_head(client: TestClient) -> None:
     for path in STATIC.glob("*.html"):
         assert path.read_text(encoding="utf-8").count(HEAD_MARK) == 1 and "<meta" not in path.read_text(), path.name
     for address in ("/", "/match/x", "/review", "/openings", "/practice", "/position", "/rules", "/account",
-                    "/@/nobody", "/leaderboard", "/no/such/page"):
+                    "/@/nobody", "/leaderboard", "/tournaments", "/tournaments/x", "/no/such/page"):
         answer = client.get(address)
         assert answer.headers["content-type"] == "text/html; charset=utf-8", address
         assert answer.text.count(HEAD) == 1 and HEAD_MARK not in answer.text, address
         assert answer.headers["cache-control"] == "no-cache"
     assert client.get("/no/such/page").status_code == 404
-    for address in ("/account", "/@/nobody", "/leaderboard", "/moderation"):  # the plain pages' one top bar
+    # the plain pages' one top bar
+    for address in ("/account", "/@/nobody", "/leaderboard", "/moderation", "/tournaments", "/tournaments/x"):
         answer = client.get(address)
         assert answer.text.count(HEADER) == 1 and HEADER_MARK not in answer.text, address
 

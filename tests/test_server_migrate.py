@@ -60,7 +60,7 @@ def test_a_new_database_gets_every_table_at_the_newest_step(tmp_path: Path) -> N
     asyncio.run(Store(url).create_tables())
     names, version = asyncio.run(tables_and_version(url))
     assert set(metadata.tables) | {"alembic_version"} == names
-    assert version == head() == "0011_moderation"
+    assert version == head() == "0012_tournaments"
 
 
 def test_a_database_from_before_accounts_upgrades_in_place_and_every_match_replays(tmp_path: Path) -> None:

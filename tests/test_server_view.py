@@ -34,10 +34,10 @@ def every_end() -> list[GameResult]:
                                {1: BLACK, 24: WHITE}).result(),
         Position.from_checkers("portes", WHITE, {25: 1, **HOME}, {25: 1, **HOME}).result(),
     ]
-    resigned, match_resigned, claimed, timed, aborted = (Match(MatchSettings(length=3), DiceRoller(seed=1))
-                                                         for _ in range(5))
+    resigned, match_resigned, claimed, timed, forfeited, aborted = (
+        Match(MatchSettings(length=3), DiceRoller(seed=1)) for _ in range(6))
     ends += [resigned.resign(WHITE, 2), match_resigned.resign_match(BLACK), claimed.concede(WHITE, CLAIMED),
-             timed.lose_on_time(BLACK), aborted.abort()]
+             timed.lose_on_time(BLACK), forfeited.forfeit(WHITE), aborted.abort()]
     assert all(e is not None for e in ends)
     return [e for e in ends if e is not None]
 

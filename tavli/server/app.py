@@ -25,6 +25,7 @@ from tavli.server.cafe.accounts import Accounts
 from tavli.server.cafe.lobby import SEEKS_PER_ADDRESS, Lobby
 from tavli.server.cafe.moderation import Moderation
 from tavli.server.cafe.results import Results
+from tavli.server.cafe.tournaments import Tournaments
 from tavli.server.coach.review import REVIEW_DEPTH, Reviewer
 from tavli.server.lifespan import lifespan
 from tavli.server.play.live import LiveMatch
@@ -41,6 +42,8 @@ from tavli.server.routes import (
     moderation_api,
     pages,
     report_api,
+    tournament_api,
+    tournament_socket,
 )
 from tavli.server.routes.context import POLL_SECONDS, AppContext, AppOptions
 from tavli.server.routes.cross_site import SameOriginOnly
@@ -100,8 +103,9 @@ def create_app(database: str = "sqlite:///tavli.db", *, claim_after: float = 120
     middleware = [Middleware(ProxyHeadersMiddleware, trusted_hosts=proxies)] if proxies else []
     middleware.append(Middleware(SameOriginOnly, origins=options.origins))
     app = Starlette(routes=pages.ROUTES + json_api.ROUTES + account_api.ROUTES + lobby_api.ROUTES + report_api.ROUTES
-                    + moderation_api.ROUTES
-                    + lobby_socket.ROUTES + match_socket.ROUTES,  # /ws/lobby before /ws/{match_id}
+                    + moderation_api.ROUTES + tournament_api.ROUTES
+                    + lobby_socket.ROUTES + tournament_socket.ROUTES  # /ws/lobby and /ws/tournament/ before
+                    + match_socket.ROUTES,  # /ws/{match_id}
                     lifespan=lifespan, middleware=middleware, exception_handlers={404: pages.not_found})
     app.state.context = context  # what the handlers share (tavli.server.routes.context.context_of)
     return app
@@ -128,7 +132,8 @@ def make_context(database: str, options: AppOptions, *, claim_after: float, bot_
                          accounts=accounts, results=results,
                          sign_ups=RateLimiter(SIGN_UPS_PER_HOUR, 3600.0),
                          lobby=lobby, talk=talk, reports=RateLimiter(REPORTS_PER_HOUR, 3600.0),
-                         moderation=Moderation(accounts, talk.log, moderation_log, lobby))
+                         moderation=Moderation(accounts, talk.log, moderation_log, lobby),
+                         tournaments=Tournaments(store, service, accounts, lobby))
     # The service's listeners, wired here alone, in the order each action is told to them (its
     # match's lock held):
     # 1. the hub: every connection watching the match here is sent the state. The hub puts it in
@@ -151,7 +156,11 @@ async def conclude(context: AppContext, live: LiveMatch) -> None:
     """A finished match's result kept, and rated if it is rated (``Results.on_action``: once),
     its review begun; then the players of a rated match are sent the state again, which now says
     how their ratings moved."""
-    if not await context.results.on_action(live) or not live.row.settings.get("rated"):
+    if not await context.results.on_action(live):
+        return
+    if live.row.settings.get("tournament"):  # its tournament goes on at once (the next round, or the arena's pair)
+        await context.tournaments.match_ended(live.row.id)
+    if not live.row.settings.get("rated"):
         return
     current = context.service.peek(live.row.id)
     if current is not None:

@@ -23,6 +23,8 @@ PAIRING_SECONDS = 1.0
 """How often the people waiting in "play now" are looked at."""
 CLOCK_SWEEP_SECONDS = 5.0
 """How often the clocked matches that no timer here watches are looked at."""
+TOURNAMENT_SECONDS = 2.0
+"""How often the tournaments due to start or running are looked at (a match's end moves its own at once)."""
 
 
 async def pause(context: AppContext, seconds: float) -> bool:
@@ -72,6 +74,7 @@ def start_jobs(context: AppContext) -> list[asyncio.Task[None]]:
              asyncio.create_task(every(context, CLOCK_SWEEP_SECONDS, context.service.clocks.sweep)),
              asyncio.create_task(every(context, LOBBY_SECONDS, context.lobby.heartbeat)),
              asyncio.create_task(every(context, PAIRING_SECONDS, context.lobby.pair_waiting)),
+             asyncio.create_task(every(context, TOURNAMENT_SECONDS, context.tournaments.tick)),
              asyncio.create_task(listen(context))]
     if context.options.poll_seconds > 0:
         tasks.append(asyncio.create_task(every(context, context.options.poll_seconds, hub.poll)))

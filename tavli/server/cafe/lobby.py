@@ -227,6 +227,9 @@ class Lobby:
     account_listeners: list[Callable[[dict[str, Any]], None]] = field(default_factory=list)
     """Who else is told of a moderator's action on an account, on every process (the chat: a mute
     closes it, a closing ends the account's match connections)."""
+    note_listeners: dict[str, list[Callable[[dict[str, Any]], None]]] = field(default_factory=lambda: defaultdict(list))
+    """Who else hears the notes of a kind the lobby carries for another room, on every process (a
+    tournament's change: ``{"k": "tournament", ...}``)."""
     _accepting: asyncio.Lock = field(default_factory=asyncio.Lock)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
@@ -529,6 +532,11 @@ class Lobby:
             self._send_to(note["person"], {"type": "paired"} | note["answer"])
         elif kind == "account":  # a moderator's action on an account (``tavli.server.cafe.moderation``)
             self.account_changed(note)
+        elif kind == "note":  # another room's word to one person, on every page he has open
+            self._send_to(note["person"], note["message"])
+        else:
+            for listener in self.note_listeners.get(str(kind), ()):
+                listener(note)
 
     def account_changed(self, note: dict[str, Any]) -> None:
         """A moderator acted on an account: its pages are shown the notice, or closed with it."""

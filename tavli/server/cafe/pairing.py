@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -326,14 +326,15 @@ def _matched(names: Sequence[str], records: Mapping[str, _Record], ratings: Mapp
     return [(a, b) for a, b in nx.max_weight_matching(graph, maxcardinality=True) if _SPARE not in (a, b)]
 
 
-def swiss_round(players: Sequence[Entrant], rounds: Sequence[Round]) -> list[Pairing]:
+def swiss_round(players: Sequence[Entrant], rounds: Sequence[Round], absent: Collection[str] = ()) -> list[Pairing]:
     """The next Swiss round after ``rounds``. An odd count gives a bye (a point) to the lowest-ranked
     player (points, then rating) who has had none. The rest are paired score group by score group, from
     the top (a large group 32 players at a time, by rating), a group's lowest ranked odd one out floating
     down to the next: the weights of networkx's maximum-weight matching prefer equal scores, then near
     ratings, and never pair two who have met.
     Should that leave players unpaired, everyone is paired at once, a second meeting allowed only
-    where no pairing avoids it. Colours alternate: the one who had white less often takes it.
+    where no pairing avoids it. Colours alternate: the one who had white less often takes it. The
+    players ``absent`` (withdrawn) keep their results but are paired no more.
 
     >>> ps = [Entrant("ann", 1800), Entrant("bob", 1700), Entrant("cy", 1600)]
     >>> first = swiss_round(ps, [])
@@ -345,7 +346,8 @@ def swiss_round(players: Sequence[Entrant], rounds: Sequence[Round]) -> list[Pai
     _checked(players, 2, MOST_PLAYERS)
     records = _records(players, rounds, BYE_POINTS)
     ratings = {p.name: p.rating for p in players}
-    ranked = [p.name for p in sorted(players, key=lambda p: (-records[p.name].points, -p.rating, p.name))]
+    ranked = [p.name for p in sorted(players, key=lambda p: (-records[p.name].points, -p.rating, p.name))
+              if p.name not in absent]
     out: list[Pairing] = []
     if len(ranked) % 2:
         free = [n for n in ranked if not records[n].byes]

@@ -27,7 +27,7 @@ from sqlalchemy import and_, case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from tavli.match import ABORTED, CLAIMED, LOST_ON_TIME, RESIGNED, RESIGNED_MATCH, Match
+from tavli.match import ABORTED, CLAIMED, FORFEITED, LOST_ON_TIME, RESIGNED, RESIGNED_MATCH, Match
 from tavli.rating import Rating, match_weight, rate_match
 from tavli.server.play.live import LiveMatch
 from tavli.server.play.seats import pool_of, seat_name
@@ -64,10 +64,11 @@ FEEDING_SHARE = 0.8
 
 def ending_of(live: LiveMatch) -> str:
     """How a finished match ended: ``played`` out, ``resigned``, ``left`` (the absence claimed),
-    lost on ``time``, or ``aborted``."""
+    lost on ``time``, ``forfeit`` (a tournament's player who never came), or ``aborted``."""
     result = live.match.game.result
     reason = result.reason if result is not None else ""
-    return {RESIGNED_MATCH: "resigned", CLAIMED: "left", LOST_ON_TIME: "time", ABORTED: "aborted"}.get(reason, "played")
+    return {RESIGNED_MATCH: "resigned", CLAIMED: "left", LOST_ON_TIME: "time", FORFEITED: "forfeit",
+            ABORTED: "aborted"}.get(reason, "played")
 
 
 def game_ending(reason: str) -> str:
@@ -78,8 +79,8 @@ def game_ending(reason: str) -> str:
     >>> game_ending("resigned"), game_ending(LOST_ON_TIME), game_ending("double game: the loser bore off nothing")
     ('resigned', 'time', 'played')
     """
-    return {RESIGNED: "resigned", RESIGNED_MATCH: "resigned", LOST_ON_TIME: "time", CLAIMED: "claimed"}.get(
-        reason, "played")
+    return {RESIGNED: "resigned", RESIGNED_MATCH: "resigned", LOST_ON_TIME: "time", CLAIMED: "claimed",
+            FORFEITED: "forfeit"}.get(reason, "played")
 
 
 def both_chose(match: Match) -> bool:

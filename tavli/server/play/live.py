@@ -170,6 +170,9 @@ def _act(live: LiveMatch, kind: str, seat: str, data: dict[str, Any]) -> None:
     elif kind == "flag":  # the seat's clock ran out
         match.lose_on_time(SEATS[seat])
         live.offer = None
+    elif kind == "forfeit":  # a tournament's player who did not come in time (``seat``: his)
+        match.forfeit(SEATS[seat])
+        live.offer = None
     elif kind == "abort":  # called off before both players had played: no result
         match.abort()
         live.offer = None

@@ -27,10 +27,10 @@ ErrorCode = Literal[
     "bad-message", "too-large", "rate-limited", "not-joined", "bad-token", "private", "login", "corrupt",
     "spectator", "time", "aborted", "stale", "match-over", "offer-pending", "not-absent", "waiting",
     "not-your-turn", "illegal", "no-abort", "no-offer", "no-coach", "not-rolled", "no-chances",
-    "chat-rate-limited", "chat-closed", "chat-text", "chat-banned",
+    "chat-rate-limited", "chat-closed", "chat-text", "chat-banned", "no-such-tournament",
 ]
-"""The codes of the errors a match's socket sends (docs/web.md): a page says each in its language
-(``error-CODE`` in ``static/strings-en.js`` and ``strings-el.js``)."""
+"""The codes of the errors a match's (or a tournament page's) socket sends (docs/web.md): a page says
+each in its language (``error-CODE`` in ``static/strings-en.js`` and ``strings-el.js``)."""
 ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
 
 

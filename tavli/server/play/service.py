@@ -151,18 +151,20 @@ class MatchService:
                 "watch": link + tokens["spectator"], "open": opponent == "anyone", "rated": bool(data.get("rated"))}
 
     async def create_pair(self, match_id: str, settings: dict[str, Any],
-                          players: Sequence[tuple[SeatOwner | None, str | None]]) -> list[dict[str, Any]]:
-        """A match between two people the lobby paired (``tavli.server.cafe.lobby``): ``settings`` as a
-        seek keeps them (length, games, clock, rated), ``players`` each one's account and name, in
-        seats drawn at random; each player's seat, token and link, in the order of ``players``."""
+                          players: Sequence[tuple[SeatOwner | None, str | None]],
+                          drawn: bool = True) -> list[dict[str, Any]]:
+        """A match between two people the lobby paired (``tavli.server.cafe.lobby``) or a tournament
+        (``tavli.server.cafe.tournaments``): ``settings`` as a seek keeps them (length, games, clock,
+        rated; a tournament's id), ``players`` each one's account and name, in seats drawn at random
+        (``drawn``) or white first; each player's seat, token and link, in the order of ``players``."""
         _, data = settings_from_request({"length": settings["length"], "games": ",".join(settings["games"])})
         data["coach"] = False
-        if settings.get("rated"):
-            data["rated"] = True
-        if settings.get("clock"):
-            data["clock"] = settings["clock"]
+        for key in ("rated", "clock", "tournament"):
+            if settings.get(key):
+                data[key] = settings[key]
         seats = ["white", "black"]
-        secrets.SystemRandom().shuffle(seats)
+        if drawn:
+            secrets.SystemRandom().shuffle(seats)
         tokens = {seat: secrets.token_urlsafe(24) for seat in seats} | {"spectator": secrets.token_urlsafe(24)}
         names = {seat: account.name if account is not None else name
                  for seat, (account, name) in zip(seats, players, strict=True) if account is not None or name}
@@ -464,8 +466,27 @@ class MatchService:
                 raise ActionError("match-over", "the match is over")
             if not live.match.can_abort:
                 raise ActionError("no-abort", "a match can be aborted only before both players have made a play")
+            if live.row.settings.get("tournament"):
+                raise ActionError("no-abort", "a tournament's match cannot be aborted: resign it instead")
             await self._commit(live, role, "abort", {})
         return live
+
+    async def forfeit(self, match_id: str, seat: str) -> bool:
+        """End ``match_id`` against ``seat``, a tournament's player who did not come in time
+        (``tavli.server.cafe.tournaments``); whether it did (False once the match is over: played
+        out meanwhile, or forfeited by another process first)."""
+        live = await self.get(match_id)
+        if live is None:
+            return False
+        async with live.lock:
+            live = self.replays.current(live)
+            if live.match.is_over:
+                return False
+            try:
+                await self._commit(live, seat, "forfeit", {})
+            except ActionError:  # another process moved it on meanwhile: it looks again later
+                return False
+        return True
 
     async def _bot_answers(self, live: LiveMatch) -> None:
         """A bot answers an offer at once: a resignation worth at least what it expects from

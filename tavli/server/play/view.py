@@ -96,6 +96,7 @@ WHY = {
     "resigned": "resigned",
     "resigned the match": "resigned-match",
     "lost on time": "time",
+    "forfeited: did not come": "forfeit",
     "aborted": "aborted",
 }
 """Why a game ended, as a code a page can put in words (``claimed`` for a claim)."""

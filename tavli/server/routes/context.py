@@ -16,6 +16,7 @@ from tavli.server.cafe.accounts import Accounts
 from tavli.server.cafe.lobby import Lobby
 from tavli.server.cafe.moderation import Moderation
 from tavli.server.cafe.results import Results
+from tavli.server.cafe.tournaments import Tournaments
 from tavli.server.coach.review import Reviewer
 from tavli.server.play.service import MatchService
 from tavli.server.realtime.hub import Hub
@@ -75,6 +76,8 @@ class AppContext:
     """Reports of players per client address (each person's are counted in the database too)."""
     moderation: Moderation
     """The moderators' reading of the reports and their actions."""
+    tournaments: Tournaments
+    """The tournaments: their requests, their running and their pages' sockets."""
     analysing: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(ANALYSES_AT_ONCE))
     files_waiting: int = 0
     """Uploaded reviews waiting or being made now."""

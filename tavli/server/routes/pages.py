@@ -95,6 +95,18 @@ async def moderation_page(request: Request) -> Response:
     return static_page("moderation.html")
 
 
+async def tournaments_page(request: Request) -> Response:
+    """The tournaments taking players, being played and just finished, and the form that creates one
+    (its script reads ``/api/tournaments``)."""
+    return static_page("tournaments.html")
+
+
+async def tournament_page(request: Request) -> Response:
+    """``/tournaments/{tournament_id}``: a tournament's page; its script reads the id from the address
+    and follows ``/ws/tournament/ID``."""
+    return static_page("tournament.html")
+
+
 async def not_found(request: Request, exc: Exception) -> Response:
     """An unknown address: a page in the player's language with the way back, except where a
     program asks (``/api/``: a JSON error as every route there answers; ``/static/``: a missing
@@ -135,6 +147,8 @@ ROUTES: list[BaseRoute] = [
     Route("/leaderboard", leaderboard_page),
     Route("/tv", tv_page),
     Route("/moderation", moderation_page),
+    Route("/tournaments", tournaments_page),
+    Route("/tournaments/{tournament_id}", tournament_page),
     # the pages' files compressed (their words in two languages are most of what a page loads)
     Mount("/static", GZipMiddleware(Router([
         Route("/reasons.js", reasons_script),

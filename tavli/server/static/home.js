@@ -1,11 +1,13 @@
 // The start page: choose the opponent, the length, the games and the house rules; create the match;
 // or take the seat of an open match, one that anyone on this server may join; log in or sign up;
-// find the matches this browser or this account played.
+// find the matches this browser or this account played, and the tournaments taking players or being
+// played.
 import { $, botName, gamesName, textLink } from "/static/common.js";
 import { GAMES } from "/static/games.js";
 import { renderLobby, startLobby } from "/static/lobby.js";
 import { dateText, heldMatches, keepMine, mineOf, opponentName, sessionBar, shownName } from "/static/session.js";
 import { language, languageSwitch, sayable, t, translatePage } from "/static/strings.js";
+import { tournamentItem } from "/static/tourlist.js";
 
 let me = null;  // the name of the player logged in here (null: a guest)
 
@@ -203,6 +205,25 @@ function renderWatch() {
 
 function loadWatch() { return loadMatches("/api/watch", (found) => { watchShown = found; renderWatch(); }); }
 
+// -- tournaments: those taking players and those being played, each a link to its page ----------------
+let toursShown = [];
+const TOURS_SHOWN = 6;  // the rest on /tournaments
+
+function renderTournaments() {
+  $("tour-home-list").replaceChildren(...toursShown.slice(0, TOURS_SHOWN).map((s) => tournamentItem(s, true)));
+  $("tour-home-none").hidden = toursShown.length > 0;
+}
+
+async function loadTournaments() {
+  if (document.hidden) return;
+  try {
+    const answer = await fetch("/api/tournaments", { cache: "no-store" });
+    if (!answer.ok) throw new Error();
+    toursShown = (await answer.json()).tournaments.filter((s) => ["open", "running"].includes(s.status));
+  } catch { /* the next refresh tries again */ }
+  renderTournaments();
+}
+
 // -- my matches: a guest's from this browser, a player's from his page ------------------------------
 let mineShown = [];
 const MINE_SHOWN = 10;
@@ -296,11 +317,13 @@ const bar = sessionBar($("session"), (name) => {
 bar.ready.then((name) => { if (!name && asked.has("login")) bar.open("login"); });
 
 $("name").value = localStorage.getItem("tavli:name") || "";
-languageSwitch($("lang"), () => { loadLevels(); renderOpen(); renderWatch(); renderMine(); renderLobby(); });
+languageSwitch($("lang"), () => { loadLevels(); renderOpen(); renderWatch(); renderMine(); renderLobby(); renderTournaments(); });
 translatePage();
 loadLevels();
 loadOpen();
 setInterval(loadOpen, 5000);
 loadWatch();
 setInterval(loadWatch, 15000);
+loadTournaments();
+setInterval(loadTournaments, 15000);
 startLobby(() => !!me, () => me);

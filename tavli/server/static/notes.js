@@ -4,16 +4,17 @@
 // signed-in player) only what is his: his match made (the page goes to its board), the challenges
 // he is sent (a card: Accept, Decline) and those he sent (Cancel; the answer told in words), and a
 // moderator's notices (a warning, his chat closed, his account renamed: a card until he says "I
-// understand"). A later note of one person's (a tournament's pairing, a daily turn) is a type of
-// message and its handler here. His account closed by a moderator, the server closes the socket
-// with code 4003: the page says so once. Names are data: set as text, never as markup.
+// understand"), and his tournament's pairing (the page goes to his board: docs/tournaments.md). A
+// later note of one person's (a daily turn) is a type of message and its handler here. His account
+// closed by a moderator, the server closes the socket with code 4003: the page says so once. Names
+// are data: set as text, never as markup.
 import { $, clockName, gamesName } from "/static/common.js";
 import { CLOCK_PRESETS, GAMES } from "/static/games.js";
 import { button, dateTimeText, keepMine, onWhoChanges, whoAmI, whoChanged, whoChangedHere } from "/static/session.js";
 import { sayable, t } from "/static/strings.js";
 
 const START = document.body.classList.contains("start-page");
-const PERSONAL = new Set(["paired", "challenges", "challenge", "challenge-gone", "notice"]);
+const PERSONAL = new Set(["paired", "challenges", "challenge", "challenge-gone", "notice", "tournament-match"]);
 const ACCOUNT_CLOSED = 4003;  // the close code of a socket whose account a moderator closed
 const lobbyListeners = [];
 let held = [];              // the lobby's messages that came before lobby.js listened
@@ -76,7 +77,15 @@ function accountClosed() {
   whoChangedHere(null);
 }
 
+/** A tournament paired this player: on to his board, from whatever page he is on (unless he is
+ * there already). A signed-in player's session takes his seat there: no token to keep. */
+function tournamentMatch(msg) {
+  const board = `/match/${encodeURIComponent(msg.match)}`;
+  if (location.pathname !== board) location.assign(board);
+}
+
 function heard(msg) {
+  if (msg.type === "tournament-match") { tournamentMatch(msg); return; }
   if (msg.type === "notice") notices.set(msg.notice.id, msg.notice);
   else if (msg.type === "challenges") challenges = new Map(msg.challenges.map((c) => [c.id, c]));
   else if (msg.type === "challenge") challenges.set(msg.challenge.id, msg.challenge);

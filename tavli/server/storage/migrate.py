@@ -33,7 +33,7 @@ def head() -> str:
     """The newest migration's name: the schema this version of Tavli uses.
 
     >>> head()
-    '0011_moderation'
+    '0012_tournaments'
     """
     found = ScriptDirectory.from_config(config()).get_current_head()
     assert found is not None

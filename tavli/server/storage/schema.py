@@ -302,3 +302,54 @@ moderation_actions = Table(
     Index("ix_moderation_actions_at", "at"),
     Index("ix_moderation_actions_account_seen", "account_id", "seen"),
 )
+
+tournaments = Table(
+    "tournaments", metadata,
+    # a tournament (docs/tournaments.md): its settings as asked (JSON: length, games, clock, rated,
+    # max_players, the start, rounds, minutes, ...), its organiser, and where it stands: ``open``
+    # (taking players), ``running``, ``finished`` or ``cancelled``
+    Column("id", String(16), primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("format", String(16), nullable=False),
+    Column("settings", Text, nullable=False),
+    Column("organiser_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("status", String(12), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("starts_at", Float),  # None: when full
+    Column("started", Float),
+    Column("finished", Float),
+    Column("ends_at", Float),  # an arena's end
+    Index("ix_tournaments_status_created", "status", "created"),
+)
+
+tournament_players = Table(
+    "tournament_players", metadata,
+    # who joined a tournament, with the rating he brought (his seed); ``withdrawn`` once he left,
+    # was removed, or did not come to a match (he is paired no more); ``paused`` in an arena
+    Column("tournament_id", String(16), ForeignKey("tournaments.id"), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True, index=True),
+    Column("rating", Float, nullable=False),
+    Column("joined", Float, nullable=False),
+    Column("withdrawn", Boolean, nullable=False, default=False),
+    Column("paused", Boolean, nullable=False, default=False),
+)
+
+tournament_pairings = Table(
+    "tournament_pairings", metadata,
+    # each pairing of each round (``stage``: main, consolation, group-A, ..., knockout), stored in
+    # one transaction before anyone is told: a round written twice fails on its key. ``black_id``
+    # None is a bye; the match is made after, with the id kept here (``match_id``); ``winner_id``
+    # and ``ending`` once it is over; ``why`` (JSON) the rule that made the pair
+    Column("tournament_id", String(16), ForeignKey("tournaments.id"), primary_key=True),
+    Column("stage", String(16), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("board", Integer, primary_key=True),
+    Column("white_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("black_id", Integer, ForeignKey("accounts.id")),
+    Column("match_id", String(32), unique=True),
+    Column("winner_id", Integer),
+    Column("ending", String(16)),
+    Column("why", Text, nullable=False, server_default="{}"),
+    Column("created", Float, nullable=False),
+    Column("finished", Float),
+)
