@@ -203,14 +203,17 @@ def _resumed(path: Path, seats: dict[Color, str]) -> tuple[MatchRecord, MatchSet
                    "same (--games, --clock); the match is shown when paired, then played")
 @click.option("--clock", type=click.Choice(["kafeneio", "blitz", "relaxed", "none"]), default="kafeneio",
               show_default=True, help="with --seek: the match's clock")
+@click.option("--tournament", default=None, metavar="ID",
+              help="with a server's address and --user: play your matches of this tournament one after another "
+                   "as they are paired, joining it first if you are not in it")
 @language_option
 def join(link: str, opponent: str | None, length: int, games: str, seat: str, mother_pin: str, prime_limits: str,
          prime_in_opponent_start: str, name: str | None, user: str | None, rated: bool, seek_length: int | None,
-         clock: str, language: str) -> None:
+         clock: str, tournament: str | None, language: str) -> None:
     """Play your seat of a match on a Tavli server (tavli serve) at the terminal: LINK is the
     link the server gave you or your friend (http://HOST/match/ID#t=TOKEN), or the server's
     address (http://HOST:PORT) to take the seat of one of its open matches, or with --new to
-    make a match there.
+    make a match there, or with --tournament to play your matches of a tournament there.
 
     \b
     tavli join 'http://HOST/match/ID#t=TOKEN'
@@ -218,10 +221,17 @@ def join(link: str, opponent: str | None, length: int, games: str, seat: str, mo
     tavli join http://HOST:8000 --new friend --length 7
     tavli join http://HOST:8000 --user Eleni --new anyone --rated
     tavli join http://HOST:8000 --seek 5 --clock blitz
+    tavli join http://HOST:8000 --user Eleni --tournament Xa3k9QpL
     """
-    from tavli.terminal.remote import RemoteError
+    from tavli.terminal.remote import RemoteError, join_tournament
     from tavli.terminal.remote import join as join_match
+    from tavli.terminal.words import Words
 
+    words = Words(language)
+    if tournament is not None and user is None:
+        raise InputError(words.plain("--tournament needs --user NAME: a tournament is played as your account"))
+    if tournament is not None and (opponent is not None or seek_length is not None):
+        raise InputError(words.plain("--tournament does not go with --new or --seek"))
     if name is not None and (len(" ".join(name.split())) > 24 or not name.isprintable()):
         raise InputError("--name has at most 24 letters and no control characters")
     if seek_length is not None and opponent is not None:
@@ -242,7 +252,10 @@ def join(link: str, opponent: str | None, length: int, games: str, seat: str, mo
                                                                     err=True)
         login = (user, password)
     try:
-        join_match(link, language=language, new=new, name=name, login=login, seek=seek)
+        if tournament is not None and login is not None:
+            join_tournament(link, tournament, login, language=language)
+        else:
+            join_match(link, language=language, new=new, name=name, login=login, seek=seek)
     except RemoteError as e:
         raise InputError(str(e)) from None
     except KeyboardInterrupt:

@@ -1,4 +1,5 @@
-"""Play a match on a Tavli server from the terminal: ``tavli join LINK``.
+"""Play a match on a Tavli server from the terminal: ``tavli join LINK``; or a tournament's
+matches one after another: ``tavli join SERVER --tournament ID`` (``RemoteTournament``).
 
 ``LINK`` is a link the server gave for a seat (``http://HOST/match/ID#t=TOKEN``: the
 creator's own, or the one he sent a friend). The client speaks the server's WebSocket protocol
@@ -14,12 +15,13 @@ Link(socket='ws://127.0.0.1:8000/ws/k3J9xQ2mWcA', page='http://127.0.0.1:8000/ma
 from __future__ import annotations
 
 import contextlib
+import datetime
 import json
 import re
 import secrets
 import time
 import urllib.parse
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,6 +71,11 @@ class RemoteError(TavliError):
     """A link that names no match, or a server that cannot be reached or answers out of turn."""
 
 
+def refusal(said: str) -> RemoteError:
+    """A RemoteError of words already said in the player's language (``Words.plain``)."""
+    return RemoteError("{said}", said=said)
+
+
 @dataclass(frozen=True)
 class Link:
     """Where a seat's link leads: the match's WebSocket, its page, and the seat's token."""
@@ -106,7 +113,8 @@ def server_address(text: str) -> str | None:
 def _request(url: str, method: str = "GET", body: Message | None = None, cookie: str | None = None,
              ) -> tuple[int, Any]:
     """An HTTP request to the server (``body`` sent as JSON, with the session ``cookie`` if
-    logged in): its status and its JSON; RemoteError when it cannot be made."""
+    logged in): its status and its JSON (None for an answer that is not JSON); RemoteError when it
+    cannot be made."""
     _, answer = _exchange(url, method, body, cookie)
     return answer
 
@@ -124,13 +132,17 @@ def _exchange(url: str, method: str = "GET", body: Message | None = None, cookie
     request = urllib.request.Request(url, data, headers, method=method)
     try:
         with urllib.request.urlopen(request, timeout=30) as answer:
-            return answer.headers, (answer.status, json.load(answer))
+            raw = answer.read()
     except urllib.error.HTTPError as e:
         with contextlib.suppress(ValueError):
             return None, (e.code, json.load(e))
         return None, (e.code, {})
     except (OSError, ValueError) as e:
         raise RemoteError("cannot reach {server}: {why}", server=url, why=str(e) or type(e).__name__) from None
+    try:
+        return answer.headers, (answer.status, json.loads(raw))
+    except ValueError:  # a page, not JSON: no Tavli server answers so
+        return answer.headers, (answer.status, None)
 
 
 def log_in(server: str, user: str, password: str) -> str:
@@ -334,6 +346,8 @@ class RemoteMatch:
     ended: set[int] = field(default_factory=set)
     """The games whose end has been said."""
     waiting_said: bool = False
+    by_account: bool = False
+    """Whether the seat was taken by the account's session (a tournament's match): no link was sent."""
     sent_at: float = 0.0
     held: list[Message] = field(default_factory=list)
     """States that came while a hint was awaited, for ``reply`` to take first."""
@@ -393,13 +407,17 @@ class RemoteMatch:
                 return state
 
     # -- the flow -------------------------------------------------------------
-    def run(self, token: str, name: str | None = None) -> Color | None:
-        """Join with ``token`` (giving the player's ``name``, if any) and play until the match is
-        over; return the winner (None for a match aborted)."""
-        self.send({"type": "hello", "token": token} | ({"name": name} if name else {}))
+    def run(self, token: str | None, name: str | None = None) -> Color | None:
+        """Join with ``token`` (giving the player's ``name``, if any; with no token, the seat of
+        the account whose session the connection carries) and play until the match is over;
+        return the winner (None for a match aborted)."""
+        self.send({"type": "hello"} | ({"token": token} if token else {}) | ({"name": name} if name else {}))
         state = self.reply({})
         if not state:
             raise RemoteError("the server did not let this link join its match")
+        self.by_account = token is None
+        if state["you"] not in COLORS and token is None:
+            raise refusal(self.words.plain("the server gave your account no seat in this match"))
         if state["you"] not in COLORS:
             raise RemoteError("this link is a spectator's: join with a player's link")
         self.me = COLORS[state["you"]]
@@ -474,7 +492,8 @@ class RemoteMatch:
         waiting = state["players"]["black" if self.me == WHITE else "white"]
         if not waiting["connected"] and waiting["kind"] != "bot" and not self.waiting_said:
             self.waiting_said = True
-            self.say("Waiting for your opponent to join with the link you sent.", NOTE_STYLE)
+            self.say("Waiting for your opponent to come to the board." if self.by_account else
+                     "Waiting for your opponent to join with the link you sent.", NOTE_STYLE)
         for move in game["moves"][self.told[index]:]:
             color = COLORS[move["color"]]
             dice = Dice(*move["dice"])
@@ -635,8 +654,7 @@ def origin_of(link: str) -> str | None:
 
 def _join(link: str, *, console: Console | None, read_line: Callable[[str], str] | None, language: str,
           new: Message | None, name: str | None, cookie: str | None, seek: Message | None = None) -> Color | None:
-    from websockets.exceptions import InvalidHandshake, InvalidURI, WebSocketException
-    from websockets.sync.client import connect
+    from websockets.exceptions import WebSocketException
 
     console = console or Console(highlight=False)
     read_line = read_line or console_reader(console)
@@ -658,10 +676,7 @@ def _join(link: str, *, console: Console | None, read_line: Callable[[str], str]
             return None
         link = chosen
     where = Link.parse(link)
-    try:
-        socket = connect(where.socket, open_timeout=30, additional_headers={"Cookie": cookie} if cookie else None)
-    except (OSError, InvalidURI, InvalidHandshake, TimeoutError) as e:
-        raise RemoteError("cannot reach {socket}: {why}", socket=where.socket, why=str(e) or type(e).__name__) from None
+    socket = open_socket(where.socket, cookie)
     session = RemoteMatch(lambda m: socket.send(json.dumps(m)), lambda wait: json.loads(socket.recv(wait)), console,
                           read_line, Words(language))
     try:
@@ -673,3 +688,463 @@ def _join(link: str, *, console: Console | None, read_line: Callable[[str], str]
         return None
     except WebSocketException as e:
         raise RemoteError("the server closed the match's connection: {why}", why=str(e) or type(e).__name__) from None
+
+
+def open_socket(url: str, cookie: str | None = None) -> Any:
+    """A WebSocket connection to ``url`` (with the session ``cookie``, if logged in); RemoteError
+    in one line when it cannot be opened."""
+    from websockets.exceptions import InvalidHandshake, InvalidURI
+    from websockets.sync.client import connect
+
+    try:
+        return connect(url, open_timeout=30, additional_headers={"Cookie": cookie} if cookie else None)
+    except (OSError, InvalidURI, InvalidHandshake, TimeoutError) as e:
+        raise RemoteError("cannot reach {socket}: {why}", socket=url, why=str(e) or type(e).__name__) from None
+
+
+# -- tournaments: tavli join SERVER --tournament ID ---------------------------------------------
+
+TOURNAMENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""A tournament's id, as the server's addresses carry it."""
+OVER = ("finished", "cancelled")
+"""The statuses of a tournament with nothing left to play."""
+KNOCKOUT_STAGES = {"knockout": ("main", "consolation"), "round-robin": ("knockout",)}
+"""Each format's stages in which a lost match puts a player out (docs/tournaments.md)."""
+STANDINGS_SHOWN = 10
+"""The top places of the standings shown; the player's own is shown too, wherever it is."""
+
+
+def fetch_tournament(server: str, tournament: str, words: Words) -> Message:
+    """The tournament as ``GET /api/tournaments/ID`` shows it; RemoteError, in one line, for an id
+    the server does not know, or a server that answers as no Tavli server does."""
+    if not TOURNAMENT_ID.fullmatch(tournament):
+        raise refusal(words.plain("not a tournament's id: {id}", id=repr(tournament)))
+    status, found = _request(f"{server}/api/tournaments/{tournament}")
+    if status == 200 and is_tournament(found):
+        return dict(found)
+    if status == 404 and isinstance(found, dict) and "error" in found:
+        raise refusal(words.plain("{server} has no tournament {id}", server=server, id=tournament))
+    raise refusal(words.plain("{server} did not show tournament {id}: is it a Tavli server?", server=server,
+                              id=tournament))
+
+
+def is_tournament(found: Any) -> bool:
+    """Whether an answer is a tournament as the server shows one (docs/tournaments.md, "The API")."""
+    return isinstance(found, dict) and isinstance(found.get("status"), str) and isinstance(found.get("players"), list) \
+        and isinstance(found.get("rounds"), list)
+
+
+def account_name(server: str, cookie: str) -> str:
+    """The name of the account logged in with ``cookie`` (``GET /api/session``), as the tournament
+    names its players."""
+    status, found = _request(f"{server}/api/session", cookie=cookie)
+    name = found.get("name") if status == 200 and isinstance(found, dict) else None
+    if not isinstance(name, str):
+        raise RemoteError("{server} did not say who is logged in", server=server)
+    return name
+
+
+def enter_tournament(server: str, tournament: str, cookie: str, words: Words) -> Message:
+    """Join the tournament (``POST /api/tournaments/ID/join``): the tournament with the player in
+    it; RemoteError, in the server's one line, for a refusal (full, begun, over)."""
+    status, found = _request(f"{server}/api/tournaments/{tournament}/join", "POST", {}, cookie)
+    if status == 200 and is_tournament(found):
+        return dict(found)
+    said = (reason_words(found.get("reason"), words.language) if found.get("reason") else
+            str(found.get("error") or "")) if isinstance(found, dict) else ""
+    raise refusal(words.plain("{server} did not let you join the tournament: {why}", server=server,
+                              why=said or f"HTTP {status}"))
+
+
+def plays_in(pairing: Mapping[str, Any], name: str) -> bool:
+    return name in (pairing.get("white"), pairing.get("black"))
+
+
+def pairings_of(view: Mapping[str, Any], name: str) -> list[tuple[Message, Message]]:
+    """Each round of ``view`` in which ``name`` plays, with his pairing in it, in the rounds' order."""
+    return [(r, p) for r in view.get("rounds") or [] for p in r.get("pairings") or [] if plays_in(p, name)]
+
+
+def decided(pairing: Mapping[str, Any]) -> bool:
+    """Whether a pairing's match is over (or was never played: a bye, a forfeit)."""
+    return pairing.get("winner") is not None or pairing.get("ending") is not None
+
+
+def next_pairing(view: Mapping[str, Any], name: str, played: Collection[str] = ()) -> tuple[Message, Message] | None:
+    """The round and pairing ``name`` is to play now: its match made and not over (nor among the
+    matches he has ``played``, whose end the tournament may not show yet); None when he has none.
+
+    >>> round_1 = {"number": 1, "stage": "main", "pairings": [
+    ...     {"white": "ann", "black": "bob", "match": "m1", "winner": None, "ending": None}]}
+    >>> next_pairing({"rounds": [round_1]}, "bob")[1]["match"], next_pairing({"rounds": [round_1]}, "bob", {"m1"})
+    ('m1', None)
+    """
+    for round_, pairing in pairings_of(view, name):
+        match = pairing.get("match")
+        if match and not decided(pairing) and match not in played:
+            return round_, pairing
+    return None
+
+
+def is_final(view: Mapping[str, Any], round_: Mapping[str, Any]) -> bool:
+    """Whether ``round_`` is the final of its bracket: a knockout round of one match."""
+    pairings = round_.get("pairings") or []
+    return round_.get("stage") in KNOCKOUT_STAGES.get(str(view.get("format")), ()) and len(pairings) == 1 \
+        and pairings[0].get("black") is not None
+
+
+def goes_to_consolation(view: Mapping[str, Any], round_: Mapping[str, Any]) -> bool:
+    """Whether a loss in ``round_`` leaves a player the consolation bracket: its knockout has one,
+    and the round is the main bracket's first (and not already its final)."""
+    main = [r.get("number") for r in view.get("rounds") or [] if r.get("stage") == "main"]
+    return bool(view.get("consolation")) and round_.get("stage") == "main" and round_.get("number") == min(main) \
+        and not is_final(view, round_)
+
+
+def matches_over(view: Mapping[str, Any], name: str) -> bool:
+    """Whether ``name`` has nothing left to play, the tournament not over yet: he won the final of
+    his bracket (a consolation bracket plays on), or his Swiss's last round is over for him."""
+    mine = pairings_of(view, name)
+    last = view.get("rounds_planned") if view.get("format") == "swiss" else None
+    return any(is_final(view, r) and p.get("winner") == name for r, p in mine) or \
+        (isinstance(last, int) and any(r.get("number") == last and decided(p) for r, p in mine))
+
+
+def knocked_out(view: Mapping[str, Any], name: str) -> bool:
+    """Whether ``name`` is out of the tournament before its end: withdrawn or removed; or he lost
+    a knockout match (but a first-round loss with a consolation bracket, played on there); or a
+    knockout round was paired without him after a match neither player came to (the higher seed
+    went on); or, after round-robin groups, the knockout began without him."""
+    if any(p.get("name") == name and p.get("withdrawn") for p in view.get("players") or []):
+        return True
+    stages = KNOCKOUT_STAGES.get(str(view.get("format")), ())
+    rounds = [r for r in view.get("rounds") or [] if r.get("stage") in stages]
+    if view.get("format") == "round-robin" and rounds and not any(plays_in(p, name) for p in rounds[0]["pairings"]):
+        return True
+    for round_, pairing in pairings_of({"rounds": rounds}, name):
+        winner = pairing.get("winner")
+        if not decided(pairing) or winner == name:
+            continue
+        if winner is None:  # nobody came: out once the stage's next round is paired without him
+            later = [r for r in rounds if r.get("stage") == round_.get("stage") and r["number"] > round_["number"]]
+            if later and not any(plays_in(p, name) for p in later[0]["pairings"]):
+                return True
+        elif not goes_to_consolation(view, round_):
+            return True
+    return False
+
+
+def standing_rows(view: Mapping[str, Any], name: str) -> list[Message]:
+    """The standings' rows ``name`` stands among, each with its place: all of them, or those of
+    his round-robin group, placed within it."""
+    rows = [dict(row) for row in view.get("standings") or []]
+    group = next((row.get("group") for row in rows if row.get("name") == name), None)
+    if group is None:
+        return [row | {"place": row.get("place") or n} for n, row in enumerate(rows, 1)]
+    return [row | {"place": n} for n, row in enumerate((row for row in rows if row.get("group") == group), 1)]
+
+
+def latest_round(view: Mapping[str, Any], round_: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The last round of ``round_``'s stage that ``view`` shows."""
+    return max((r for r in view.get("rounds") or [] if r.get("stage") == round_.get("stage")),
+               key=lambda r: int(r.get("number") or 0), default=round_)
+
+
+def place_of(view: Mapping[str, Any], name: str) -> tuple[int, int] | None:
+    """``name``'s place in the standings, and how many stand there (his group's, in one); None
+    where he has none."""
+    rows = standing_rows(view, name)
+    return next(((int(row["place"]), len(rows)) for row in rows if row.get("name") == name), None)
+
+
+def round_words(words: Words, view: Mapping[str, Any], round_: Mapping[str, Any]) -> str:
+    """``Round 2``, ``Consolation · round 1``, ``Group B · round 3``, ``Knockout · round 1`` (after the
+    groups), or an arena's ``Pairings 4``, as the tournament's page says them; a bracket's last round
+    is its ``Final``."""
+    stage, n = str(round_.get("stage") or "main"), round_.get("number")
+    if is_final(view, round_):
+        return words.plain("Consolation · final") if stage == "consolation" else words.plain("Final")
+    if stage == "consolation":
+        return words.plain("Consolation · round {n}", n=n)
+    if stage.startswith("group-"):
+        return words.plain("Group {group} · round {n}", group=stage.removeprefix("group-"), n=n)
+    if stage == "knockout":
+        return words.plain("Knockout · round {n}", n=n)
+    return words.plain("Pairings {n}", n=n) if view.get("format") == "arena" else words.plain("Round {n}", n=n)
+
+
+def format_words(words: Words, view: Mapping[str, Any]) -> str:
+    """The tournament's format, in the language."""
+    kind = str(view.get("format"))
+    return (words.plain("Knockout") if kind == "knockout" else words.plain("Swiss") if kind == "swiss" else
+            words.plain("Round-robin") if kind == "round-robin" else words.plain("Arena") if kind == "arena" else
+            kind)
+
+
+def local_time(text: Any) -> str:
+    """An ISO time the server gave, as the player's clock reads it (``2026-12-07 21:00``).
+
+    >>> local_time("not a time")
+    'not a time'
+    """
+    try:
+        return datetime.datetime.fromisoformat(str(text)).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return str(text)
+
+
+def tournament_lines(words: Words, view: Mapping[str, Any]) -> list[Text]:
+    """The tournament as it is shown on coming: its name, its format and matches, where it stands,
+    and its players."""
+    games = [str(g) for g in view.get("games") or []]
+    title = words.plain("Tavli") if tuple(games) == TAVLI_SEQUENCE else ", ".join(words.game(g) for g in games)
+    length = view.get("length")
+    lines = [words("Tournament “{name}” ({id})", "bold", name=str(view.get("name")), id=str(view.get("id"))),
+             words("{format} · matches to {length} point · {games}" if length == 1 else
+                   "{format} · matches to {length} points · {games}", format=format_words(words, view),
+                   length=length, games=title)]
+    players = [str(p.get("name")) for p in view.get("players") or [] if not p.get("withdrawn")]
+    count, most = len(players), view.get("max_players")
+    if view.get("status") == "open" and view.get("starts_at"):
+        lines.append(words("Open: {count} of {most} players so far; it begins at {time}.", count=count, most=most,
+                           time=local_time(view["starts_at"])))
+    elif view.get("status") == "open":
+        lines.append(words("Open: {count} of {most} players so far; it begins when {most} have joined.",
+                           count=count, most=most))
+    elif view.get("status") == "running":
+        lines.append(words("Under way: {count} players, round {round}.", count=count,
+                           round=max([int(r.get("number") or 0) for r in view.get("rounds") or []], default=1)))
+    lines.append(words("Players: {names}", names=", ".join(players)) if players else words("No players yet."))
+    return lines
+
+
+def standings_lines(words: Words, view: Mapping[str, Any], name: str) -> list[Text]:
+    """The standings (his group's, in one), a line a player (``  2. ann · 4 points``; a knockout's,
+    ranked by the round reached, without points): the top ``STANDINGS_SHOWN`` and ``name``'s own,
+    marked, with ``…`` for the places left out."""
+    lines: list[Text] = []
+    left_out = False
+    for n, row in enumerate(standing_rows(view, name), 1):
+        mine = row.get("name") == name
+        if n > STANDINGS_SHOWN and not mine:
+            left_out = True
+            continue
+        if left_out:
+            lines.append(Text("  …"))
+            left_out = False
+        who = words.plain("{name} (you)", name=str(row.get("name"))) if mine else str(row.get("name"))
+        points, place, style = row.get("points") or 0, row["place"], "bold" if mine else ""
+        lines.append(words("  {place}. {name}", style, place=place, name=who) if view.get("format") == "knockout" else
+                     words("  {place}. {name} · {points} point" if points == 1 else
+                           "  {place}. {name} · {points} points", style, place=place, name=who,
+                           points=words.number(float(points), "g")))
+    if left_out:
+        lines.append(Text("  …"))
+    return lines
+
+
+@dataclass
+class RemoteTournament:
+    """A player's part in a tournament on a server, followed at the terminal: each of his
+    matches played as it is paired (``RemoteMatch``, his seat taken by his session), the
+    rounds' news said, until the tournament is over or he is out of it."""
+
+    server: str
+    tournament: str
+    cookie: str
+    name: str
+    """The player, as the tournament names him: his account's name."""
+    console: Console
+    read_line: Callable[[str], str]
+    words: Words = field(default_factory=Words)
+    played: set[str] = field(default_factory=set)
+    """The matches played here."""
+    told: set[str] = field(default_factory=set)
+    """The pairings of his whose end has been said (by match, or by round for a bye)."""
+    heard: bool = False
+    """Whether a view of the tournament has come: the ends it shows on coming are not said."""
+    standings_due: list[tuple[str, int]] = field(default_factory=list)
+    """The rounds (stage and number) of his whose standings are to be shown once they are over."""
+    waiting_said: bool = False
+
+    def say(self, template: str, style: str = "", /, **params: object) -> None:
+        self.console.print(self.words(template, style, **params))
+
+    def run(self) -> int | None:
+        """Play the player's matches as they come, until the tournament is over for him; say the
+        final standings and return his place in them."""
+        while True:
+            with open_socket(self.socket_url(), self.cookie) as socket:  # closed while he plays
+                view, pairing = self.follow(socket)
+            if pairing is None:
+                return self.finish(view)
+            self.play(view, *pairing)
+
+    def socket_url(self) -> str:
+        return self.server.replace("http", "ws", 1) + f"/ws/tournament/{self.tournament}"
+
+    def follow(self, socket: Any) -> tuple[Message, tuple[Message, Message] | None]:
+        """The tournament's views until the player has a match to play (that view, and the round
+        and pairing), or until it is over for him (the view, and None)."""
+        from websockets.exceptions import WebSocketException
+
+        while True:
+            try:
+                message = json.loads(socket.recv())
+            except WebSocketException as e:
+                raise refusal(self.words.plain("the server closed the tournament's connection: {why}",
+                                               why=str(e) or type(e).__name__)) from None
+            if message.get("type") != "tournament" or not is_tournament(message.get("tournament")):
+                continue
+            view = message["tournament"]
+            self.tell(view)
+            if view["status"] in OVER or knocked_out(view, self.name):
+                return view, None
+            found = next_pairing(view, self.name, self.played)
+            if found is not None:
+                return view, found
+            ending = any(p.get("match") in self.played and not decided(p) for _, p in pairings_of(view, self.name))
+            if not self.waiting_said and not ending:  # not while his last match's end is on its way
+                self.waiting_said = True
+                self.say("Waiting for the tournament to begin (Ctrl-C to leave: you stay in it)." if view["status"] ==
+                         "open" else "Your matches are over: waiting for the tournament's last ones (Ctrl-C to leave)."
+                         if matches_over(view, self.name) else
+                         "Waiting for your next match (Ctrl-C to leave: you stay in the tournament).", NOTE_STYLE)
+
+    def tell(self, view: Message) -> None:
+        """Say the ends of the player's pairings since the last view: a bye; after a match played
+        here, whether he goes on (a knockout), or once its round is over, the standings."""
+        for round_, pairing in pairings_of(view, self.name):
+            key = str(pairing.get("match") or f"{round_.get('stage')} {round_.get('number')}")
+            if not decided(pairing) or key in self.told:
+                continue
+            self.told.add(key)
+            bye = pairing.get("black") is None or pairing.get("white") is None
+            if not self.heard and not (bye and round_ is latest_round(view, round_)):  # before he came
+                continue
+            if bye:
+                self.say("{round}: you have a bye.", round=round_words(self.words, view, round_))
+            if (bye or key in self.played) and view["status"] not in OVER and not knocked_out(view, self.name):
+                self.tell_next(view, round_, pairing)
+        self.heard = True
+        self.tell_standings(view)
+
+    def tell_next(self, view: Message, round_: Message, pairing: Message) -> None:
+        """After a match of his (or a bye), the tournament going on: whether he goes on, in a
+        knockout; else the standings are due once the round is over."""
+        if round_.get("stage") not in KNOCKOUT_STAGES.get(str(view.get("format")), ()):
+            self.standings_due.append((str(round_.get("stage")), int(round_.get("number") or 0)))
+        elif pairing.get("black") is None:  # a bye, said already
+            return
+        elif pairing.get("winner") == self.name:
+            self.say("You won the final." if is_final(view, round_) else "You go on to the next round.", "bold")
+        elif goes_to_consolation(view, round_):
+            self.say("You go on in the consolation bracket.", "bold")
+
+    def tell_standings(self, view: Message) -> None:
+        """The standings after each round of his that is over since the last view (they count the
+        rounds over); an arena's after each match (they count every match)."""
+        for stage, number in list(self.standings_due):
+            round_: Mapping[str, Any] = next((r for r in view["rounds"] if (r.get("stage"), r.get("number")) ==
+                                              (stage, number)), {"stage": stage, "number": number})
+            if view.get("format") != "arena" and not all(decided(p) for p in round_.get("pairings") or []):
+                continue
+            self.standings_due.remove((stage, number))
+            if view["status"] in OVER:  # the end says them
+                continue
+            self.say("Standings:" if view.get("format") == "arena" else "Standings · {round}:", "bold",
+                     round=round_words(self.words, view, round_))
+            for line in standings_lines(self.words, view, self.name):
+                self.console.print(line)
+
+    def play(self, view: Message, round_: Message, pairing: Message) -> None:
+        """Play one match of the tournament: his seat taken by his session, as the page takes it."""
+        from websockets.exceptions import WebSocketException
+
+        opponent = pairing["black"] if pairing.get("white") == self.name else pairing["white"]
+        self.console.print()
+        self.say("{round}: you play {opponent}: {link}", "bold", round=round_words(self.words, view, round_),
+                 opponent=str(opponent), link=f"{self.server}/match/{pairing['match']}")
+        url = self.server.replace("http", "ws", 1) + f"/ws/{urllib.parse.quote(str(pairing['match']))}"
+        socket = open_socket(url, self.cookie)
+        session = RemoteMatch(lambda m: socket.send(json.dumps(m)), lambda wait: json.loads(socket.recv(wait)),
+                              self.console, self.read_line, self.words)
+        try:
+            with socket:
+                session.run(None)
+        except WebSocketException as e:
+            raise RemoteError("the server closed the match's connection: {why}",
+                              why=str(e) or type(e).__name__) from None
+        self.played.add(str(pairing["match"]))
+        self.waiting_said = False
+
+    def finish(self, view: Message) -> int | None:
+        """Say how the tournament ended for the player, the standings and his place; return it."""
+        self.console.print()
+        status = view["status"]
+        withdrawn = any(p.get("name") == self.name and p.get("withdrawn") for p in view.get("players") or [])
+        if status == "cancelled":
+            self.say("The tournament was cancelled.", "bold")
+        elif status == "finished":
+            self.say("The tournament is over.", "bold")
+        elif withdrawn:
+            self.say("You are no longer in the tournament.", "bold")
+        else:
+            self.say("You are out of the tournament.", "bold")
+        if not view.get("rounds"):  # cancelled before its start: nobody stands anywhere
+            return None
+        lines = standings_lines(self.words, view, self.name)
+        if lines:
+            self.say("Final standings:" if status == "finished" else "Standings:", "bold")
+            for line in lines:
+                self.console.print(line)
+        placed = place_of(view, self.name)
+        if placed is not None and placed[0] == 1 and status == "finished":
+            self.say("You won the tournament!", "bold")
+        elif placed is not None and not withdrawn:
+            self.say("Your place: {place} of {count}.", "bold", place=placed[0], count=placed[1])
+        return None if placed is None else placed[0]
+
+
+def join_tournament(link: str, tournament: str, login: tuple[str, str], *, console: Console | None = None,
+                    read_line: Callable[[str], str] | None = None, language: str = "en") -> int | None:
+    """Play the matches of ``tournament`` on the server at ``link`` (its address) as ``login``'s
+    account (his name and password), one after another as the server pairs them, joining it
+    first if he is not in it; return his place at the end (None where he has none, or left). The
+    tournament goes on without the terminal: Ctrl-C leaves him in it, and the same command brings
+    him back. RemoteError (one line) for an address that is no Tavli server's, an unknown id, a
+    tournament over, a refused login or a refused join."""
+    console = console or Console(highlight=False)
+    read_line = read_line or console_reader(console)
+    words = Words(language)
+    server = server_address(link)
+    if server is None:
+        raise refusal(words.plain("a tournament is played on a server's address (http://HOST:PORT), not on {link}",
+                                  link=repr(link)))
+    view = fetch_tournament(server, tournament, words)
+    if view["status"] in OVER:
+        raise refusal(words.plain("the tournament “{name}” is over: nothing is left to play" if view["status"] ==
+                                  "finished" else "the tournament “{name}” was cancelled", name=str(view.get("name"))))
+    cookie = log_in(server, *login)
+    try:
+        name = account_name(server, cookie)
+        joined = any(p.get("name") == name and not p.get("withdrawn") for p in view["players"])
+        if not joined:  # shown as it stands with him in it
+            view = enter_tournament(server, tournament, cookie, words)
+        for line in tournament_lines(words, view):
+            console.print(line, soft_wrap=True)
+        console.print(words("You are in the tournament as {name}.", name=name) if joined else
+                      words("You joined the tournament as {name}.", "bold", name=name))
+        following = RemoteTournament(server, tournament, cookie, name, console, read_line, words)
+        try:
+            return following.run()
+        except (LeaveMatch, EOFError):  # the match stays on the server, and so does he in the tournament
+            console.print()
+            console.print(words("You left the match: it waits on the server, and the same command brings you back."))
+            return None
+        except KeyboardInterrupt:
+            console.print()
+            console.print(words("You left: you stay in the tournament, and the same command brings you back."))
+            raise
+    finally:
+        log_out(server, cookie)
