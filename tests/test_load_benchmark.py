@@ -173,3 +173,27 @@ def test_two_servers_on_postgresql(tmp_path: Path) -> None:
     assert run["servers"] == 2 and len(run["server_cpu_each"]) == 2
     assert run["database_backends"] > 0 and run["people"]["latency_ms"]["count"] > 0
     assert "across processes" in printed
+
+
+@pytest.mark.slow
+def test_tournament_watchers_are_sent_each_change_and_compared_with_none(tmp_path: Path) -> None:
+    result, printed = run_load(tmp_path, "--pace", "cafe", "--matches", "3", "--duration", "5",
+                               "--think", "0.05,0.1", "--ramp", "10", "--no-baseline", "--tournament-watchers", "5",
+                               "--tournament-players", "4", "--tournament-changes", "2", "--tournament-compare")
+    tournament = result["run"]["tournament"]
+    assert tournament["watchers"] == 5 and tournament["changes"] > 0 and tournament["errors"] == {}
+    # every change is a whole tournament sent to every watcher (one asked at the window's end may be missed)
+    assert tournament["seen"] > 0.5 and tournament["push_ms"]["count"] >= 5 and tournament["view_bytes"] > 500
+    assert result["without_tournament"]["tournament"] is None
+    check_group(result["run"]["people"], 3, ending=True)
+    assert set(result["tournament_ratio"]) == {"p50", "p90", "p99"}
+    assert "tournament p99 ratio:" in printed and "change asked → a watcher is sent it" in printed
+
+
+@pytest.mark.slow
+def test_the_arena_benchmark_runs_tiny() -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "speed" / "arena_pairing.py"), "--players", "6",
+                           "--duration", "6", "--warm-up", "2", "--think", "0.1-0.3"],
+                          capture_output=True, text=True, timeout=240, env={**os.environ, "NO_COLOR": "1"})
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "0 boards dropped" in done.stdout and "p99 / floor of 10 s" in done.stdout

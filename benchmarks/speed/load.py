@@ -54,6 +54,12 @@ are the same as without): the chat's lines are stored and sent to both seats, be
 ``--chat-compare`` runs the same load without chat first, then with it, and prints the ratio of
 the play → opponent figures (p50, p90, p99).
 
+``--tournament-watchers W`` adds W pages watching a running arena of ``--tournament-players``
+accounts (``tournament_load.py``) while one more account joins and leaves it ``--tournament-changes``
+times a second: how fast each change (the players, the standings: the whole tournament) reaches every
+watcher. ``--tournament-compare`` runs the same load without the tournament first, for the ratio of
+the play → opponent figures.
+
 ``--accounts`` makes the people's matches rated matches between logged-in players: the run's
 accounts and sessions are made in the database before the server starts (argon2 hashing a
 thousand sign-ups is not what is measured), each seat's connection carries its session cookie,
@@ -110,6 +116,7 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root: ``benchmarks.*``
 from benchmarks.speed.deaf_load import DeafSpectators
 from benchmarks.speed.lobby_load import LobbyFigures, LobbyLoad
+from benchmarks.speed.tournament_load import TournamentLoad
 from tavli.server.cafe.chat import PHRASES
 
 try:
@@ -879,7 +886,7 @@ async def run_load(bases: list[str], args: argparse.Namespace, pace: Pace, serve
     friend = {"opponent": "friend", "length": args.length, "games": args.games} | ({"rated": True} if args.accounts
                                                                                   else {}) \
         | ({"clock": args.clock} if args.clock is not None else {})
-    cookies = list(args.cookies or [])
+    cookies = list(args.cookies or []) if args.accounts else []  # the tournament's come after the matches'
     against_bot = {"opponent": args.bot_level, "length": args.length, "games": args.games}
     rng = random.Random(args.seed)
     chat_seeds = random.Random(args.seed + 7919)
@@ -920,6 +927,11 @@ async def run_load(bases: list[str], args: argparse.Namespace, pace: Pace, serve
         console.print(f"ramp-up: {at_start} of {total} matches connected in {ramp:.1f} s; "
                       + (f"settling {args.settle:g} s, " if args.settle else "")
                       + f"measuring {args.duration:g} s")
+        tournament = None
+        if args.tournament_watchers:
+            offset = 2 * (args.matches + 1) if args.accounts else 0
+            tournament = TournamentLoad(bases, args.cookies[offset:], args.tournament_watchers, args.tournament_changes)
+            await tournament.start(client, args.ramp)
         deaf = None
         if args.deaf:
             deaf = DeafSpectators(args.deaf, args.deaf_joins,
@@ -929,9 +941,17 @@ async def run_load(bases: list[str], args: argparse.Namespace, pace: Pace, serve
         await asyncio.sleep(args.settle)
         if deaf is not None:
             deaf.figures.measuring = True
+        if tournament is not None:
+            tournament.figures.measuring = True
         window = await sample_window([people, bots], args.duration, server_pids, postgres, pace.stalled_after,
                                      lobby.figures if lobby else None, args.until_finished)
         lobby_out = None if lobby is None else lobby_figures(lobby.figures, args.lobby_watchers, window["elapsed"])
+        tournament_out = None
+        if tournament is not None:
+            tournament.figures.measuring = False
+            tournament_out = tournament.figures.summary(args.tournament_watchers, window["elapsed"])
+            tournament_out["push_ms"] = latency_ms(tournament_out.pop("push"))
+            await tournament.stop()
         deaf_out = None
         if deaf is not None:
             deaf.figures.measuring = False
@@ -958,7 +978,7 @@ async def run_load(bases: list[str], args: argparse.Namespace, pace: Pace, serve
         "client_cpu": rounded(window["client_cpu"]), "client_lag_ms": window["client_lag_ms"],
         "machine_cpu": rounded(window["machine_cpu"]), "cpus": os.cpu_count(),
         "cpu_wait": rounded(window["cpu_wait"]),
-        "lobby": lobby_out, "deaf": deaf_out,
+        "lobby": lobby_out, "deaf": deaf_out, "tournament": tournament_out,
     }
     return out
 
@@ -1112,6 +1132,18 @@ def lobby_rows(table: Table, lobby: dict[str, Any]) -> None:
     table.add_row("lobby: errors", ", ".join(f"{k} {v}" for k, v in sorted(lobby["errors"].items())) or "none")
 
 
+def tournament_rows(table: Table, tournament: dict[str, Any]) -> None:
+    table.add_row("tournament: watchers; changes a second; tournament sent (bytes)",
+                  f"{tournament['watchers']}; {tournament['changes_per_s']:g}; {tournament['view_bytes']:,}")
+    seen = tournament["seen"]
+    table.add_row("tournament: of each change, the share of watchers it reached", "-" if seen is None
+                  else f"{100 * seen:.2f}%")
+    table.add_row("tournament: change asked → a watcher is sent it, p50 / p90 / p99 / max (ms)",
+                  spread(tournament["push_ms"]))
+    table.add_row("tournament: errors", ", ".join(f"{k} {v}" for k, v in sorted(tournament["errors"].items()))
+                  or "none")
+
+
 def report(args: argparse.Namespace, pace: Pace, run: dict[str, Any], single: dict[str, Any] | None,
            relay: dict[str, Any] | None) -> None:
     what = "café pace, think " + "–".join(f"{t:g}" for t in pace.think) + " s" if pace.think else "saturating"
@@ -1135,6 +1167,9 @@ def report(args: argparse.Namespace, pace: Pace, run: dict[str, Any], single: di
     if run["lobby"] is not None:
         table.add_section()
         lobby_rows(table, run["lobby"])
+    if run["tournament"] is not None:
+        table.add_section()
+        tournament_rows(table, run["tournament"])
     table.add_section()
     table.add_row("actions per second, all matches", f"{run['actions_per_s']:,.1f}")
     each = run["server_cpu_each"]
@@ -1254,8 +1289,10 @@ def make_accounts(url: str, count: int) -> list[str]:
 
 
 def load_on(count: int, args: argparse.Namespace, pace: Pace, factory: Any) -> dict[str, Any]:
-    with servers_on(count, args.database, args.bot_delay, shlex.split(args.serve_args),
-                    2 * (args.matches + 1) if args.accounts else 0) as (servers, database):
+    accounts = (2 * (args.matches + 1) if args.accounts else 0) \
+        + (args.tournament_players + 2 if args.tournament_watchers else 0)
+    with servers_on(count, args.database, args.bot_delay, shlex.split(args.serve_args), accounts) as (servers,
+                                                                                                     database):
         args.cookies = database.cookies
         console.print(f"{len(servers)} server{'s' * (len(servers) > 1)}: "
                       + ", ".join(f"{s.url} (pid {s.process.pid})" for s in servers)
@@ -1317,6 +1354,17 @@ def chat_report(args: argparse.Namespace, result: dict[str, Any]) -> None:
         console.print(f"chat p99 ratio: {ratio['p99']:.3f}")
 
 
+def tournament_report(args: argparse.Namespace, result: dict[str, Any]) -> None:
+    """The same load with the watched tournament and without it (``--tournament-compare``)."""
+    run, ratio = result["run"], result["tournament_ratio"]
+    table = comparison_table(f"{args.tournament_watchers} pages watching a {args.tournament_players}-player arena "
+                             f"({args.tournament_changes:g} changes a second) against none, the same load otherwise",
+                             "with it", run, result["without_tournament"], ratio)
+    console.print(table)
+    if ratio["p99"] is not None:
+        console.print(f"tournament p99 ratio: {ratio['p99']:.3f}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=1000, help="concurrent matches between people (default 1000)")
@@ -1362,6 +1410,14 @@ def main(argv: list[str] | None = None) -> None:
                         help="each people's match says a quick phrase R times a minute, its seats in turn (default 0)")
     parser.add_argument("--chat-compare", action="store_true",
                         help="with --chat-per-minute: run the same load without chat first, for the ratio of the p99s")
+    parser.add_argument("--tournament-watchers", type=int, default=0, metavar="W",
+                        help="W pages watching a running arena while an account joins and leaves it (default 0)")
+    parser.add_argument("--tournament-players", type=int, default=64, metavar="P",
+                        help="with --tournament-watchers: the arena's players (default 64)")
+    parser.add_argument("--tournament-changes", type=float, default=1.0, metavar="R",
+                        help="with --tournament-watchers: changes (a join or a leaving) a second (default 1)")
+    parser.add_argument("--tournament-compare", action="store_true",
+                        help="with --tournament-watchers: run the same load without the tournament first")
     parser.add_argument("--bot-delay", type=float, default=0.0,
                         help="the server's --bot-delay (default 0: the bot's answer is its own time)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the clients' plays and think times (default 1)")
@@ -1404,8 +1460,10 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--lobby-watchers is 0 or at least 2, --seeks above 0, --seek-accept from 0 to 1")
     if args.servers > 1 and not (args.database or "").startswith("postgres"):
         parser.error("--servers 2 or more share one database: give --database postgresql://...")
-    if args.url and (args.servers > 1 or args.compare or args.accounts):
-        parser.error("--url loads one running server: no --servers, --compare or --accounts")
+    if args.url and (args.servers > 1 or args.compare or args.accounts or args.tournament_watchers):
+        parser.error("--url loads one running server: no --servers, --compare, --accounts or --tournament-watchers")
+    if args.tournament_compare and not args.tournament_watchers:
+        parser.error("--tournament-compare needs --tournament-watchers")
     args.cookies = []
     if args.chat_per_minute < 0 or (args.chat_compare and not args.chat_per_minute):
         parser.error("--chat-per-minute is 0 or more; --chat-compare needs it above 0")
@@ -1454,6 +1512,12 @@ def main(argv: list[str] | None = None) -> None:
         result["run"] = run
         if args.chat_compare and "without_chat" in result:
             result["chat_ratio"] = deaf_ratio(run, result["without_chat"])
+        if args.tournament_compare:
+            watchers, args.tournament_watchers = args.tournament_watchers, 0
+            console.print("the same load without the tournament:")
+            result["without_tournament"] = load_on(args.servers, args, pace, factory)
+            args.tournament_watchers = watchers
+            result["tournament_ratio"] = deaf_ratio(run, result["without_tournament"])
         if args.deaf_compare:
             deaf, args.deaf = args.deaf, 0
             console.print("the same load without the deaf spectators:")
@@ -1486,6 +1550,8 @@ def main(argv: list[str] | None = None) -> None:
             deaf_report(args, result)
         if "chat_ratio" in result:
             chat_report(args, result)
+        if "tournament_ratio" in result:
+            tournament_report(args, result)
         console.print(f"command: {command}")
         if args.json:
             Path(args.json).write_text(json.dumps(result, indent=2) + "\n")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import functools
 import json
 import math
 import random
@@ -81,8 +82,9 @@ START_HORIZON = 30 * 24 * 3600.0
 """And at most this far ahead."""
 FINISHED_LISTED = 20
 """The finished (or cancelled) tournaments ``listed`` shows, newest first."""
-PUSH_DELAY = 0.2
-"""Changes within this many seconds reach a tournament's watchers as one message."""
+PUSH_GAP = 0.25
+"""A tournament's watchers are sent it at most once in this many seconds: a change after a quiet
+spell goes out at once, the changes of a busy spell (an arena's results) together at its end."""
 FIELDS = {"name", "format", "length", "final_length", "games", "clock", "rated", "max_players", "starts_at",
           "start", "rounds", "minutes", "consolation", "groups", "qualify", "forfeit_minutes", "seeding"}
 STAGE_ORDER = {"main": 0, "consolation": 1, "knockout": 3}
@@ -259,7 +261,8 @@ class Fixture:
     match_id: str | None
     winner_id: int | None
     ending: str | None
-    why: dict[str, Any]
+    why_text: str
+    """Why the pair was made, as stored (JSON): read only when shown (``why``)."""
     created: float
     finished: float | None
     made: bool = False
@@ -273,7 +276,11 @@ class Fixture:
 
     def pairing(self) -> Pairing:
         return Pairing(str(self.white_id), None if self.black_id is None else str(self.black_id),
-                       None if self.winner_id is None else str(self.winner_id), self.why)
+                       None if self.winner_id is None else str(self.winner_id))
+
+    @functools.cached_property
+    def why(self) -> dict[str, Any]:
+        return dict(json.loads(self.why_text))
 
 
 @dataclass
@@ -336,6 +343,9 @@ class Tournaments:
         self.watchers: dict[str, set[Watcher]] = defaultdict(set)
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._pushing: set[str] = set()
+        self._pushed_at: dict[str, float] = {}
+        self._waiting: set[str] = set()
+        """The tournaments whose look (``advance``) is asked for and has not begun."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.now: Callable[[], float] = time.time
         """The clock (tests move it on)."""
@@ -372,7 +382,7 @@ class Tournaments:
             .outerjoin(match_results, match_results.c.match_id == tournament_pairings.c.match_id)
             .where(tournament_pairings.c.tournament_id == tournament_id))).all()
         t.boards = [Fixture(r.stage, r.number, r.board, r.white_id, r.black_id, r.match_id, r.winner_id, r.ending,
-                          json.loads(r.why), r.created, r.finished, r.made is not None,
+                          r.why, r.created, r.finished, r.made is not None,
                           None if r.won is None else (str(r.won), str(r.how))) for r in boards]
         return t
 
@@ -573,13 +583,21 @@ class Tournaments:
             found = (await conn.execute(select(tournament_pairings.c.tournament_id)
                                         .where(tournament_pairings.c.match_id == match_id))).scalar()
         if found is not None:
-            await self.advance(str(found))
+            self.advance_soon(str(found))
+
+    def advance_soon(self, tournament_id: str) -> None:
+        """Look at the tournament as soon as may be, in a task of its own: the ends of many matches
+        at once (an arena's) wait for one look, not one each."""
+        if tournament_id not in self._waiting:
+            self._waiting.add(tournament_id)
+            self._spawn(self.advance(tournament_id))
 
     async def advance(self, tournament_id: str) -> None:
         """Move the tournament on as far as it goes now: started when due, its matches made, their
         results and forfeits kept, the next round paired, or finished. One look at a time here;
         another process's look at the same moment stores nothing twice."""
         async with self._locks[tournament_id]:
+            self._waiting.discard(tournament_id)  # what changed before now, this look sees
             t = await self.load(tournament_id)
             now = self.now()
             if t.status == "open":
@@ -889,8 +907,8 @@ class Tournaments:
                 del self.watchers[tournament_id]
 
     def _push_soon(self, tournament_id: str, tell_others: bool = True) -> None:
-        """The tournament changed: its watchers here are sent it once (changes within ``PUSH_DELAY``
-        together), and the other processes told (``heard``)."""
+        """The tournament changed: its watchers here are sent it (at most once in ``PUSH_GAP``), and
+        the other processes told (``heard``)."""
         if tell_others:
             self._spawn(self.lobby.tell({"k": "tournament", "id": tournament_id}))
         if tournament_id in self._pushing:
@@ -905,10 +923,12 @@ class Tournaments:
             self._push_soon(tournament_id, tell_others=False)
 
     async def _push(self, tournament_id: str) -> None:
-        try:
-            await asyncio.sleep(PUSH_DELAY)
+        loop = asyncio.get_running_loop()
+        try:  # a change made in this turn of the loop is stored before it is read
+            await asyncio.sleep(max(0.0, self._pushed_at.get(tournament_id, -math.inf) + PUSH_GAP - loop.time()))
         finally:
-            self._pushing.discard(tournament_id)
+            self._pushing.discard(tournament_id)  # a change from now on is sent again
+        self._pushed_at[tournament_id] = loop.time()
         watching = self.watchers.get(tournament_id)
         if not watching:
             return
