@@ -8,6 +8,8 @@ import signal
 import subprocess
 import sys
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +75,25 @@ def resign_the_match(ws: ClientConnection, state: Message) -> Message:
             state = json.loads(ws.recv(timeout=30))  # the newest state comes with the refusal
             ws.send(json.dumps({"type": "resign", "seq": state["seq"], "match": True}))
     return state
+
+
+@contextmanager
+def seat_by_session(server: Server, match_id: str, cookie: str) -> Iterator[tuple[ClientConnection, Message]]:
+    """The player of ``cookie`` (his session cookie) at his board of ``match_id``, his seat taken by
+    his session alone (a hello without a token): its socket and first state."""
+    with server.socket(match_id, {"Cookie": cookie}) as ws:
+        ws.send(json.dumps({"type": "hello"}))
+        while (state := json.loads(ws.recv(timeout=60)))["type"] != "state":
+            assert state["type"] != "error", state
+        yield ws, state
+
+
+def resign_by_session(server: Server, match_id: str, cookie: str) -> Message:
+    """The player of ``cookie`` resigns the whole match ``match_id`` at his board (``seat_by_session``):
+    the state that ends it."""
+    with seat_by_session(server, match_id, cookie) as (ws, state):
+        return resign_the_match(ws, state)
+
 
 def children(pid: int) -> set[int]:
     """The worker processes of the server ``pid`` (its spawned children, not multiprocessing's

@@ -1,9 +1,10 @@
 """The café's tournaments run on the server (tavli.server.cafe.tournaments, routes/tournament_api.py,
 routes/tournament_socket.py; docs/tournaments.md): made, joined and started as the API says; a
 sit-and-go knockout run to its winner by players who take their seats with their sessions alone, told
-of each match on their pages; a player who never comes forfeited; a Swiss paired round by round with
-its bye and no repeat; an arena pairing whoever waits; the tournament page's socket told of every
-change; bad requests refused in one line with nothing changed."""
+of each match on their pages; each player's page listing his tournaments with his place; a player who
+never comes forfeited; a Swiss paired round by round with its bye and no repeat; an arena pairing
+whoever waits; the tournament page's socket told of every change; bad requests refused in one line
+with nothing changed."""
 
 from __future__ import annotations
 
@@ -190,6 +191,48 @@ def test_a_sit_and_go_knockout_runs_to_its_winner(client: TestClient) -> None:
     assert [(t["id"], t["status"]) for t in listed] == [(made["id"], "finished")]
     page.__exit__(None, None, None)
     notes.__exit__(None, None, None)
+
+
+def tournaments_of(client: TestClient, name: str) -> list[Message]:
+    """The tournaments ``name``'s page lists (``GET /api/players/NAME``), its other fields there as before."""
+    page = client.get(f"/api/players/{name}")
+    assert page.status_code == 200, page.text
+    assert {"ratings", "record", "matches"} <= set(page.json())
+    return list(page.json()["tournaments"])
+
+
+def test_each_players_page_lists_his_tournaments_and_places(client: TestClient) -> None:
+    secrets = players(client, ["ann", "bob", "cy", "dora"])
+    organiser = sign_up(client, "olga")
+    made = create(client, organiser, max_players=4)
+    assert tournaments_of(client, "ann") == []  # not started: not yet his
+    shown = join_all(client, made["id"], secrets)
+    entry = {"id": made["id"], "name": "Friday knockout", "format": "knockout", "players": 4}
+    assert tournaments_of(client, "ann") == [entry | {"status": "running", "place": None, "finished": None}]
+
+    for p in shown["rounds"][0]["pairings"]:  # white wins each semi-final, then black the final
+        resign(client, secrets[p["black"]], p["match"], secrets[p["white"]])
+    settle(client, made["id"])
+    final = view(client, made["id"])["rounds"][1]["pairings"][0]
+    resign(client, secrets[final["white"]], final["match"], secrets[final["black"]])
+    settle(client, made["id"])
+    shown = view(client, made["id"])
+    assert shown["status"] == "finished"
+    semis = {p["black"] for p in shown["rounds"][0]["pairings"]}
+    places = {}
+    for name in secrets:
+        [listed] = tournaments_of(client, name)
+        assert listed == entry | {"status": "finished", "place": listed["place"], "finished": shown["finished"]}
+        places[name] = listed["place"]
+    assert places[final["black"]] == 1 and places[final["white"]] == 2  # both players of the final
+    assert {places[name] for name in semis} == {3, 4}
+    assert places == {s["name"]: s["place"] for s in shown["standings"]}
+    assert tournaments_of(client, "olga") == []  # the organiser did not play
+
+    again = create(client, secrets["bob"], name="Saturday", max_players=2)  # newest first
+    join_all(client, again["id"], {name: secrets[name] for name in ("ann", "bob")})
+    assert [(t["name"], t["status"], t["place"]) for t in tournaments_of(client, "ann")] == [
+        ("Saturday", "running", None), ("Friday knockout", "finished", places["ann"])]
 
 
 def test_a_player_who_never_comes_loses_by_forfeit_and_the_match_cannot_be_aborted(client: TestClient) -> None:

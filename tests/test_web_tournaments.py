@@ -5,15 +5,24 @@ page) appear without a reload, Dora is taken to her board as the bracket is draw
 page draws the bracket (both semi-finals, the final to come), then Ann's win, marked, with the way
 to its review. Cy's page marks his match with the way to his board. A Swiss made with the list
 page's form lands on its page. The tournament's page and the list at 1366×768, 390×844 and 844×390
-in English and Greek, photographed under artifacts/screenshots/ (``tournament-*``)."""
+in English and Greek, photographed under artifacts/screenshots/ (``tournament-*``).
+
+An eight-player sit-and-go knockout runs to its winner, its players driven by scripts (each takes
+his seat by his session alone, and of two who come the weaker resigns), one of them never coming
+to his board: a guest's page, open from before the start and never loaded again, shows the players
+fill it up, the quarter-finals, each result as it comes, the forfeit in words, the later rounds and
+the winner. Its final bracket is photographed at 1366×768 and 390×844 in both languages
+(``tournament-knockout8-*``), and the winner's and the finalist's pages say their places."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
+import time
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,7 +32,7 @@ if os.environ.get("TAVLI_SKIP_BROWSER") == "1":
     pytest.skip("TAVLI_SKIP_BROWSER=1", allow_module_level=True)
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from websockets.sync.client import connect
+from websockets.sync.client import ClientConnection, connect
 
 from tests.browser_screens import LANGS, SETTLED, SIZES, new_page, shoot, sideways
 from tests.test_web_accounts import latin_words
@@ -37,9 +46,42 @@ LOADED = "document.body?.dataset.loaded === '1' && " + SETTLED
 WAIT = 30_000  # ms: what the server does for another page reaches this one well within it
 
 
+EIGHT = ("Eleni", "Fotis", "Giorgos", "Haris", "Irini", "Aristotelis", "Maria", "Nikos")
+"""The eight-player knockout's players, the strongest first: of two who both come, the one named
+first wins (the other resigns the match)."""
+EIGHT_TITLE = "Eight at the kafeneio"
+ABSENT = "Nikos"
+"""He joins the eight-player knockout, and never comes to his board."""
+FORFEIT_WAIT = 120_000  # ms: the forfeit time (15 s) and the next look at the tournament (every 2 s), with room
+ROUND_TITLES = ("Quarter-finals", "Semi-finals", "Final")
+HEAD = """() => ({
+    status: document.getElementById('tour-status').textContent,
+    winner: document.getElementById('tour-winner').hidden ? null : document.getElementById('tour-winner').textContent,
+    count: document.getElementById('players-count').textContent,
+    players: [...document.querySelectorAll('[data-testid=tour-player]')].map((item) => item.textContent)})"""
+"""The head of a tournament's page and its players, as the page draws them."""
+BRACKET = """() => [...document.querySelectorAll('#brackets [data-testid=bracket-round]')].map((round) => ({
+    title: round.querySelector('.bracket-title').textContent,
+    bouts: [...round.querySelectorAll('[data-testid=bout]')].map((bout) => ({
+        match: bout.dataset.match ?? null,
+        names: [...bout.querySelectorAll('.bout-name')].map((name) => name.textContent),
+        won: bout.querySelector('.bout-side.won .bout-name')?.textContent ?? null,
+        result: bout.querySelector('.bout-result')?.textContent ?? null}))}))"""
+"""A knockout's main bracket as the page draws it: each round's title and boxes."""
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     s = Server(tmp_path_factory.mktemp("server") / "tavli.db")
+    yield s
+    s.stop(signal.SIGKILL)
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[Server]:
+    """A server of the test's own: eight sign-ups and the module's four are more than one address
+    may make in an hour."""
+    s = Server(tmp_path / "tavli.db")
     yield s
     s.stop(signal.SIGKILL)
 
@@ -83,6 +125,43 @@ def resign(server: Server, match: str, cookie: str) -> None:
         while (state := json.loads(ws.recv(timeout=60)))["type"] != "state":
             pass
         resign_the_match(ws, state)
+
+
+def drawn_when(page: Page, read: str, test: str, arg: Any = None, timeout: float = WAIT) -> Any:
+    """What ``read`` (a JavaScript function) finds on ``page`` once ``test`` (a JavaScript function of
+    that and ``arg``) holds, read in the page's own turn: a live redraw replaces the elements."""
+    found = page.wait_for_function(
+        f"(arg) => {{ const seen = ({read})(); return ({test})(seen, arg) ? seen : false; }}", arg=arg, timeout=timeout)
+    return found.json_value()
+
+
+class Seat:
+    """A player at his board: the match's WebSocket, his seat taken by his session alone (a hello
+    without a token), and the newest state he has read."""
+
+    def __init__(self, server: Server, match: str, cookie: str) -> None:
+        self.ws: ClientConnection = connect(server.url.replace("http", "ws") + f"/ws/{match}",
+                                            additional_headers={"Cookie": cookie}, open_timeout=60).__enter__()
+        self.ws.send(json.dumps({"type": "hello"}))
+        while (state := json.loads(self.ws.recv(timeout=60)))["type"] != "state":
+            assert state["type"] != "error", state
+        self.state: dict[str, Any] = state
+
+    def resign(self) -> None:
+        """He resigns the whole match, and leaves the board."""
+        resign_the_match(self.ws, self.state)
+        self.ws.close()
+
+
+def paired(server: Server, tid: str, number: int, cookie: str) -> list[dict[str, Any]]:
+    """The main bracket's round ``number``, once it is paired (the API asked again until then)."""
+    for _ in range(600):
+        shown = api(server, "GET", f"/api/tournaments/{tid}", cookie)
+        found = [r for r in shown["rounds"] if r["stage"] == "main" and r["number"] == number]
+        if found:
+            return list(found[0]["pairings"])
+        time.sleep(0.2)
+    raise AssertionError(f"round {number} was never paired")
 
 
 def fits(page: Page) -> None:
@@ -234,4 +313,108 @@ def test_the_list_pages_form_makes_a_swiss(server: Server, browser: Browser, con
     form.get_by_test_id("tour-create-send").click()
     expect(form.get_by_test_id("tour-create-error")).to_contain_text("at most 1 rounds", timeout=WAIT)
     assert page.url.endswith("/tournaments")
+    assert seen == [], seen
+
+
+@pytest.mark.slow
+def test_an_eight_player_knockout_runs_live_to_its_winner_with_a_forfeit(
+        own_server: Server, browser: Browser, contexts: list[BrowserContext]) -> None:
+    server = own_server
+    seen: list[str] = []
+    cookies = {name: server.sign_up(name) for name in EIGHT}
+    made = api(server, "POST", "/api/tournaments", cookies[EIGHT[0]], {
+        "name": EIGHT_TITLE, "format": "knockout", "length": 1, "games": "portes", "clock": "none",
+        "max_players": 8, "start": "when-full", "forfeit_minutes": 0.25})
+    tid = made["id"]
+    guest = person(browser, contexts, server, None, seen=seen)
+    opened(guest, server, f"/tournaments/{tid}")
+    guest.evaluate("window.tavliKept = 'this page'")  # gone if the page were loaded again
+    head = drawn_when(guest, HEAD, "(h) => h.players.length === 0")
+    assert head["status"] == "Taking players · starts when full: 0 of 8 players"
+
+    # the players fill it up, each shown as he joins; the eighth starts it
+    for n, name in enumerate(EIGHT[:-1], 1):
+        api(server, "POST", f"/api/tournaments/{tid}/join", cookies[name])
+        head = drawn_when(guest, HEAD, "(h, n) => h.players.length === n", n)
+        assert head["players"] == [f"{p} (1500)" for p in EIGHT[:n]]
+        assert (head["status"], head["count"]) == (f"Taking players · starts when full: {n} of 8 players", f"{n} of 8")
+    api(server, "POST", f"/api/tournaments/{tid}/join", cookies[EIGHT[-1]])
+
+    strength = {name: k for k, name in enumerate(EIGHT)}
+    for number in (1, 2, 3):
+        pairs = paired(server, tid, number, cookies[EIGHT[0]])
+        assert len(pairs) == 2 ** (3 - number) and all(p["black"] is not None for p in pairs)
+        # everyone but the absent player comes to his board at once
+        seats = {p["match"]: {name: Seat(server, p["match"], cookies[name])
+                              for name in (p["white"], p["black"]) if name != ABSENT} for p in pairs}
+        bracket = drawn_when(guest, BRACKET, "(b, want) => b.length === 3 && "
+                             "JSON.stringify(b[want.at].bouts.map((x) => x.match)) === JSON.stringify(want.matches)",
+                             {"at": number - 1, "matches": [p["match"] for p in pairs]})
+        assert [r["title"] for r in bracket] == list(ROUND_TITLES)
+        assert [x["names"] for x in bracket[number - 1]["bouts"]] == [[p["white"], p["black"]] for p in pairs]
+        if number == 1:
+            assert drawn_when(guest, HEAD, "(h) => h.status.startsWith('Being played')")["count"] == "8"
+            assert [x["names"] for x in bracket[2]["bouts"]] == [["to be decided", "to be decided"]]
+        for k, p in enumerate(pairs):
+            if ABSENT in (p["white"], p["black"]):
+                continue
+            winner, loser = sorted((p["white"], p["black"]), key=strength.__getitem__)
+            seats[p["match"]][loser].resign()
+            seats[p["match"]][winner].ws.close()
+            # the result, as it comes; the winner goes on to his box of the next round
+            bracket = drawn_when(guest, BRACKET, "(b, m) => b[0] && b.flatMap((r) => r.bouts).find((x) => "
+                                 "x.match === m)?.won", p["match"])
+            bout = bracket[number - 1]["bouts"][k]
+            assert (bout["won"], bout["result"]) == (winner, f"{winner} won (by resignation)")
+            if number < 3:
+                assert bracket[number]["bouts"][k // 2]["names"][k % 2] == winner
+        if number == 1:  # the absent player's opponent waits at his board; the forfeit time passes
+            k, p = next((k, p) for k, p in enumerate(pairs) if ABSENT in (p["white"], p["black"]))
+            there = p["black"] if p["white"] == ABSENT else p["white"]
+            bracket = drawn_when(guest, BRACKET, "(b, m) => b[0].bouts.find((x) => x.match === m)?.won",
+                                 p["match"], timeout=FORFEIT_WAIT)
+            bout = bracket[0]["bouts"][k]
+            assert (bout["won"], bout["result"]) == (there, f"{there} won (the opponent did not come)")
+            assert bracket[1]["bouts"][k // 2]["names"][k % 2] == there
+            seats[p["match"]][there].ws.close()
+            assert f"{ABSENT} (1500) withdrawn" in drawn_when(guest, HEAD, "(h) => h.players.length === 8")["players"]
+
+    head = drawn_when(guest, HEAD, "(h) => h.winner !== null")
+    assert (head["winner"], head["status"].split(" · ")[0]) == (f"Winner: {EIGHT[0]}", "Finished")
+    final = drawn_when(guest, BRACKET, "(b) => b[2].bouts[0].won")[2]["bouts"][0]
+    runner_up = next(name for name in final["names"] if name != EIGHT[0])
+    assert final["won"] == EIGHT[0]
+    assert guest.evaluate("window.tavliKept") == "this page"
+
+    # the final bracket on a laptop and a phone, in both languages
+    for lang in LANGS:
+        for width, height in ((1366, 768), (390, 844)):
+            look = guest if (lang, width) == ("en", 1366) else person(browser, contexts, server, None, lang, width,
+                                                                      height, seen=seen)
+            if look is not guest:
+                opened(look, server, f"/tournaments/{tid}")
+            expect(look.get_by_test_id("tour-winner")).to_be_visible()
+            fits(look)
+            # the final in view, a phone's bracket scrolled to it
+            left, right = look.evaluate("""() => {
+                const r = [...document.querySelectorAll('#brackets [data-testid=bracket-round]')].at(-1)
+                    .getBoundingClientRect();
+                return [r.left, r.right]; }""")
+            assert left >= 0 and right <= width, (left, right)
+            if lang == "el":
+                expect(look.get_by_test_id("tour-winner")).to_have_text(f"Νικητής: {EIGHT[0]}")
+                words = latin_words(look) - set(EIGHT) - set(EIGHT_TITLE.split()) - {"English"}  # the language switch
+                assert words == set(), words
+            shoot(look, f"tournament-knockout8-{lang}-{width}x{height}", full_page=True)
+
+    # the winner's and the finalist's pages: the tournament, with the place of each
+    for lang, name, place in (("en", EIGHT[0], "1st of 8"), ("el", runner_up, "2η θέση από 8")):
+        page = person(browser, contexts, server, None, lang, seen=seen)
+        opened(page, server, f"/@/{name}")
+        line = page.get_by_test_id("player-tour")
+        expect(line).to_have_count(1, timeout=WAIT)
+        expect(line.get_by_test_id("player-tour-link")).to_have_text(EIGHT_TITLE)
+        assert line.get_by_test_id("player-tour-link").get_attribute("href") == f"/tournaments/{tid}"
+        expect(line.get_by_test_id("player-tour-place")).to_have_text(place)
+        shoot(page, f"tournament-knockout8-player-{lang}", full_page=True)
     assert seen == [], seen

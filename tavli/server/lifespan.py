@@ -55,7 +55,8 @@ async def listen(context: AppContext) -> None:
 
 
 async def rate_left_over(context: AppContext) -> None:
-    """Apply the rated matches that ended while no server applied them (one stopped in between)."""
+    """Keep the results of the rated and tournament matches that ended while no server kept them
+    (one stopped in between), the rated ones rated."""
     for match_id in await context.results.unrated():
         live = await context.service.get(match_id)
         if live is not None and live.match.is_over:

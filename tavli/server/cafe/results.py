@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, case, func, insert, select, update
+from sqlalchemy import and_, case, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -44,6 +44,8 @@ from tavli.variants import WHITE
 
 RATED = '%"rated": true%'
 """A rated match's stored settings, as SQL's LIKE finds them."""
+TOURNAMENT = '%"tournament": "%'
+"""A tournament match's (its tournament's id)."""
 
 PAIR_WINDOW = 24 * 3600.0
 """The span, in seconds, over which the rated matches of one pair of accounts in one pool are
@@ -241,10 +243,12 @@ class Results:
 
     async def unrated(self) -> list[str]:
         """Rated matches over whose result was never kept (a server stopped in between), to be
-        kept and rated now. A kept result was rated with it, or was not to be rated (aborted,
-        decided before both chose a play, or beyond the pair's cap)."""
+        kept and rated now, and tournament matches so (their tournament goes on from the kept
+        result). A kept result was rated with it, or was not to be rated (aborted, decided before
+        both chose a play, or beyond the pair's cap)."""
         query = (select(matches.c.id).outerjoin(match_results, match_results.c.match_id == matches.c.id)
-                 .where(matches.c.over.is_(True), matches.c.settings.like(RATED), match_results.c.match_id.is_(None)))
+                 .where(matches.c.over.is_(True), match_results.c.match_id.is_(None),
+                        or_(matches.c.settings.like(RATED), matches.c.settings.like(TOURNAMENT))))
         async with self.engine.connect() as conn:
             return [str(r[0]) for r in (await conn.execute(query)).all()]
 

@@ -679,7 +679,8 @@ class Tournaments:
         # he who did not come loses, and is paired no more; neither came: the higher seed is given it
         higher = self._higher(t, b.white_id, b.black_id)
         loser = absent[0] if len(absent) == 1 else ("black" if higher == b.white_id else "white")
-        await self.service.forfeit(b.match_id, loser)
+        if not await self.service.forfeit(b.match_id, loser):
+            return False  # it ended meanwhile (or another process moved it on): its result is read next
         winner = b.black_id if loser == "white" else b.white_id
         async with self.store.engine.begin() as conn:
             for seat in absent:

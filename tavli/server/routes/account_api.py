@@ -230,7 +230,7 @@ def too_many(refused: TooManyLogins) -> Response:
 
 
 async def player(request: Request) -> Response:
-    """``GET /api/players/{name}``: a player's page's data."""
+    """``GET /api/players/{name}``: a player's page's data, his tournaments with it."""
     context = context_of(request)
     # any text, not only a name today's rules allow: an account made before them is found too
     found = await context.accounts.find(request.path_params["name"])
@@ -238,6 +238,7 @@ async def player(request: Request) -> Response:
         return error("no such player", 404)
     await context.settled()  # a match that ended here a moment ago is listed, with its rating
     shown = await profile_json(context.store.engine, found, await account_of(request))
+    shown["tournaments"] = await context.tournaments.of_player(found.id)
     # what it lists depends on who asks (a private match only to its players): no shared cache keeps it
     return JSONResponse(shown, headers={"Cache-Control": "private, no-cache"})
 

@@ -1,6 +1,7 @@
 // A player's page (/@/NAME): his rating in each pool with its chart, his record by game, his
-// error-rate trend and every match he played, each with its board, review and record; and, for a
-// signed-in player on another's page, Challenge (notes.js).
+// error-rate trend, the tournaments he played or plays (his place in each finished one) and every
+// match he played, each with its board, review and record; and, for a signed-in player on
+// another's page, Challenge (notes.js).
 // Names are data: each is set as text, never as markup.
 import { $, POOLS, gameName, gamesName, poolName, signed, textLink } from "/static/common.js";
 import { GAMES } from "/static/games.js";
@@ -180,6 +181,51 @@ function renderMatches() {
   rows.closest("table").hidden = player.matches.length === 0;
 }
 
+/** A place as the page's language writes it: 1st, 2nd, 3rd, 11th, 22nd; 1η, 2η. */
+function ordinal(n) {
+  const last = n % 10, tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : last === 1 ? "st" : last === 2 ? "nd" : last === 3 ? "rd" : "th";
+  return t(`ordinal-${suffix}`, { n });
+}
+
+/** A tournament of his: its name (a link to its page), its format, and his place once it is
+ * finished ("2nd of 8"), else how it stands. */
+function tournamentLine(s) {
+  const item = document.createElement("li");
+  item.dataset.testid = "player-tour";
+  item.dataset.id = s.id;
+  const about = document.createElement("span");
+  const link = document.createElement("a");
+  link.href = `/tournaments/${encodeURIComponent(s.id)}`;
+  link.textContent = s.name;
+  link.dir = "auto";
+  link.className = "tour-link";
+  link.dataset.testid = "player-tour-link";
+  const place = document.createElement("strong");
+  place.dataset.testid = "player-tour-place";
+  place.textContent = s.status === "finished" && s.place ? t("tourPlaceOf", { place: ordinal(s.place), n: s.players })
+    : t(`tourStatus-${s.status}`);
+  const format = document.createElement("span");
+  format.className = "muted";
+  format.textContent = ` · ${t(`tourFormat-${s.format}`)} · `;
+  about.append(link, format, place);
+  if (s.finished) {
+    const when = document.createElement("span");
+    when.className = "muted";
+    when.textContent = ` · ${dateText(Date.parse(s.finished) / 1000)}`;
+    about.append(when);
+  }
+  item.append(about);
+  return item;
+}
+
+function renderTournaments() {
+  const listed = player.tournaments ?? [];
+  $("tournament-rows").replaceChildren(...listed.map(tournamentLine));
+  $("tournament-rows").hidden = listed.length === 0;
+  $("no-tournaments").hidden = listed.length > 0;
+}
+
 /** Challenge: for a signed-in player on another player's page. */
 function renderChallenge() {
   const other = player && me && player.name.toLowerCase() !== me.toLowerCase();
@@ -195,8 +241,9 @@ function render() {
   $("joined").textContent = t("joined", { date: dateText(player.joined) });
   renderRatings();
   renderRecord();
+  renderTournaments();
   renderMatches();
-  for (const id of ["player", "records", "matches-card"]) $(id).hidden = false;
+  for (const id of ["player", "records", "tournaments-card", "matches-card"]) $(id).hidden = false;
 }
 
 async function load() {

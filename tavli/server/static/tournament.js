@@ -1,7 +1,8 @@
 // A tournament's page (/tournaments/ID; docs/tournaments.md): its name, format, settings and how it
 // stands; Join and Withdraw for a signed-in player (Pause and Come back in an arena), the organiser's
 // Start now, Cancel and Remove a player; the players; a knockout's bracket drawn as one (a column a
-// round, a box a pairing, the winner marked), or, for the other formats, the standings and each
+// round, a box a pairing, the winner marked; wider than the screen, it scrolls to the round being
+// played until the reader scrolls it himself), or, for the other formats, the standings and each
 // round's pairings with their result and why they were made, in words. The player's own match in
 // play is marked, with the way to his board. The page follows /ws/tournament/ID and draws each state
 // it is sent, reconnecting as notes.js does for the lobby.
@@ -26,6 +27,7 @@ let retry = 0;
 let cancelAsked = false;          // the organiser pressed Cancel once: "Yes, cancel it" shows
 const opened = new Set();         // the rounds' boxes the reader opened (or closed): kept across redraws
 const closed = new Set();
+const followed = [];              // each bracket's scroll as the page last set it to follow the play
 
 function el(tag, className = "", text = null) {
   const node = document.createElement(tag);
@@ -91,6 +93,12 @@ function statusText() {
   return parts.join(" · ");
 }
 
+/** The time a player has to come to his board: whole minutes as such, anything else in seconds
+ * (a quarter of a minute is "15 s", never "0.25 min"). */
+function forfeitTime(minutes) {
+  return Number.isInteger(minutes) ? t("minutes", { n: minutes }) : t("seconds", { n: Math.round(minutes * 60) });
+}
+
 function fact(list, key, ...content) {
   const said = el("dd");
   said.append(...content);
@@ -113,7 +121,7 @@ function renderFacts() {
   if (tour.format === "knockout" && tour.seeding) fact(list, "tourSeeding", t(`tourSeeding-${tour.seeding}`));
   if (tour.consolation) fact(list, "tourConsolation", t("tourYes"));
   fact(list, "tourOrganiser", ...who(tour.organiser)).dataset.testid = "tour-organiser-name";
-  $("tour-forfeit").textContent = t("tourForfeitFact", { n: tour.forfeit_minutes });
+  $("tour-forfeit").textContent = t("tourForfeitFact", { time: forfeitTime(tour.forfeit_minutes) });
 }
 
 /** Send an action (`method` `path` with `body`): the tournament the answer holds is drawn at once
@@ -364,6 +372,16 @@ function bracket(rounds, planned) {
   return scroll;
 }
 
+/** Where a bracket's box (`scroll`) scrolls to follow the play: the newest round paired (once it is
+ * over, the final) in view with the round before it, as two columns fill a phone's screen. */
+function playLeft(scroll) {
+  const columns = [...scroll.querySelectorAll(".bracket-round")];
+  const newest = columns.findLastIndex((column) => column.querySelector(".bout:not(.to-come)"));
+  const shown = columns[Math.max(0, newest - 1)];
+  if (!shown) return 0;
+  return shown.getBoundingClientRect().left - scroll.getBoundingClientRect().left + scroll.scrollLeft;
+}
+
 /** The brackets of a knockout (and its consolation), or of a round-robin's knockout after its groups. */
 function renderBracket() {
   const stages = tour.format === "knockout" ? ["main", "consolation"] : ["knockout"];
@@ -382,7 +400,15 @@ function renderBracket() {
     box.append(bracket(rounds, stage === "main" ? tour.rounds_planned : null));
   }
   $("bracket-later").hidden = box.childElementCount > 0;
-  [...box.querySelectorAll(".bracket-scroll")].forEach((s, k) => { s.scrollLeft = kept[k] ?? 0; });
+  // the reader's own scroll is kept; left where the page put it, the bracket follows the play
+  [...box.querySelectorAll(".bracket-scroll")].forEach((s, k) => {
+    if (kept[k] !== undefined && Math.abs(kept[k] - (followed[k] ?? 0)) > 1) {
+      s.scrollLeft = kept[k];
+      return;
+    }
+    s.scrollLeft = playLeft(s);
+    followed[k] = s.scrollLeft;
+  });
 }
 
 // -- the standings and the rounds (Swiss, round-robin, arena) ---------------------------------------------
