@@ -82,6 +82,8 @@ START_HORIZON = 30 * 24 * 3600.0
 """And at most this far ahead."""
 FINISHED_LISTED = 20
 """The finished (or cancelled) tournaments ``listed`` shows, newest first."""
+PUSH_SLICE = 50
+"""A tournament sent to many watchers goes out this many at a time, each slice a turn of the event loop."""
 PUSH_GAP = 0.25
 """A tournament's watchers are sent it at most once in this many seconds: a change after a quiet
 spell goes out at once, the changes of a busy spell (an arena's results) together at its end."""
@@ -934,8 +936,10 @@ class Tournaments:
         if not watching:
             return
         sent = orjson.dumps({"type": "tournament", "tournament": await self.view(tournament_id)}).decode()
-        for watcher in list(watching):
+        for k, watcher in enumerate(list(watching), 1):
             watcher.send_text(sent)
+            if k % PUSH_SLICE == 0:  # the café's plays go out between slices, not after a thousand sends
+                await asyncio.sleep(0)
 
     def _spawn(self, job: Any) -> None:
         task = asyncio.get_running_loop().create_task(job)
