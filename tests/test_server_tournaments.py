@@ -188,7 +188,7 @@ def test_a_sit_and_go_knockout_runs_to_its_winner(client: TestClient) -> None:
     assert shown["standings"][1]["name"] == final[0]["white"]
     assert until(page, lambda m: m["type"] == "tournament" and m["tournament"]["status"] == "finished")
     listed = client.get("/api/tournaments").json()["tournaments"]
-    assert [(t["id"], t["status"]) for t in listed] == [(made["id"], "finished")]
+    assert [(t["id"], t["status"], t["winner"]) for t in listed] == [(made["id"], "finished", final[0]["black"])]
     page.__exit__(None, None, None)
     notes.__exit__(None, None, None)
 

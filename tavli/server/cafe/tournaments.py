@@ -398,8 +398,11 @@ class Tournaments:
         count = (select(tournament_players.c.tournament_id, func.count().label("n"))
                  .where(tournament_players.c.withdrawn.is_(False))
                  .group_by(tournament_players.c.tournament_id).subquery())
-        query = (select(tournaments, accounts.c.name.label("organiser"), func.coalesce(count.c.n, 0).label("n"))
+        winner = accounts.alias("winner")
+        query = (select(tournaments, accounts.c.name.label("organiser"), func.coalesce(count.c.n, 0).label("n"),
+                        winner.c.name.label("winner"))
                  .join(accounts, accounts.c.id == tournaments.c.organiser_id)
+                 .outerjoin(winner, winner.c.id == tournaments.c.winner_id)
                  .outerjoin(count, count.c.tournament_id == tournaments.c.id))
         async with self.store.engine.connect() as conn:
             live = (await conn.execute(query.where(tournaments.c.status.in_(("open", "running"))))).all()
@@ -893,9 +896,12 @@ class Tournaments:
         return True
 
     async def _finish(self, t: Tournament) -> None:
+        """The tournament is over: its winner (first in the standings) kept for the lists."""
+        table = _standings(t, {p.account_id: p.name for p in t.players})
+        winner = next((p.account_id for p in t.players if table and p.name == table[0]["name"]), None)
         async with self.store.engine.begin() as conn:
             await conn.execute(update(tournaments).where(tournaments.c.id == t.id, tournaments.c.status == "running")
-                               .values(status="finished", finished=self.now()))
+                               .values(status="finished", finished=self.now(), winner_id=winner))
         self._push_soon(t.id)
 
     # -- the pages' WebSockets --------------------------------------------------------------------
@@ -964,7 +970,8 @@ def summary(row: Any) -> dict[str, Any]:
             "players": int(row.n), "max_players": settings["max_players"], "length": settings["length"],
             "games": settings["games"], "clock": settings["clock"], "rated": settings["rated"],
             "starts_at": _iso(row.starts_at), "start": "when-full" if row.starts_at is None else "at-time",
-            "started": _iso(row.started), "finished": _iso(row.finished), "ends_at": _iso(row.ends_at)}
+            "started": _iso(row.started), "finished": _iso(row.finished), "ends_at": _iso(row.ends_at),
+            "winner": row.winner}
 
 
 def shown(t: Tournament) -> dict[str, Any]:

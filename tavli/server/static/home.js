@@ -1,13 +1,13 @@
 // The start page: choose the opponent, the length, the games and the house rules; create the match;
 // or take the seat of an open match, one that anyone on this server may join; log in or sign up;
-// find the matches this browser or this account played, and the tournaments taking players or being
-// played.
+// find the matches this browser or this account played, and the tournaments taking players, being
+// played or just finished.
 import { $, botName, gamesName, textLink } from "/static/common.js";
 import { GAMES } from "/static/games.js";
 import { renderLobby, startLobby } from "/static/lobby.js";
 import { dateText, heldMatches, keepMine, mineOf, opponentName, sessionBar, shownName } from "/static/session.js";
 import { language, languageSwitch, sayable, t, translatePage } from "/static/strings.js";
-import { tournamentItem } from "/static/tourlist.js";
+import { isoSeconds, tournamentItem } from "/static/tourlist.js";
 
 let me = null;  // the name of the player logged in here (null: a guest)
 
@@ -205,9 +205,10 @@ function renderWatch() {
 
 function loadWatch() { return loadMatches("/api/watch", (found) => { watchShown = found; renderWatch(); }); }
 
-// -- tournaments: those taking players and those being played, each a link to its page ----------------
+// -- tournaments: those taking players, those being played and those just finished, each a link to its page
 let toursShown = [];
 const TOURS_SHOWN = 6;  // the rest on /tournaments
+const JUST_FINISHED = 24 * 3600;  // seconds a finished tournament stays in the box, its winner named
 
 function renderTournaments() {
   $("tour-home-list").replaceChildren(...toursShown.slice(0, TOURS_SHOWN).map((s) => tournamentItem(s, true)));
@@ -219,7 +220,9 @@ async function loadTournaments() {
   try {
     const answer = await fetch("/api/tournaments", { cache: "no-store" });
     if (!answer.ok) throw new Error();
-    toursShown = (await answer.json()).tournaments.filter((s) => ["open", "running"].includes(s.status));
+    const lately = Date.now() / 1000 - JUST_FINISHED;
+    toursShown = (await answer.json()).tournaments.filter((s) => ["open", "running"].includes(s.status)
+      || (s.status === "finished" && isoSeconds(s.finished) > lately));
   } catch { /* the next refresh tries again */ }
   renderTournaments();
 }

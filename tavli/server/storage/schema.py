@@ -319,6 +319,7 @@ tournaments = Table(
     Column("started", Float),
     Column("finished", Float),
     Column("ends_at", Float),  # an arena's end
+    Column("winner_id", Integer, ForeignKey("accounts.id")),  # first in the final standings
     Index("ix_tournaments_status_created", "status", "created"),
 )
 

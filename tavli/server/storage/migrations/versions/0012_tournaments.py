@@ -26,6 +26,7 @@ def upgrade() -> None:
         sa.Column("started", sa.Float),
         sa.Column("finished", sa.Float),
         sa.Column("ends_at", sa.Float),
+        sa.Column("winner_id", sa.Integer, sa.ForeignKey("accounts.id")),
     )
     op.create_index("ix_tournaments_status_created", "tournaments", ["status", "created"])
     op.create_table(
