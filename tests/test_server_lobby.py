@@ -176,3 +176,19 @@ def test_a_seek_posted_while_a_page_joins_comes_after_the_list(client: TestClien
         first = dict(ws.receive_json())
         assert first["type"] == "seeks" and first["seeks"] == []
         assert until_type(ws, "seek")["seek"]["id"] == posted[0]["id"]
+
+
+def test_a_start_page_that_gathers_the_news_gets_it_together_in_order(client: TestClient) -> None:
+    context_of(client.app).lobby.batch_seconds = 3.0  # type: ignore[arg-type]  # the posts fall in one window
+    be(client, "watcher")
+    with client.websocket_connect("/ws/lobby?batch=1") as gathered, client.websocket_connect("/ws/lobby") as each:
+        until_type(gathered, "seeks")
+        until_type(each, "seeks")
+        posted = []
+        for guest in ("anna", "bob", "cy"):
+            be(client, guest)
+            posted.append(post(client, length=3, games="portes")["id"])
+        batch = until_type(gathered, "batch")
+        assert [m["type"] for m in batch["messages"]] == ["seek"] * 3
+        assert [m["seek"]["id"] for m in batch["messages"]] == posted
+        assert [until_type(each, "seek")["seek"]["id"] for _ in posted] == posted  # the other page: one by one

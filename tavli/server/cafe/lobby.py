@@ -83,6 +83,9 @@ OPEN = ""
 """The ``target`` of a seek anyone may accept (a challenge's is the person challenged)."""
 CLOSED_CODE = 4003
 """The WebSocket close code of a connection whose account a moderator has closed."""
+BATCH_SECONDS = 0.25
+"""The lobby's news for a start page that gathers it goes at most this often, as one message: two
+hundred pages told of ten seeks a second are sent a thousand messages a second, not four thousand."""
 _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
@@ -195,6 +198,9 @@ class StartPage(Protocol):
     seeks: bool
     """Whether it is a start page's, told of the seeks and the counts (every page is told its
     person's notes: his pairings and challenges)."""
+    gathered: list[str] | None
+    """A page that asked for the lobby's news gathered (``?batch=1``): what waits for the next
+    ``Lobby.batch_seconds`` (None: a page sent each piece of news as it comes)."""
 
     @property
     def person(self) -> str: ...
@@ -227,9 +233,14 @@ class Lobby:
     account_listeners: list[Callable[[dict[str, Any]], None]] = field(default_factory=list)
     """Who else is told of a moderator's action on an account, on every process (the chat: a mute
     closes it, a closing ends the account's match connections)."""
+    batch_seconds: float = BATCH_SECONDS
+    """How long the lobby's news for a page that gathers it waits to go as one message."""
     note_listeners: dict[str, list[Callable[[dict[str, Any]], None]]] = field(default_factory=lambda: defaultdict(list))
     """Who else hears the notes of a kind the lobby carries for another room, on every process (a
     tournament's change: ``{"k": "tournament", ...}``)."""
+    _gathering: set[StartPage] = field(default_factory=set)
+    """The pages with news gathered, sent at the next ``_flush``."""
+    _flush_at: asyncio.TimerHandle | None = None
     _accepting: asyncio.Lock = field(default_factory=asyncio.Lock)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
@@ -516,7 +527,7 @@ class Lobby:
                     {"type": "seek", "seek": shown(seek, key, now)}).decode()
                 for conn in list(conns):
                     if conn.seeks:
-                        conn.send_text(sent)
+                        self._news(conn, sent)
         elif kind == "challenge":
             seek, now = note["seek"], time.time()
             for key in (seek["owner"], seek["target"]):
@@ -560,7 +571,29 @@ class Lobby:
         for conns in list(self.people.values()):
             for conn in list(conns):
                 if conn.seeks:
-                    conn.send_text(sent)
+                    self._news(conn, sent)
+
+    def _news(self, conn: StartPage, text: str) -> None:
+        """A piece of the lobby's news for a start page: at once, or gathered for the next ``_flush``."""
+        if conn.gathered is None:
+            conn.send_text(text)
+            return
+        conn.gathered.append(text)
+        self._gathering.add(conn)
+        if self._flush_at is None:
+            self._flush_at = asyncio.get_running_loop().call_later(self.batch_seconds, self._flush)
+
+    def _flush(self) -> None:
+        """Each page's gathered news as one message: ``{"type": "batch", "messages": [...]}`` (one
+        piece alone as itself), in the order it came."""
+        self._flush_at = None
+        pages, self._gathering = self._gathering, set()
+        for conn in pages:
+            texts, conn.gathered = conn.gathered or [], []
+            if len(texts) == 1:
+                conn.send_text(texts[0])
+            elif texts:
+                conn.send_text('{"type":"batch","messages":[' + ",".join(texts) + "]}")
 
     # -- the connections ------------------------------------------------------------
     async def join(self, conn: StartPage) -> None:
@@ -593,6 +626,7 @@ class Lobby:
         """A page closed: its person's seek goes with his last start page; he is no longer online
         with his last page (his challenges go at the next heartbeat, unless a page of his opens
         again meanwhile, as when he goes from one page to another)."""
+        self._gathering.discard(conn)
         conns = self.people.get(conn.person)
         if conns is not None:
             conns.discard(conn)

@@ -1,5 +1,6 @@
 """The lobby WebSocket (``/ws/lobby``, docs/cafe.md, "Lobby"): the start page's, with the seeks as
-they come and go, the counts and the players online; and every other page's (``?only=notes``),
+they come and go, the counts and the players online (with ``?batch=1``, gathered a quarter of a second
+at a time); and every other page's (``?only=notes``),
 the person's own notes alone: his match made, the challenges he sends and is sent. What it is told
 is ``tavli.server.cafe.lobby``'s; who asks is ``tavli.server.routes.lobby_api.person_of``."""
 
@@ -30,6 +31,8 @@ class LobbySocket:
     person: str
     seeks: bool = True
     """A start page's: told of the seeks and the counts (else only of its person's notes)."""
+    gathered: list[str] | None = None
+    """A page that asked for the lobby's news gathered (``?batch=1``): what waits to go (``Lobby._news``)."""
     out: Outbox = field(init=False)
     """What is sent to it: queued, so that no send waits on the peer (``tavli.server.realtime.outbox``)."""
     held: list[str] | None = field(default=None, init=False)
@@ -63,7 +66,9 @@ async def lobby_socket(websocket: WebSocket) -> None:
     if address is None:
         return
     person, _ = await person_of(websocket)
-    conn = LobbySocket(websocket, person.key, websocket.query_params.get("only") != "notes")
+    query = websocket.query_params
+    conn = LobbySocket(websocket, person.key, query.get("only") != "notes",
+                       [] if query.get("batch") == "1" else None)
     options = context.options
     bucket, refusals = TokenBucket(options.messages_per_second, options.message_burst), 0
     await context.lobby.join(conn)

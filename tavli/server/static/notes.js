@@ -41,7 +41,8 @@ function paired(seat) {
 /** Open this page's connection; `previous` (the one it replaces) is closed once it is open. */
 function connect(previous = null) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const mine = new WebSocket(`${scheme}://${location.host}/ws/lobby${START ? "" : "?only=notes"}`);
+  // the start page takes the lobby's news gathered (a quarter of a second at a time): fewer messages
+  const mine = new WebSocket(`${scheme}://${location.host}/ws/lobby${START ? "?batch=1" : "?only=notes"}`);
   socket = mine;
   mine.addEventListener("open", () => { retry = 0; previous?.close(); });
   mine.addEventListener("message", (event) => {
@@ -50,8 +51,10 @@ function connect(previous = null) {
     if (msg.type === "paired") { paired(msg); return; }  // a match made for who this browser was, too
     if (socket !== mine) return;  // the rest is the new connection's to say
     if (PERSONAL.has(msg.type)) { heard(msg); return; }
-    if (lobbyListeners.length) for (const listener of lobbyListeners) listener(msg);
-    else held.push(msg);
+    for (const news of msg.type === "batch" ? msg.messages : [msg]) {
+      if (lobbyListeners.length) for (const listener of lobbyListeners) listener(news);
+      else held.push(news);
+    }
   });
   mine.addEventListener("close", (event) => {
     previous?.close();
