@@ -8,6 +8,7 @@ import { GAMES } from "/static/games.js";
 import { challengeForm } from "/static/notes.js";
 import { dateText, mineOf, opponentName, sessionBar } from "/static/session.js";
 import { languageSwitch, num, say, t, translatePage } from "/static/strings.js";
+import { tournamentLine } from "/static/tourlist.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const name = decodeURIComponent(location.pathname.slice("/@/".length));
@@ -190,17 +191,9 @@ function ordinal(n) {
 
 /** A tournament of his: its name (a link to its page), its format, and his place once it is
  * finished ("2nd of 8"), else how it stands. */
-function tournamentLine(s) {
-  const item = document.createElement("li");
-  item.dataset.testid = "player-tour";
-  item.dataset.id = s.id;
+function tournamentOf(s) {
+  const { item, link } = tournamentLine(s, "player-tour");
   const about = document.createElement("span");
-  const link = document.createElement("a");
-  link.href = `/tournaments/${encodeURIComponent(s.id)}`;
-  link.textContent = s.name;
-  link.dir = "auto";
-  link.className = "tour-link";
-  link.dataset.testid = "player-tour-link";
   const place = document.createElement("strong");
   place.dataset.testid = "player-tour-place";
   place.textContent = s.status === "finished" && s.place ? t("tourPlaceOf", { place: ordinal(s.place), n: s.players })
@@ -221,7 +214,7 @@ function tournamentLine(s) {
 
 function renderTournaments() {
   const listed = player.tournaments ?? [];
-  $("tournament-rows").replaceChildren(...listed.map(tournamentLine));
+  $("tournament-rows").replaceChildren(...listed.map(tournamentOf));
   $("tournament-rows").hidden = listed.length === 0;
   $("no-tournaments").hidden = listed.length > 0;
 }

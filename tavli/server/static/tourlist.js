@@ -34,19 +34,27 @@ export function standsText(s) {
   return t(`tourStatus-${s.status}`);
 }
 
-/** A tournament's list item: its name (a link to its page), then its format, its matches (unless
- * `short`) and how it stands. */
-export function tournamentItem(s, short = false) {
+/** A list's line of a tournament (`testid`: the line's, the link's is `testid-link`) and the link to
+ * its page, its name as text. */
+export function tournamentLine(s, testid) {
   const item = document.createElement("li");
-  item.dataset.testid = "tour-item";
+  item.dataset.testid = testid;
   item.dataset.id = s.id;
-  const about = document.createElement("span");
   const link = document.createElement("a");
   link.href = `/tournaments/${encodeURIComponent(s.id)}`;
   link.textContent = s.name;
   link.dir = "auto";
-  link.dataset.testid = "tour-link";
+  link.dataset.testid = `${testid}-link`;
   link.className = "tour-link";
+  return { item, link };
+}
+
+/** A tournament's list item: its name (a link to its page), then its format, its matches (unless
+ * `short`) and how it stands. */
+export function tournamentItem(s, short = false) {
+  const { item, link } = tournamentLine(s, "tour");
+  item.dataset.testid = "tour-item";
+  const about = document.createElement("span");
   const matches = s.games && !short ? `${gamesName(s.games)} ${t("toPoints", { n: s.length })}` : null;
   const words = [t(`tourFormat-${s.format}`), matches, s.clock !== undefined && !short ? clockName(s.clock) : null,
     s.rated ? t("ratedMark") : null, standsText(s)].filter(Boolean);
