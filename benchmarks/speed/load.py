@@ -124,6 +124,9 @@ try:
 except ImportError:  # optional: the plain asyncio loop works too, with a little more client CPU
     uvloop = None  # type: ignore[assignment]
 
+LOBBY_GRACE = 1.0
+"""Seconds after the window for its last seeks to reach every start page (the news is gathered a
+quarter of a second at a time)."""
 console = Console(width=None if sys.stdout.isatty() else 132)  # a log keeps the table's rows whole
 ROOT = Path(__file__).resolve().parents[2]
 STALLED_AFTER = 10.0
@@ -947,6 +950,8 @@ async def run_load(bases: list[str], args: argparse.Namespace, pace: Pace, serve
             tournament.figures.measuring = True
         window = await sample_window([people, bots], args.duration, server_pids, postgres, pace.stalled_after,
                                      lobby.figures if lobby else None, args.until_finished)
+        if lobby is not None:
+            await asyncio.sleep(LOBBY_GRACE)  # the window's last seeks reach the start pages that gather the news
         lobby_out = None if lobby is None else lobby_figures(lobby.figures, args.lobby_watchers, window["elapsed"])
         tournament_out = None
         if tournament is not None:

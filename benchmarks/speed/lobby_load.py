@@ -113,8 +113,9 @@ class Watcher:
             sent = lobby.sent.get(seek["name"])
             if lobby.figures.measuring:
                 lobby.figures.pushes += 1
-                if sent is not None and not seek["mine"]:
-                    lobby.figures.push.append(now - sent)
+            # a seek posted in the window is timed wherever it arrives: gathered, it may come after
+            if sent is not None and not seek["mine"]:
+                lobby.figures.push.append(now - sent)
         elif kind == "paired" and self.paired is not None and not self.paired.done():
             self.paired.set_result(msg)
 
@@ -134,7 +135,8 @@ class LobbyLoad:
         self.figures = LobbyFigures()
         self.people = [Watcher(self, k, bases[k % len(bases)]) for k in range(watchers)]
         self.sent: dict[str, float] = {}
-        """When each seeker's current seek was posted, by his name (the push names him)."""
+        """When each seeker's current seek was posted, by his name (the push names him): for the seeks
+        posted inside the window alone."""
         self.tasks: list[asyncio.Task[Any]] = []
         self.lives: set[asyncio.Task[None]] = set()
         """The seeks' lives under way."""
@@ -209,14 +211,18 @@ class LobbyLoad:
 
     async def post(self, seeker: Watcher) -> str | None:
         seeker.paired = asyncio.get_running_loop().create_future()
-        sent = time.perf_counter()
-        self.sent[seeker.name] = sent
+        sent, inside = time.perf_counter(), self.figures.measuring  # a post counts where it was sent
+        if inside:
+            self.sent[seeker.name] = sent
+        else:
+            self.sent.pop(seeker.name, None)
         answer = await self.client.post(f"{seeker.base}/api/seeks", json=SEEK | {"name": seeker.name},
                                         headers=seeker.headers())
         if answer.status_code != 201:
+            self.sent.pop(seeker.name, None)
             self.figures.error(f"POST /api/seeks: {answer.status_code}")
             return None
-        if self.figures.measuring:
+        if inside:
             self.figures.posted += 1
             self.figures.post.append(time.perf_counter() - sent)
         return str(answer.json()["id"])
