@@ -52,7 +52,7 @@ from tavli.server.cafe.pairing import (
     swiss_round,
 )
 from tavli.server.play.clocks import DEFAULT_FOR_PEOPLE, clock_settings
-from tavli.server.play.seats import MatchRequestError, pool_of, settings_from_request
+from tavli.server.play.seats import pool_of, settings_from_request
 from tavli.server.play.service import MatchService
 from tavli.server.storage.schema import (
     accounts,
@@ -171,7 +171,7 @@ def tournament_settings(body: object, now: float) -> tuple[str, str, dict[str, A
     try:
         _, match = settings_from_request({"length": body.get("length", 5), "games": body.get("games", "tavli")})
         clock = clock_settings(body.get("clock", DEFAULT_FOR_PEOPLE))
-    except (MatchRequestError, TavliError) as exc:
+    except TavliError as exc:  # the match's settings refused, in their own words
         raise TournamentError(exc.reason) from None
     rated = body.get("rated", False)
     if type(rated) is not bool:

@@ -25,7 +25,8 @@ STATUS: list[tuple[type[Exception], int]] = [(NoSuchTournament, 404), (NotOrgani
 """Each refusal's HTTP status, the first that fits."""
 NO_STORE = {"Cache-Control": "no-store"}
 
-Request_ = Callable[[Account, str, object], Awaitable[dict[str, Any]]]
+PlayerAct = Callable[[Account, str, object], Awaitable[dict[str, Any]]]
+"""A signed-in player's request: his account, the tournament's id and the body, to the tournament shown."""
 
 
 async def listed(request: Request) -> Response:
@@ -51,7 +52,7 @@ async def record(request: Request) -> Response:
         "Content-Disposition": f'attachment; filename="tournament-{tournament_id}.json"'})
 
 
-async def signed_in(request: Request, act: Request_, status: int = 200) -> Response:
+async def signed_in(request: Request, act: PlayerAct, status: int = 200) -> Response:
     """Carry out a signed-in player's request ``act(account, tournament id, body)``."""
     context = context_of(request)
     account = await account_of(request)
